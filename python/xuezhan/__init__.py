@@ -1,0 +1,1 @@
+from xuezhan._core import __version__

@@ -1,0 +1,2 @@
+//! placeholder
+pub fn version() -> &'static str { env!("CARGO_PKG_VERSION") }
