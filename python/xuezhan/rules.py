@@ -1,0 +1,476 @@
+"""Rule options and presets (RULES.md R11).
+
+A :class:`Rules` value holds every option of the R11 table; it is immutable and hashable. The
+presets ``leshan`` and ``chengdu`` are TOML files in ``xuezhan/presets/``. Unknown fields are
+an error, never ignored (R11)::
+
+    >>> r = Rules.preset("leshan")
+    >>> r.max_fan, r.self_draw_bonus, r.fan["terminals"]
+    (5, 'none', False)
+    >>> r2 = Rules.from_dict({"preset": "leshan", "max_fan": 4, "fan": {"terminals": True}})
+    >>> r2.max_fan, r2.fan["terminals"], r2.rules_id != r.rules_id
+    (4, True, True)
+    >>> r.replace(**{"fan.gen": False}).fan["gen"]
+    False
+    >>> Rules.from_dict({"max_fans": 4})
+    Traceback (most recent call last):
+    ...
+    xuezhan.rules.RulesError: unknown rules field 'max_fans' (known: preset, max_fan, base, self_draw_bonus, rob_kong, pass_win_lock, last_tiles_forced, kong_transfer, kong_draw_discarder_pays, pig_penalty, kong_refund, declare_void, exchange_three, fan, escape_penalty, turn_timeout, claim_timeout, max_timeouts)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterator, Mapping, Union
+
+__all__ = [
+    "Rules",
+    "RulesError",
+    "FanItems",
+    "FAN_ITEMS",
+    "SHAPE_ITEMS",
+    "SITUATIONAL_ITEMS",
+    "SELF_DRAW_BONUS",
+    "PRESETS",
+    "RulesLike",
+    "as_rules",
+]
+
+
+class RulesError(ValueError):
+    """An unknown field, preset or fan item, or a value of the wrong type or range."""
+
+
+#: Fan item ids (R5) in bit order: ``FAN_ITEMS[i]`` is bit ``i`` of the core's item mask
+#: (docs/internals.md).
+FAN_ITEMS: tuple[str, ...] = (
+    "all_triplets",
+    "one_suit",
+    "seven_pairs",
+    "gen",
+    "single_wait_melded",
+    "kong_draw",
+    "kong_discard",
+    "robbing_kong",
+    "last_tile",
+    "terminals",
+    "pairs_258",
+    "concealed",
+    "no_terminals",
+    "heaven_earth",
+    "self_draw",
+)
+#: Items read from the hand's shape: the only ones in a ready-check value (R7.3).
+SHAPE_ITEMS: frozenset[str] = frozenset(
+    {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
+     "terminals", "pairs_258", "concealed", "no_terminals"}
+)
+#: Items that depend on how the hand was won (the win context).
+SITUATIONAL_ITEMS: frozenset[str] = frozenset(FAN_ITEMS) - SHAPE_ITEMS
+#: Values of ``self_draw_bonus`` (R6.2).
+SELF_DRAW_BONUS: tuple[str, ...] = ("none", "point", "fan")
+
+# `self_draw` is not a free switch: it is on exactly when self_draw_bonus == "fan" (R5, R6.2).
+_DERIVED_ITEM = "self_draw"
+_FREE_ITEMS = tuple(i for i in FAN_ITEMS if i != _DERIVED_ITEM)
+
+
+class FanItems(Mapping[str, bool]):
+    """An immutable, hashable mapping fan item id → enabled, over all 15 ids of R5."""
+
+    __slots__ = ("_d", "_hash")
+
+    def __init__(self, items: Mapping[str, bool]) -> None:
+        d = {k: bool(items[k]) for k in FAN_ITEMS}
+        object.__setattr__(self, "_d", d)
+        object.__setattr__(self, "_hash", hash(tuple(d.values())))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("FanItems is immutable")
+
+    def __getitem__(self, key: str) -> bool:
+        try:
+            return self._d[key]
+        except KeyError:
+            raise KeyError(f"unknown fan item {key!r} (known: {', '.join(FAN_ITEMS)})") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FanItems):
+            return self._d == other._d
+        if isinstance(other, Mapping):
+            return dict(self._d) == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        on = [k for k, v in self._d.items() if v]
+        return f"FanItems(on={on})"
+
+    def __reduce__(self) -> tuple:
+        return (FanItems, (dict(self._d),))
+
+    @property
+    def mask(self) -> int:
+        """Bit mask of the enabled items (bit i = ``FAN_ITEMS[i]``)."""
+        return sum(1 << i for i, k in enumerate(FAN_ITEMS) if self._d[k])
+
+    def enabled(self) -> list[str]:
+        """Ids of the enabled items, in bit order."""
+        return [k for k in FAN_ITEMS if self._d[k]]
+
+
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "max_fan": (1, 16),  # points = base × 2^(fan−1) (R0); 16 keeps every value exact in a u64
+    "base": (1, 1_000_000),
+    "escape_penalty": (0, 1_000_000),
+    "max_timeouts": (0, 1_000_000),
+}
+_FLOAT_RANGES: dict[str, tuple[float, float]] = {
+    "turn_timeout": (0.001, 86_400.0),
+    "claim_timeout": (0.001, 86_400.0),
+}
+_BOOL_FIELDS = (
+    "rob_kong",
+    "pass_win_lock",
+    "last_tiles_forced",
+    "kong_transfer",
+    "kong_draw_discarder_pays",
+    "pig_penalty",
+    "kong_refund",
+    "declare_void",
+    "exchange_three",
+)
+
+
+class _PresetAccessor:
+    """``Rules.preset(name)`` loads a preset; ``rules.preset`` is the name of the value's preset."""
+
+    def __init__(self, func: Any) -> None:
+        self.func = func
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self.func.__get__(cls, type(cls))
+        return obj.preset_name
+
+
+def _leshan_fan() -> FanItems:
+    on = {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
+          "kong_draw", "kong_discard", "robbing_kong", "last_tile"}
+    return FanItems({k: k in on for k in FAN_ITEMS})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of RULES.md R11. Defaults are the ``leshan`` preset.
+
+    Build one with :meth:`preset`, :meth:`from_dict`, :meth:`from_toml` or :meth:`replace`;
+    ``preset`` records the preset it was derived from.
+    """
+
+    preset_name: str = "leshan"  # the preset these rules were derived from (also ``rules.preset``)
+    max_fan: int = 5  # R0 cap (极品)
+    base: int = 1  # R0 points of a 1-fan win
+    self_draw_bonus: str = "none"  # R6.2: none | point | fan
+    rob_kong: bool = True  # R3.3
+    pass_win_lock: bool = True  # R4.3
+    last_tiles_forced: bool = True  # R4.4
+    kong_transfer: bool = True  # R6.5
+    kong_draw_discarder_pays: bool = True  # R6.3
+    pig_penalty: bool = True  # R7.2
+    kong_refund: bool = True  # R7.5
+    declare_void: bool = False  # R11.2
+    exchange_three: bool = False  # R11.1
+    fan: FanItems = field(default_factory=_leshan_fan)  # R5 items on/off
+    escape_penalty: int = 50  # R8, in units of base
+    turn_timeout: float = 10.0  # R10.1, seconds
+    claim_timeout: float = 10.0  # R10.2, seconds
+    max_timeouts: int = 3  # R10.3, per match
+
+    # ------------------------------------------------------------------ validation
+    def __post_init__(self) -> None:
+        if not isinstance(self.preset_name, str) or not self.preset_name:
+            raise RulesError(f"preset {self.preset_name!r} is not a preset name")
+        for name, (lo, hi) in _INT_RANGES.items():
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise RulesError(f"{name} = {v!r} is not an integer")
+            if not lo <= v <= hi:
+                raise RulesError(f"{name} = {v!r} is out of range ({lo}-{hi})")
+        for name, (flo, fhi) in _FLOAT_RANGES.items():
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise RulesError(f"{name} = {v!r} is not a number of seconds")
+            if not flo <= v <= fhi:
+                raise RulesError(f"{name} = {v!r} is out of range (more than 0, at most {fhi:g} seconds)")
+            object.__setattr__(self, name, float(v))
+        for name in _BOOL_FIELDS:
+            v = getattr(self, name)
+            if not isinstance(v, bool):
+                raise RulesError(f"{name} = {v!r} is not true or false")
+        if self.self_draw_bonus not in SELF_DRAW_BONUS:
+            raise RulesError(
+                f"self_draw_bonus = {self.self_draw_bonus!r} is not one of {', '.join(SELF_DRAW_BONUS)}"
+            )
+        object.__setattr__(self, "fan", self._check_fan(self.fan))
+
+    def _check_fan(self, fan: object) -> FanItems:
+        if not isinstance(fan, Mapping):
+            raise RulesError(f"fan = {fan!r} is not a table of fan items (item id = true/false)")
+        derived = self.self_draw_bonus == "fan"
+        if isinstance(fan, FanItems):
+            # A FanItems always holds all ids; re-derive self_draw from self_draw_bonus (R6.2).
+            items = {k: fan[k] for k in _FREE_ITEMS}
+        else:
+            items = {}
+            for k, v in fan.items():
+                if k not in FAN_ITEMS:
+                    raise RulesError(f"unknown fan item {k!r} (known: {', '.join(FAN_ITEMS)})")
+                if not isinstance(v, bool):
+                    raise RulesError(f"fan.{k} = {v!r} is not true or false")
+                if k == _DERIVED_ITEM:
+                    if v != derived:
+                        raise RulesError(
+                            f"fan.self_draw = {v!r} contradicts self_draw_bonus = {self.self_draw_bonus!r}: "
+                            'the self_draw item is on exactly when self_draw_bonus = "fan" (R6.2)'
+                        )
+                    continue
+                items[k] = v
+            missing = [k for k in _FREE_ITEMS if k not in items]
+            if missing:
+                defaults = _load_preset(self.preset_name).fan if self.preset_name in PRESETS else _leshan_fan()
+                for k in missing:
+                    items[k] = defaults[k]
+        items[_DERIVED_ITEM] = derived
+        return FanItems(items)
+
+    # ------------------------------------------------------------------ constructors
+    @_PresetAccessor
+    def preset(cls, name: str = "leshan") -> "Rules":
+        """The preset ``name`` (``leshan`` or ``chengdu``), loaded from ``xuezhan/presets/``.
+
+        On the class it loads a preset; on a value, ``rules.preset`` is the preset's name.
+
+        >>> Rules.preset("chengdu").declare_void, Rules.preset("chengdu").preset
+        (True, 'chengdu')
+        """
+        return _load_preset(name)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+        """Rules from ``{"preset": name, **overrides}``; the preset defaults to ``leshan``.
+
+        Overrides may use a nested ``"fan": {...}`` table (merged into the preset's items) or
+        ``"fan.<id>"`` keys.
+
+        >>> Rules.from_dict({"preset": "chengdu", "fan.terminals": False}).fan["terminals"]
+        False
+        """
+        if isinstance(data, Rules):
+            return data
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be a table of options, got {data!r}")
+        d = dict(data)
+        name = d.pop("preset", "leshan")
+        return cls.preset(name).replace(**d)
+
+    @classmethod
+    def from_toml(cls, path: Union[str, os.PathLike[str]]) -> "Rules":
+        """Rules from a TOML file: ``preset = "leshan"`` plus overrides, e.g. a ``[fan]`` table.
+
+        A file whose only top-level key is a ``[rules]`` table is read from that table.
+        """
+        try:
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+        except OSError as exc:
+            raise RulesError(f"cannot read rules file {os.fspath(path)!r}: {exc.strerror or exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"rules file {os.fspath(path)!r} is not valid TOML: {exc}") from None
+        if set(data) == {"rules"} and isinstance(data["rules"], dict):
+            data = data["rules"]
+        try:
+            return cls.from_dict(data)
+        except RulesError as exc:
+            raise RulesError(f"{os.fspath(path)}: {exc}") from None
+
+    def replace(self, **overrides: Any) -> "Rules":
+        """A copy with some options changed; ``fan={...}`` merges, ``**{"fan.gen": False}`` too.
+
+        >>> Rules.preset("leshan").replace(max_fan=6, fan={"concealed": True}).fan.enabled()[-1]
+        'concealed'
+        """
+        changes: dict[str, Any] = {}
+        fan_changes: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key.startswith("fan."):
+                fan_changes[key[4:]] = value
+            elif key == "fan":
+                if not isinstance(value, Mapping):
+                    raise RulesError(f"fan = {value!r} is not a table of fan items (item id = true/false)")
+                fan_changes.update(value)
+            elif key in ("preset", "preset_name"):
+                raise RulesError(
+                    f"preset = {value!r} cannot be replaced on a Rules value; use Rules.from_dict"
+                    '({"preset": ..., ...}) to start from another preset'
+                )
+            elif key in _FIELD_NAMES:
+                changes[key] = value
+            else:
+                raise RulesError(f"unknown rules field {key!r} (known: {', '.join(_KEYS)})")
+        if fan_changes or "self_draw_bonus" in changes:
+            fan = {k: self.fan[k] for k in _FREE_ITEMS}
+            for k, v in fan_changes.items():
+                if k not in FAN_ITEMS:
+                    raise RulesError(f"unknown fan item {k!r} (known: {', '.join(FAN_ITEMS)})")
+                fan[k] = v
+            changes["fan"] = fan
+        return dataclasses.replace(self, **changes)
+
+    # ------------------------------------------------------------------ views
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict (TOML/JSON-ready) that :meth:`from_dict` turns back into these rules.
+
+        The ``fan`` table omits ``self_draw``, which follows ``self_draw_bonus``.
+        """
+        out: dict[str, Any] = {"preset": self.preset_name}
+        for f in dataclasses.fields(self):
+            if f.name == "preset_name":
+                continue
+            v = getattr(self, f.name)
+            if f.name == "fan":
+                v = {k: v[k] for k in _FREE_ITEMS}
+            out[f.name] = v
+        return out
+
+    @property
+    def rules_id(self) -> str:
+        """A stable short id: the preset name if these are exactly a preset, else
+        ``<preset>-<8 hex digits>`` hashed over every option value (not the preset label).
+
+        >>> Rules.preset("leshan").rules_id
+        'leshan'
+        >>> Rules.preset("leshan").replace(max_fan=6).rules_id.startswith("leshan-")
+        True
+        """
+        return _rules_id(self)
+
+    @property
+    def core(self) -> Any:
+        """The ``xuezhan._core.CoreRules`` for the hand evaluator (built once per value)."""
+        return _core_rules(self.max_fan, self.base, self.fan.mask, self.self_draw_bonus == "fan")
+
+    @property
+    def fan_mask(self) -> int:
+        """Enabled fan items as a bit mask (bit i = ``FAN_ITEMS[i]``)."""
+        return self.fan.mask
+
+    def points(self, fan: int) -> int:
+        """Points of a win of ``fan`` fan: ``base × 2^(min(fan, max_fan) − 1)`` (R0).
+
+        >>> Rules.preset("leshan").points(7)
+        16
+        """
+        capped = max(1, min(int(fan), self.max_fan))
+        return self.base << (capped - 1)
+
+    @property
+    def max_points(self) -> int:
+        """The capped maximum ``base × 2^(max_fan − 1)`` (R7.2 pig penalty)."""
+        return self.base << (self.max_fan - 1)
+
+    def __repr__(self) -> str:
+        return f"Rules({self.rules_id!r})"
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "preset_name")
+_KEYS = ("preset",) + _FIELD_NAMES
+
+
+def _discover_presets() -> tuple[str, ...]:
+    try:
+        root = resources.files("xuezhan") / "presets"
+        return tuple(sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml")))
+    except (FileNotFoundError, NotADirectoryError):  # pragma: no cover - broken install
+        return ()
+
+
+#: Names of the shipped presets.
+PRESETS: tuple[str, ...] = _discover_presets()
+
+
+@lru_cache(maxsize=None)
+def _load_preset(name: str) -> Rules:
+    if not isinstance(name, str) or name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r} (presets: {', '.join(PRESETS)})")
+    text = (resources.files("xuezhan") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    unknown = set(data) - set(_FIELD_NAMES)
+    missing = set(_FIELD_NAMES) - set(data)
+    fan = data.get("fan", {})
+    if unknown or missing or set(fan) != set(_FREE_ITEMS):
+        raise RulesError(f"preset file {name}.toml is incomplete or has unknown fields")  # pragma: no cover
+    try:
+        return Rules(preset_name=name, **data)
+    except RulesError as exc:  # pragma: no cover - a broken preset file
+        raise RulesError(f"preset {name}: {exc}") from None
+
+
+@lru_cache(maxsize=256)
+def _rules_id(rules: Rules) -> str:
+    d = rules.to_dict()
+    name = d.pop("preset")
+    if name in PRESETS and _load_preset(name) == rules:
+        return name
+    digest = hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:8]
+    return f"{name}-{digest}"
+
+
+@lru_cache(maxsize=256)
+def _core_rules(max_fan: int, base: int, items: int, self_draw_fan: bool) -> Any:
+    from xuezhan import _core
+
+    return _core.CoreRules(max_fan, base, items, self_draw_fan)
+
+
+#: Anything :func:`as_rules` accepts.
+RulesLike = Union[Rules, str, Mapping[str, Any], None]
+
+
+def as_rules(rules: RulesLike) -> Rules:
+    """A :class:`Rules` from a Rules value, a preset name, a path to a ``.toml`` file, a dict, or
+    None (``leshan``).
+
+    >>> as_rules("chengdu").max_fan, as_rules({"max_fan": 3}).max_fan, as_rules(None).preset_name
+    (4, 3, 'leshan')
+    """
+    if rules is None:
+        return Rules.preset("leshan")
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, (str, os.PathLike)):
+        s = os.fspath(rules)
+        if s in PRESETS:
+            return Rules.preset(s)
+        if s.endswith(".toml") or os.sep in s or os.path.exists(s):
+            return Rules.from_toml(s)
+        raise RulesError(f"unknown preset {s!r} (presets: {', '.join(PRESETS)}; or give a .toml file)")
+    if isinstance(rules, Mapping):
+        return Rules.from_dict(rules)
+    raise RulesError(f"{rules!r} is not rules: give a Rules value, a preset name, a .toml file or a dict")
