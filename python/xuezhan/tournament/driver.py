@@ -1,0 +1,142 @@
+"""``xuezhan.tournament.run``: play a tournament (resumable) and return its results table."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from xuezhan.tournament.config import ConfigError, TournamentConfig, load_config
+from xuezhan.tournament.executors import execute
+from xuezhan.tournament.results import (
+    FINAL,
+    MANIFEST,
+    PARTS,
+    done_chunks,
+    read_manifest,
+    read_parts,
+    rows_to_frame,
+    write_final,
+    write_manifest,
+)
+from xuezhan.tournament.scheduling import chunks
+
+__all__ = ["run", "TournamentError"]
+
+
+class TournamentError(RuntimeError):
+    """A tournament that cannot start or continue (e.g. ``--resume`` of a different tournament)."""
+
+
+def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite: bool) -> set[int]:
+    manifest = read_manifest(out)
+    has_parts = (out / PARTS).is_dir() and any((out / PARTS).glob("part-*.parquet"))
+    if overwrite:
+        for name in (PARTS,):
+            shutil.rmtree(out / name, ignore_errors=True)
+        for name in (FINAL, MANIFEST, "results.csv"):
+            (out / name).unlink(missing_ok=True)
+        manifest, has_parts = None, False
+    if resume:
+        if manifest is None and not has_parts:
+            # nothing to resume: a fresh start
+            pass
+        elif manifest is None:
+            raise TournamentError(f"{out}: part files without {MANIFEST}: cannot tell which tournament they belong to")
+        elif manifest.get("identity") != config.identity():
+            raise TournamentError(
+                f"{out}: --resume of a different tournament (identity {manifest.get('identity')} on disk, "
+                f"{config.identity()} now): the hands, seed, seating, rules or line-up changed"
+            )
+    elif manifest is not None or has_parts:
+        raise TournamentError(
+            f"{out}: already holds tournament results; continue them with --resume or start over with --overwrite"
+        )
+    write_manifest(
+        out,
+        {
+            "identity": config.identity(),
+            "config": config.to_dict(),
+            "n_games": config.n_games,
+            "chunks": len(chunks(config)),
+            "started": (manifest or {}).get("started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+        },
+    )
+    done = done_chunks(out) if resume else set()
+    return done
+
+
+def run(
+    config: TournamentConfig | str | Path | dict[str, Any],
+    *,
+    output: str | Path | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: bool | None = None,
+    csv: bool = False,
+    workers: int | None = None,
+) -> pd.DataFrame:
+    """Play a tournament and return its per-(hand, seat) results table, sorted by (hand, seat).
+
+    ``config`` is a :class:`TournamentConfig`, a TOML path, or a dict in the TOML layout.
+    ``output`` (default ``config.output``) is the output folder: finished chunks are written to
+    ``parts/`` as they finish and the final table to ``results.parquet`` (``results.csv`` with
+    ``csv``). Without any output folder the results are only returned. ``resume`` continues an
+    interrupted run in the same folder (same tournament required). ``workers`` overrides the
+    configuration (0 = all cores). ``progress`` shows a tqdm bar (default: when stderr is a tty).
+    """
+    if isinstance(config, (str, Path)):
+        config = load_config(config)
+    elif isinstance(config, dict):
+        from xuezhan.tournament.config import config_from_dict
+
+        config = config_from_dict(config)
+    if workers is not None:
+        config = config.replace(workers=workers)
+    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    all_chunks = chunks(config)
+    done: set[int] = set()
+    if out is not None:
+        done = _prepare_output(config, out, resume, overwrite)
+    pending = [i for i in range(len(all_chunks)) if i not in done]
+    done_hands = sum(len(all_chunks[i]) for i in done)
+
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(
+            total=config.n_games,
+            initial=done_hands,
+            unit="hand",
+            desc=config.name,
+            dynamic_ncols=True,
+            smoothing=0.1,
+        )
+
+    def on_chunk(chunk_id: int, frame: pd.DataFrame) -> None:
+        if bar is not None:
+            bar.update(len(all_chunks[chunk_id]))
+
+    try:
+        frames = execute(config, pending, out_dir=out, on_chunk=on_chunk)
+    finally:
+        if bar is not None:
+            bar.close()
+
+    if out is not None:
+        df = read_parts(out)
+        if len(df) != 4 * config.n_games:
+            raise TournamentError(f"{out}: expected {4 * config.n_games} rows, found {len(df)}")
+        write_final(out, df, csv=csv)
+        return df
+    if not frames:
+        return rows_to_frame([])
+    df = pd.concat(frames, ignore_index=True)
+    return df.sort_values(["hand", "seat"], kind="stable").reset_index(drop=True)

@@ -1,0 +1,121 @@
+"""Running a tournament's hands: in this process or on a local process pool.
+
+The unit of work is a chunk of hand indices (:func:`xuezhan.tournament.scheduling.chunks`).
+A worker builds the line-up's strategies once (external bots: one subprocess per entry and
+worker) and plays each hand of a chunk from its own seed, so the rows of a hand are the same
+whichever worker plays it, in whatever order. The main process writes each finished chunk as
+a part file at once, so an interrupted run keeps every finished chunk.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Callable, Iterable
+
+import pandas as pd
+
+from xuezhan.tournament.config import TournamentConfig
+from xuezhan.tournament.play import HandRunner
+from xuezhan.tournament.results import rows_to_frame, write_part
+from xuezhan.tournament.scheduling import chunk_games, game
+
+__all__ = ["play_chunk", "execute"]
+
+_RUNNER: HandRunner | None = None
+
+
+def _init_worker(config: TournamentConfig) -> None:
+    # Ctrl-C is the main process's business: it stops handing out work and the workers
+    # finish the chunk in hand, so no part file is ever half-written.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _RUNNER
+    _RUNNER = HandRunner(config)
+
+
+def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pd.DataFrame:
+    rows: list[dict] = []
+    for index in chunk_games(config, chunk_id):
+        rows.extend(runner.play(game(config, index)))
+    return rows_to_frame(rows)
+
+
+def _worker_chunk(config: TournamentConfig, chunk_id: int) -> tuple[int, pd.DataFrame]:
+    assert _RUNNER is not None
+    return chunk_id, play_chunk(_RUNNER, config, chunk_id)
+
+
+def execute(
+    config: TournamentConfig,
+    pending: Iterable[int],
+    *,
+    out_dir: str | Path | None,
+    on_chunk: Callable[[int, pd.DataFrame], None] | None = None,
+) -> list[pd.DataFrame]:
+    """Play the ``pending`` chunks; write each as a part file (when ``out_dir``) as it finishes.
+
+    ``on_chunk(chunk_id, frame)`` is called in the main process after each chunk (progress).
+    Returns the frames of the chunks played. On ``KeyboardInterrupt`` the queued chunks are
+    cancelled, the chunks in progress finish and are written, and the interrupt is re-raised.
+    """
+    pending = list(pending)
+    frames: list[pd.DataFrame] = []
+
+    def finished(chunk_id: int, frame: pd.DataFrame) -> None:
+        if out_dir is not None:
+            write_part(out_dir, chunk_id, frame)
+        frames.append(frame)
+        if on_chunk is not None:
+            on_chunk(chunk_id, frame)
+
+    workers = min(config.effective_workers, max(1, len(pending)))
+    if workers <= 1:
+        runner = HandRunner(config)
+        try:
+            for chunk_id in pending:
+                finished(chunk_id, play_chunk(runner, config, chunk_id))
+        finally:
+            runner.close()
+        return frames
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(config,))
+    futures: set[Future] = set()
+    queue = iter(pending)
+    try:
+        # Keep a bounded number of chunks in flight so Ctrl-C has little queued work to cancel.
+        for chunk_id in queue:
+            futures.add(pool.submit(_worker_chunk, config, chunk_id))
+            if len(futures) >= 2 * workers:
+                break
+        while futures:
+            done, futures = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                chunk_id, frame = fut.result()
+                finished(chunk_id, frame)
+                nxt = next(queue, None)
+                if nxt is not None:
+                    futures.add(pool.submit(_worker_chunk, config, nxt))
+    except KeyboardInterrupt:
+        for fut in futures:
+            fut.cancel()
+        # the chunks already running finish; keep what they produce
+        for fut in futures:
+            if not fut.cancelled():
+                try:
+                    chunk_id, frame = fut.result()
+                except BaseException:  # noqa: BLE001 - a worker that died loses only its chunk
+                    continue
+                finished(chunk_id, frame)
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return frames
+
+
+def cpu_count() -> int:
+    return os.cpu_count() or 1

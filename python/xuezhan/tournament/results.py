@@ -1,0 +1,179 @@
+"""The results table: one row per (hand, seat), its columns, and how it is stored.
+
+Columns (types as stored in Parquet):
+
+=============  =======  ================================================================
+column         type     meaning
+=============  =======  ================================================================
+hand           int64    hand index in the tournament (0-based)
+seed_index     int64    wall-seed group (the cluster for intervals; = hand under random)
+rotation       int8     duplicate rotation 0–3 (0 under random seating)
+seed           int64    the hand's wall seed (``play_hand(..., seed)``)
+rules_id       string   ``Rules.rules_id`` of the hand's rules
+entry          int8     index of the line-up entry in this seat
+strategy       string   the entry's label
+seat           int8     0–3
+dealer         bool     the seat dealt (R1.2)
+delta          int64    the seat's score change in the hand (escape penalty included, R8)
+won            bool     the seat won (R4)
+win_order      int8     1 = first winner of the hand, 2, 3; 0 = did not win (R4.5)
+self_draw      bool     the win was a self-draw (自摸, ``from`` null; R6.3 included)
+fan            int8     capped fan of the win (R5); 0 without a win
+fan_items      string   the win's fan items, ``+``-joined ids (R5), ``""`` without a win
+dealt_in       int8     wins paid by this seat as discarder or robbed kong-maker (R6.1, R3.3)
+kongs          int8     kongs this seat made (R2.1, R3.1)
+pig            bool     a pig at the ready check (R7.1)
+checked        bool     went to the ready check (active at an exhausted wall, or R8)
+ready          bool     ready at the ready check (R7.3)
+escape         bool     the seat escaped (R8)
+timeouts       int8     decisions that timed out in the hand (R10)
+=============  =======  ================================================================
+
+During a run each finished chunk of hands is written as ``parts/part-NNNNNN.parquet`` (written
+to a temporary name, then renamed: a part either exists whole or not at all); the final table
+is ``results.parquet`` (and ``results.csv`` with ``--csv``), sorted by (hand, seat).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import pandas as pd
+
+__all__ = [
+    "COLUMNS",
+    "rows_to_frame",
+    "write_part",
+    "read_parts",
+    "done_chunks",
+    "part_path",
+    "load_results",
+    "write_final",
+    "write_manifest",
+    "read_manifest",
+]
+
+COLUMNS: dict[str, str] = {
+    "hand": "int64",
+    "seed_index": "int64",
+    "rotation": "int8",
+    "seed": "int64",
+    "rules_id": "string",
+    "entry": "int8",
+    "strategy": "string",
+    "seat": "int8",
+    "dealer": "bool",
+    "delta": "int64",
+    "won": "bool",
+    "win_order": "int8",
+    "self_draw": "bool",
+    "fan": "int8",
+    "fan_items": "string",
+    "dealt_in": "int8",
+    "kongs": "int8",
+    "pig": "bool",
+    "checked": "bool",
+    "ready": "bool",
+    "escape": "bool",
+    "timeouts": "int8",
+}
+
+PARTS = "parts"
+MANIFEST = "manifest.json"
+FINAL = "results.parquet"
+
+
+def rows_to_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """A DataFrame with exactly :data:`COLUMNS`, in order and with their types."""
+    df = pd.DataFrame(list(rows), columns=list(COLUMNS))
+    return df.astype(COLUMNS)
+
+
+def part_path(out_dir: str | Path, chunk_id: int) -> Path:
+    return Path(out_dir) / PARTS / f"part-{chunk_id:06d}.parquet"
+
+
+def write_part(out_dir: str | Path, chunk_id: int, df: pd.DataFrame) -> Path:
+    """Write one chunk's rows atomically (temporary file + rename)."""
+    path = part_path(out_dir, chunk_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+    return path
+
+
+def done_chunks(out_dir: str | Path) -> set[int]:
+    d = Path(out_dir) / PARTS
+    if not d.is_dir():
+        return set()
+    return {int(p.stem.split("-")[1]) for p in d.glob("part-*.parquet")}
+
+
+def read_parts(out_dir: str | Path) -> pd.DataFrame:
+    d = Path(out_dir) / PARTS
+    files = sorted(d.glob("part-*.parquet")) if d.is_dir() else []
+    if not files:
+        return rows_to_frame([])
+    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    return _sorted(df.astype(COLUMNS))
+
+
+def _sorted(df: pd.DataFrame) -> pd.DataFrame:
+    return df.sort_values(["hand", "seat"], kind="stable").reset_index(drop=True)
+
+
+def write_final(out_dir: str | Path, df: pd.DataFrame, *, csv: bool = False) -> list[Path]:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / FINAL]
+    tmp = out / f".{FINAL}.tmp"
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, paths[0])
+    if csv:
+        paths.append(out / "results.csv")
+        df.to_csv(paths[1], index=False)
+    return paths
+
+
+def load_results(path: str | Path) -> pd.DataFrame:
+    """Load a results table from a Parquet/CSV file or a run's output folder.
+
+    A folder gives its ``results.parquet`` when the run finished, else the part files written
+    so far (a report of an interrupted run).
+    """
+    p = Path(path)
+    if p.is_dir():
+        if (p / FINAL).is_file():
+            return _sorted(pd.read_parquet(p / FINAL).astype(COLUMNS))
+        if (p / PARTS).is_dir():
+            return read_parts(p)
+        raise FileNotFoundError(f"{p}: no {FINAL} and no {PARTS}/ folder: not a tournament output folder")
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: no such results file or folder")
+    if p.suffix == ".csv":
+        df = pd.read_csv(p, keep_default_na=False, na_values=[])
+    else:
+        df = pd.read_parquet(p)
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{p}: not a results table: missing column(s) {', '.join(missing)}")
+    return _sorted(df.astype(COLUMNS))
+
+
+def write_manifest(out_dir: str | Path, data: Mapping[str, Any]) -> None:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out / f".{MANIFEST}.tmp"
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str), encoding="utf-8")
+    os.replace(tmp, out / MANIFEST)
+
+
+def read_manifest(out_dir: str | Path) -> dict[str, Any] | None:
+    p = Path(out_dir) / MANIFEST
+    if not p.is_file():
+        return None
+    return json.loads(p.read_text(encoding="utf-8"))
