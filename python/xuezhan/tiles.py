@@ -468,6 +468,6 @@ def check_size(counts: bytes, melds: Sequence[Meld], expected: Sequence[int], wh
         hand = format_tiles(counts) or "(no tiles)"
         extra = f" + melds {format_melds(melds)}" if melds else ""
         raise TileError(
-            f'"{hand}"{extra} has {n} tiles (concealed + 3 per meld) but {what} needs {exp}'
+            f'"{hand}"{extra} has {n} tiles (concealed + 3 per meld), expected {exp} for {what}'
         )
     return n
