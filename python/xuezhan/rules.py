@@ -21,13 +21,9 @@ an error, never ignored (R11)::
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterator, Mapping, Union
 
 __all__ = [
@@ -35,6 +31,7 @@ __all__ = [
     "RulesError",
     "FanItems",
     "FAN_ITEMS",
+    "FAN_NAMES",
     "SHAPE_ITEMS",
     "SITUATIONAL_ITEMS",
     "SELF_DRAW_BONUS",
@@ -67,6 +64,24 @@ FAN_ITEMS: tuple[str, ...] = (
     "heaven_earth",
     "self_draw",
 )
+#: Display names of the fan items (R5 table).
+FAN_NAMES: dict[str, str] = {
+    "all_triplets": "大对子",
+    "one_suit": "清一色",
+    "seven_pairs": "七对",
+    "gen": "根",
+    "single_wait_melded": "金钩钓",
+    "kong_draw": "杠上开花",
+    "kong_discard": "杠上炮",
+    "robbing_kong": "抢杠胡",
+    "last_tile": "海底",
+    "terminals": "带幺九",
+    "pairs_258": "将对",
+    "concealed": "门清",
+    "no_terminals": "中张",
+    "heaven_earth": "天胡/地胡",
+    "self_draw": "自摸加番",
+}
 #: Items read from the hand's shape: the only ones in a ready-check value (R7.3).
 SHAPE_ITEMS: frozenset[str] = frozenset(
     {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
@@ -296,6 +311,8 @@ class Rules:
 
         A file whose only top-level key is a ``[rules]`` table is read from that table.
         """
+        import tomllib
+
         try:
             with open(path, "rb") as f:
                 data = tomllib.load(f)
@@ -403,11 +420,15 @@ _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "pre
 _KEYS = ("preset",) + _FIELD_NAMES
 
 
+# Presets are package data beside this module (pyproject's maturin `include` ships them in
+# the wheel). Plain os.path keeps `import xuezhan` fast (no importlib.resources).
+_PRESET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "presets")
+
+
 def _discover_presets() -> tuple[str, ...]:
     try:
-        root = resources.files("xuezhan") / "presets"
-        return tuple(sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml")))
-    except (FileNotFoundError, NotADirectoryError):  # pragma: no cover - broken install
+        return tuple(sorted(n[:-5] for n in os.listdir(_PRESET_DIR) if n.endswith(".toml")))
+    except OSError:  # pragma: no cover - broken install
         return ()
 
 
@@ -419,8 +440,10 @@ PRESETS: tuple[str, ...] = _discover_presets()
 def _load_preset(name: str) -> Rules:
     if not isinstance(name, str) or name not in PRESETS:
         raise RulesError(f"unknown preset {name!r} (presets: {', '.join(PRESETS)})")
-    text = (resources.files("xuezhan") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
+    import tomllib
+
+    with open(os.path.join(_PRESET_DIR, f"{name}.toml"), "rb") as f:
+        data = tomllib.load(f)
     unknown = set(data) - set(_FIELD_NAMES)
     missing = set(_FIELD_NAMES) - set(data)
     fan = data.get("fan", {})
@@ -434,6 +457,9 @@ def _load_preset(name: str) -> Rules:
 
 @lru_cache(maxsize=256)
 def _rules_id(rules: Rules) -> str:
+    import hashlib
+    import json
+
     d = rules.to_dict()
     name = d.pop("preset")
     if name in PRESETS and _load_preset(name) == rules:
