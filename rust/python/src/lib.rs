@@ -1,7 +1,450 @@
+//! `xuezhan._core`: thin PyO3 bindings of `xuezhan-core` (contract: docs/internals.md).
+//!
+//! Hands cross as `bytes` of 27 counts, melds as `bytes` of `meld_type * 27 + kind` codes.
+//! Every input error becomes a `ValueError` naming the input; nothing panics across the
+//! boundary (validation happens before any unchecked core call). Batch functions take
+//! `(N, 27)` C-contiguous `uint8` arrays, release the GIL and optionally use rayon.
+
+use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rayon::prelude::*;
+use xuezhan_core as core;
+use xuezhan_core::{Counts, EvalError, Meld};
+
+fn err(func: &str, e: EvalError) -> PyErr {
+    PyValueError::new_err(format!("{func}: {e}"))
+}
+
+fn counts_arg(func: &str, what: &'static str, b: &[u8]) -> PyResult<Counts> {
+    b.try_into().map_err(|_| err(func, EvalError::BadLength { what, len: b.len() }))
+}
+
+fn melds_arg(func: &str, b: Option<&[u8]>) -> PyResult<Vec<Meld>> {
+    core::melds_from_codes(b.unwrap_or(&[])).map_err(|e| err(func, e))
+}
+
+fn void_arg(func: &str, v: i64) -> PyResult<Option<u8>> {
+    core::void_from_i64(v).map_err(|e| err(func, e))
+}
+
+/// The part of the rules the core needs (immutable).
+#[pyclass(frozen, eq, hash, module = "xuezhan._core")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct CoreRules {
+    /// Cap (极品) in fan.
+    #[pyo3(get)]
+    max_fan: u8,
+    /// Points of a 1-fan win.
+    #[pyo3(get)]
+    base: u32,
+    /// Enabled fan items: bit = item id.
+    #[pyo3(get)]
+    items: u32,
+    /// `self_draw_bonus = "fan"`.
+    #[pyo3(get)]
+    self_draw_fan: bool,
+}
+
+impl CoreRules {
+    fn core(&self) -> core::RulesCore {
+        core::RulesCore {
+            max_fan: self.max_fan,
+            base: self.base,
+            items: self.items,
+            self_draw_fan: self.self_draw_fan,
+        }
+    }
+}
+
+#[pymethods]
+impl CoreRules {
+    #[new]
+    fn new(max_fan: i64, base: i64, items: i64, self_draw_fan: bool) -> PyResult<Self> {
+        if !(1..=32).contains(&max_fan) {
+            return Err(PyValueError::new_err(format!(
+                "CoreRules: max_fan {max_fan} out of range 1..=32"
+            )));
+        }
+        if !(0..=u32::MAX as i64).contains(&base) {
+            return Err(PyValueError::new_err(format!(
+                "CoreRules: base {base} out of range 0..=4294967295"
+            )));
+        }
+        if !(0..1 << core::item::COUNT).contains(&items) {
+            return Err(PyValueError::new_err(format!(
+                "CoreRules: items {items:#x} has bits outside the {} fan items",
+                core::item::COUNT
+            )));
+        }
+        Ok(CoreRules { max_fan: max_fan as u8, base: base as u32, items: items as u32, self_draw_fan })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "CoreRules(max_fan={}, base={}, items={:#x}, self_draw_fan={})",
+            self.max_fan,
+            self.base,
+            self.items,
+            if self.self_draw_fan { "True" } else { "False" }
+        )
+    }
+}
+
+/// Does the 14-tile hand win (R4)?
+#[pyfunction]
+#[pyo3(signature = (counts, melds = None, void = -1))]
+fn is_win(counts: &[u8], melds: Option<&[u8]>, void: i64) -> PyResult<bool> {
+    const F: &str = "is_win";
+    let c = counts_arg(F, "counts", counts)?;
+    core::is_win(&c, &melds_arg(F, melds)?, void_arg(F, void)?).map_err(|e| err(F, e))
+}
+
+/// Sichuan shanten of a 13/14-tile hand (-1 = complete; 127 = no win reachable).
+#[pyfunction]
+#[pyo3(signature = (counts, melds = None, void = -1))]
+fn shanten(counts: &[u8], melds: Option<&[u8]>, void: i64) -> PyResult<i8> {
+    const F: &str = "shanten";
+    let c = counts_arg(F, "counts", counts)?;
+    core::shanten(&c, &melds_arg(F, melds)?, void_arg(F, void)?).map_err(|e| err(F, e))
+}
+
+/// (total, standard, seven_pairs or None when melds are present).
+#[pyfunction]
+#[pyo3(signature = (counts, melds = None, void = -1))]
+fn shanten_parts(counts: &[u8], melds: Option<&[u8]>, void: i64) -> PyResult<(i8, i8, Option<i8>)> {
+    const F: &str = "shanten_parts";
+    let c = counts_arg(F, "counts", counts)?;
+    let m = melds_arg(F, melds)?;
+    let p = core::shanten_parts(&c, &m, void_arg(F, void)?).map_err(|e| err(F, e))?;
+    let sp = if m.is_empty() { Some(p.seven_pairs) } else { None };
+    Ok((p.total, p.standard, sp))
+}
+
+/// Bit k set when kind k completes the 13-tile hand.
+#[pyfunction]
+#[pyo3(signature = (counts, melds = None, void = -1))]
+fn wait_mask(counts: &[u8], melds: Option<&[u8]>, void: i64) -> PyResult<u32> {
+    const F: &str = "wait_mask";
+    let c = counts_arg(F, "counts", counts)?;
+    core::wait_mask(&c, &melds_arg(F, melds)?, void_arg(F, void)?).map_err(|e| err(F, e))
+}
+
+/// [(kind, fan, points)] for each wait of the 13-tile hand (R7.3 values).
+#[pyfunction]
+#[pyo3(signature = (counts, melds, rules, void = -1))]
+fn waits(
+    counts: &[u8],
+    melds: Option<&[u8]>,
+    rules: &CoreRules,
+    void: i64,
+) -> PyResult<Vec<(u8, u8, u64)>> {
+    const F: &str = "waits";
+    let c = counts_arg(F, "counts", counts)?;
+    let w = core::waits(&c, &melds_arg(F, melds)?, &rules.core(), void_arg(F, void)?)
+        .map_err(|e| err(F, e))?;
+    Ok(w.into_iter().map(|w| (w.kind, w.fan, w.points)).collect())
+}
+
+/// (raw, capped, points, [(item_bit, fan)]) of a win, or None when the hand does not win.
+#[pyfunction]
+#[pyo3(signature = (counts, melds, win_kind, context, rules, void = -1))]
+fn fan(
+    counts: &[u8],
+    melds: Option<&[u8]>,
+    win_kind: i64,
+    context: i64,
+    rules: &CoreRules,
+    void: i64,
+) -> PyResult<Option<(u8, u8, u64, Vec<(u8, u8)>)>> {
+    const F: &str = "fan";
+    let c = counts_arg(F, "counts", counts)?;
+    if !(0..27).contains(&win_kind) {
+        return Err(err(F, EvalError::BadKind(win_kind)));
+    }
+    if !(0..128).contains(&context) {
+        return Err(PyValueError::new_err(format!(
+            "fan: context {context:#x} has bits outside the 7 context flags"
+        )));
+    }
+    let r = core::fan(
+        &c,
+        &melds_arg(F, melds)?,
+        win_kind as u8,
+        context as u8,
+        &rules.core(),
+        void_arg(F, void)?,
+    )
+    .map_err(|e| err(F, e))?;
+    Ok(r.map(|f| {
+        let items = f
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v != 0)
+            .map(|(i, &v)| (i as u8, v))
+            .collect();
+        (f.raw, f.capped, f.points, items)
+    }))
+}
+
+/// [(kind, shanten, ukeire)] for each distinct kind of the 14-tile hand.
+#[pyfunction]
+#[pyo3(signature = (counts, melds, visible, void = -1))]
+fn best_discards(
+    counts: &[u8],
+    melds: Option<&[u8]>,
+    visible: &[u8],
+    void: i64,
+) -> PyResult<Vec<(u8, i8, u32)>> {
+    const F: &str = "best_discards";
+    let c = counts_arg(F, "counts", counts)?;
+    let v = counts_arg(F, "visible", visible)?;
+    let d = core::best_discards(&c, &melds_arg(F, melds)?, &v, void_arg(F, void)?)
+        .map_err(|e| err(F, e))?;
+    Ok(d.into_iter().map(|d| (d.kind, d.shanten, d.ukeire)).collect())
+}
+
+/// Builds the lookup tables now (they are otherwise built on first use).
+#[pyfunction]
+fn warm_up(py: Python<'_>) {
+    py.detach(core::warm_up);
+}
+
+// ---------------------------------------------------------------- batch
+
+/// Borrows an `(N, 27)` C-contiguous uint8 array as a flat slice, or a ValueError saying why not.
+fn rows_arg<'py>(
+    func: &str,
+    name: &str,
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<numpy::PyReadonlyArray2<'py, u8>> {
+    let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{func}: {name} must be a numpy array of shape (N, 27) and dtype uint8, got {}",
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })?;
+    if arr.ndim() != 2 || arr.shape()[1] != 27 {
+        return Err(PyValueError::new_err(format!(
+            "{func}: {name} must have shape (N, 27), got {:?}",
+            arr.shape()
+        )));
+    }
+    let py = obj.py();
+    if !arr.dtype().is_equiv_to(&numpy::dtype::<u8>(py)) {
+        return Err(PyValueError::new_err(format!(
+            "{func}: {name} must have dtype uint8, got {}",
+            arr.dtype().str().map(|s| s.to_string()).unwrap_or_default()
+        )));
+    }
+    if !arr.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "{func}: {name} must be C-contiguous (use numpy.ascontiguousarray)"
+        )));
+    }
+    let typed = obj.cast::<numpy::PyArray2<u8>>().map_err(|e| PyValueError::new_err(format!("{func}: {name}: {e}")))?;
+    typed.try_readonly().map_err(|e| PyValueError::new_err(format!("{func}: {name}: {e}")))
+}
+
+/// Which tile totals a batch row may hold.
+#[derive(Clone, Copy)]
+enum RowSize {
+    Is(u32),
+    ThirteenOrFourteen,
+}
+
+/// Checks one row (counts ≤ 4, right total) so the unchecked core calls are safe.
+fn check_row(i: usize, row: &[u8], size: RowSize) -> Result<Counts, String> {
+    let mut total = 0u32;
+    for (k, &x) in row.iter().enumerate() {
+        if x > 4 {
+            return Err(format!("row {i}: tile {} has count {x} (at most 4)", core::tile_name(k as u8)));
+        }
+        total += x as u32;
+    }
+    let ok = match size {
+        RowSize::Is(n) => total == n,
+        RowSize::ThirteenOrFourteen => total == 13 || total == 14,
+    };
+    if !ok {
+        let want = match size {
+            RowSize::Is(n) => n.to_string(),
+            RowSize::ThirteenOrFourteen => "13 or 14".to_string(),
+        };
+        return Err(format!("row {i} holds {total} tiles; this call needs {want}"));
+    }
+    Ok(row.try_into().unwrap())
+}
+
+/// Runs `f` over every row (serially or with rayon), GIL released; first row error wins.
+fn run_rows<T: Send + Copy + Default>(
+    py: Python<'_>,
+    func: &str,
+    data: &[u8],
+    size: RowSize,
+    parallel: bool,
+    f: impl Fn(usize, &Counts) -> Result<T, String> + Sync,
+) -> PyResult<Vec<T>> {
+    let res: Result<Vec<T>, String> = py.detach(|| {
+        let one = |(i, row): (usize, &[u8])| -> Result<T, String> {
+            let c = check_row(i, row, size)?;
+            f(i, &c)
+        };
+        if parallel {
+            data.par_chunks_exact(27).enumerate().map(one).collect()
+        } else {
+            data.chunks_exact(27).enumerate().map(one).collect()
+        }
+    });
+    res.map_err(|e| PyValueError::new_err(format!("{func}: counts {e}")))
+}
+
+/// is_win over rows of 14 tiles (no melds) → bool (N,).
+#[pyfunction]
+#[pyo3(signature = (counts, void = -1, parallel = false))]
+fn batch_is_win<'py>(
+    py: Python<'py>,
+    counts: &Bound<'py, PyAny>,
+    void: i64,
+    parallel: bool,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    const F: &str = "batch_is_win";
+    let v = void_arg(F, void)?;
+    let arr = rows_arg(F, "counts", counts)?;
+    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let out = run_rows(py, F, data, RowSize::Is(14), parallel, |_, c| {
+        Ok(core::is_win_unchecked(c, &[], v))
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// shanten over rows of 13 or 14 tiles (no melds) → int8 (N,).
+#[pyfunction]
+#[pyo3(signature = (counts, void = -1, parallel = false))]
+fn batch_shanten<'py>(
+    py: Python<'py>,
+    counts: &Bound<'py, PyAny>,
+    void: i64,
+    parallel: bool,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    const F: &str = "batch_shanten";
+    let v = void_arg(F, void)?;
+    let arr = rows_arg(F, "counts", counts)?;
+    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let out = run_rows(py, F, data, RowSize::ThirteenOrFourteen, parallel, |_, c| {
+        Ok(core::shanten_unchecked(c, &[], v))
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// wait_mask over rows of 13 tiles (no melds) → uint32 (N,).
+#[pyfunction]
+#[pyo3(signature = (counts, void = -1, parallel = false))]
+fn batch_wait_mask<'py>(
+    py: Python<'py>,
+    counts: &Bound<'py, PyAny>,
+    void: i64,
+    parallel: bool,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    const F: &str = "batch_wait_mask";
+    let v = void_arg(F, void)?;
+    let arr = rows_arg(F, "counts", counts)?;
+    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let out = run_rows(py, F, data, RowSize::Is(13), parallel, |_, c| {
+        Ok(core::wait_mask_unchecked(c, &[], v))
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Reads win kinds from a 1-D integer array of length n as u8 values.
+fn win_kinds_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u8>> {
+    const F: &str = "batch_fan";
+    let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
+        PyValueError::new_err(format!("{F}: win_kinds must be a 1-D numpy integer array"))
+    })?;
+    if arr.ndim() != 1 || arr.shape()[0] != n {
+        return Err(PyValueError::new_err(format!(
+            "{F}: win_kinds must have shape ({n},), got {:?}",
+            arr.shape()
+        )));
+    }
+    let vals: Vec<i64> = if let Ok(a) = obj.cast::<numpy::PyArray1<u8>>() {
+        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?.into_iter().map(i64::from).collect()
+    } else if let Ok(a) = obj.cast::<numpy::PyArray1<i64>>() {
+        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?
+    } else if let Ok(a) = obj.cast::<numpy::PyArray1<i32>>() {
+        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?.into_iter().map(i64::from).collect()
+    } else if let Ok(a) = obj.cast::<numpy::PyArray1<i8>>() {
+        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?.into_iter().map(i64::from).collect()
+    } else {
+        return Err(PyValueError::new_err(format!(
+            "{F}: win_kinds must have dtype uint8, int8, int32 or int64, got {}",
+            arr.dtype().str().map(|s| s.to_string()).unwrap_or_default()
+        )));
+    };
+    vals.into_iter()
+        .enumerate()
+        .map(|(i, k)| {
+            if (0..27).contains(&k) {
+                Ok(k as u8)
+            } else {
+                Err(PyValueError::new_err(format!("{F}: win_kinds[{i}] = {k} is not a tile kind 0..=26")))
+            }
+        })
+        .collect()
+}
+
+/// Capped fan over rows of 14 tiles (no melds) with their winning kinds → uint8 (N,), 0 = no win.
+#[pyfunction]
+#[pyo3(signature = (counts, win_kinds, context, rules, void = -1, parallel = false))]
+fn batch_fan<'py>(
+    py: Python<'py>,
+    counts: &Bound<'py, PyAny>,
+    win_kinds: &Bound<'py, PyAny>,
+    context: i64,
+    rules: &CoreRules,
+    void: i64,
+    parallel: bool,
+) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    const F: &str = "batch_fan";
+    let v = void_arg(F, void)?;
+    if !(0..128).contains(&context) {
+        return Err(PyValueError::new_err(format!(
+            "{F}: context {context:#x} has bits outside the 7 context flags"
+        )));
+    }
+    let ctx = context as u8;
+    let arr = rows_arg(F, "counts", counts)?;
+    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let kinds = win_kinds_arg(win_kinds, data.len() / 27)?;
+    let r = rules.core();
+    let out = run_rows(py, F, data, RowSize::Is(14), parallel, |i, c| {
+        let k = kinds[i];
+        if c[k as usize] == 0 {
+            return Err(format!("row {i}: winning tile {} is not in the hand", core::tile_name(k)));
+        }
+        Ok(core::fan_unchecked(c, &[], k, ctx, &r, v).map_or(0, |f| f.capped))
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__version__", xuezhan_core::version())?;
+    m.add("__version__", core::version())?;
+    m.add_class::<CoreRules>()?;
+    m.add_function(wrap_pyfunction!(is_win, m)?)?;
+    m.add_function(wrap_pyfunction!(shanten, m)?)?;
+    m.add_function(wrap_pyfunction!(shanten_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(wait_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(waits, m)?)?;
+    m.add_function(wrap_pyfunction!(fan, m)?)?;
+    m.add_function(wrap_pyfunction!(best_discards, m)?)?;
+    m.add_function(wrap_pyfunction!(warm_up, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_is_win, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_shanten, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_wait_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_fan, m)?)?;
+    m.add("UNREACHABLE", core::UNREACHABLE)?;
     Ok(())
 }

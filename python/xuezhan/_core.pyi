@@ -1,0 +1,110 @@
+"""Typed stub of the ``xuezhan._core`` extension (Rust, PyO3). Contract: docs/internals.md.
+
+Encodings: a hand's concealed tiles are ``bytes`` of 27 counts (kind 0-26: 1m-9m, 1p-9p, 1s-9s);
+melds are ``bytes`` of codes ``meld_type * 27 + kind`` (0 pung, 1 exposed/added kong,
+2 concealed kong); ``void`` is a suit 0-2 or -1 for none. Tile totals are
+``concealed + 3 * len(melds)``. Every input error raises ``ValueError`` naming the input.
+"""
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+UNREACHABLE: int
+"""Shanten (127) when no win can be reached (melds in all three suits, or in the void suit)."""
+
+class CoreRules:
+    """The rules the core needs (immutable, hashable).
+
+    ``items`` has bit ``i`` set for each enabled fan item id ``i`` (0 all_triplets ... 14
+    self_draw); ``self_draw_fan`` is ``self_draw_bonus == "fan"``.
+    """
+
+    @property
+    def max_fan(self) -> int: ...
+    @property
+    def base(self) -> int: ...
+    @property
+    def items(self) -> int: ...
+    @property
+    def self_draw_fan(self) -> bool: ...
+    def __init__(self, max_fan: int, base: int, items: int, self_draw_fan: bool) -> None:
+        """``max_fan`` 1-32, ``base`` 0-2**32-1, ``items`` below ``1 << 15``."""
+
+def is_win(counts: bytes, melds: bytes | None = b"", void: int = -1) -> bool:
+    """Whether the 14-tile hand wins (R4.1-R4.2: four sets + pair or seven pairs, at most two
+    suits counting melds, none of ``void``)."""
+
+def shanten(counts: bytes, melds: bytes | None = b"", void: int = -1) -> int:
+    """Sichuan shanten of a 13- or 14-tile hand: tiles missing from the nearest complete
+    two-suit hand minus one (-1 complete, 0 ready); min over allowed void suits of
+    min(standard, seven pairs). ``UNREACHABLE`` (127) when no win can be reached."""
+
+def shanten_parts(
+    counts: bytes, melds: bytes | None = b"", void: int = -1
+) -> tuple[int, int, int | None]:
+    """``(total, standard, seven_pairs)``; ``seven_pairs`` is None when melds are present."""
+
+def wait_mask(counts: bytes, melds: bytes | None = b"", void: int = -1) -> int:
+    """Bit k set when kind k completes the 13-tile hand (kinds already held four times,
+    concealed + melds, excluded)."""
+
+def waits(
+    counts: bytes, melds: bytes | None, rules: CoreRules, void: int = -1
+) -> list[tuple[int, int, int]]:
+    """``[(kind, fan, points)]`` for each wait of the 13-tile hand, ordered by kind; the value
+    is R7.3's: shape items and gen only, as a win on a discard, capped."""
+
+def fan(
+    counts: bytes,
+    melds: bytes | None,
+    win_kind: int,
+    context: int,
+    rules: CoreRules,
+    void: int = -1,
+) -> tuple[int, int, int, list[tuple[int, int]]] | None:
+    """Value of a win: ``counts`` is the 14-tile concealed hand including ``win_kind``;
+    ``context`` holds the win context flags (bit 0 SELF_DRAW ... bit 6 DISCARDER_PAYS).
+    Returns ``(raw, capped, points, [(item_bit, fan), ...])`` for the reading with the most
+    fan (items with fan > 0, ordered by bit; heaven_earth reports ``max_fan``), or None when
+    the hand does not win."""
+
+def best_discards(
+    counts: bytes, melds: bytes | None, visible: bytes, void: int = -1
+) -> list[tuple[int, int, int]]:
+    """``[(kind, shanten, ukeire)]``, one row per distinct kind of the 14-tile hand (ordered by
+    kind): the shanten after discarding it and the number of unseen tiles
+    (``max(0, 4 - held - visible)`` summed over kinds) whose draw lowers that shanten.
+    ``visible``: 27 counts of tiles seen outside the concealed hand (discards, all melds)."""
+
+def warm_up() -> None:
+    """Build the lookup tables now (about 30 ms) instead of on first use."""
+
+def batch_is_win(
+    counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False
+) -> npt.NDArray[np.bool_]:
+    """is_win of each row of a C-contiguous ``(N, 27)`` uint8 array of 14-tile hands without
+    melds; GIL released, rayon-parallel when ``parallel``. Returns bool ``(N,)``."""
+
+def batch_shanten(
+    counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False
+) -> npt.NDArray[np.int8]:
+    """shanten of each row (13 or 14 tiles, no melds). Returns int8 ``(N,)``."""
+
+def batch_wait_mask(
+    counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False
+) -> npt.NDArray[np.uint32]:
+    """wait_mask of each row (13 tiles, no melds). Returns uint32 ``(N,)``."""
+
+def batch_fan(
+    counts: npt.NDArray[np.uint8],
+    win_kinds: npt.NDArray[np.integer],
+    context: int,
+    rules: CoreRules,
+    void: int = -1,
+    parallel: bool = False,
+) -> npt.NDArray[np.uint8]:
+    """Capped fan of each row (14 tiles incl. the winning tile, no melds) won on
+    ``win_kinds[i]`` (1-D, uint8/int8/int32/int64, length N); 0 when the row does not win.
+    Returns uint8 ``(N,)``."""

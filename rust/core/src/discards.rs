@@ -1,0 +1,109 @@
+//! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
+
+use crate::error::EvalError;
+use crate::shanten::{pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE};
+use crate::suit_table::tables;
+use crate::tiles::{validate, Counts, Meld, Size};
+use crate::win::allowed_voids;
+
+/// One discard option of a 14-tile hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Discard {
+    /// The kind discarded.
+    pub kind: u8,
+    /// Shanten of the 13 tiles left.
+    pub shanten: i8,
+    /// Sum over kinds whose draw lowers that shanten of `max(0, 4 − held − visible)`.
+    pub ukeire: u32,
+}
+
+/// One row per distinct kind in the concealed 14-tile hand, ordered by kind.
+///
+/// `visible` counts the tiles the player sees outside its concealed hand (all discards and all
+/// melds, its own included).
+///
+/// ```
+/// use xuezhan_core::{best_discards, parse_counts};
+/// let c = parse_counts("11122233345m99m1p").unwrap();
+/// let d = best_discards(&c, &[], &[0; 27], None).unwrap();
+/// let p1 = d.iter().find(|d| d.kind == 9).unwrap();
+/// assert_eq!(p1.shanten, 0);
+/// assert_eq!(p1.ukeire, 1 + 4 + 2); // waits 3m (3 held), 6m (none held), 9m (2 held)
+/// ```
+pub fn best_discards(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+) -> Result<Vec<Discard>, EvalError> {
+    validate(c, melds, void, Size::Fourteen)?;
+    for (k, &v) in visible.iter().enumerate() {
+        if v > 4 {
+            return Err(EvalError::BadVisible { kind: k as u8, count: v });
+        }
+    }
+    let mut out = Vec::new();
+    best_discards_unchecked(c, melds, visible, void, &mut out);
+    Ok(out)
+}
+
+/// [`best_discards`] without validation; results appended to `out` (cleared first).
+pub fn best_discards_unchecked(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    out: &mut Vec<Discard>,
+) {
+    out.clear();
+    let allowed = allowed_voids(melds, void);
+    let t = tables();
+    let sets = 4 - melds.len();
+    let seven = melds.is_empty();
+    let mut h = *c;
+    let dist_of = |h: &Counts, s: usize| -> SuitDist { t.distances(t.record(&h[s * 9..s * 9 + 9])) };
+    let base_d = [dist_of(&h, 0), dist_of(&h, 1), dist_of(&h, 2)];
+    for k in 0..27 {
+        if c[k] == 0 {
+            continue;
+        }
+        if allowed == 0 {
+            out.push(Discard { kind: k as u8, shanten: UNREACHABLE, ukeire: 0 });
+            continue;
+        }
+        let sk = k / 9;
+        h[k] -= 1;
+        let mut d = base_d;
+        d[sk] = dist_of(&h, sk);
+        let shanten_of = |d: &[SuitDist; 3], h: &Counts| -> i8 {
+            let st = standard_missing(d, sets, allowed) as i8 - 1;
+            if seven {
+                st.min(seven_pairs_missing(&pair_stats(h), allowed) as i8 - 1)
+            } else {
+                st
+            }
+        };
+        let s13 = shanten_of(&d, &h);
+        let mut ukeire = 0u32;
+        for draw in 0..27 {
+            if h[draw] >= 4 {
+                continue;
+            }
+            let left = 4i32 - h[draw] as i32 - visible[draw] as i32;
+            if left <= 0 {
+                continue;
+            }
+            let sd = draw / 9;
+            h[draw] += 1;
+            let saved = d[sd];
+            d[sd] = dist_of(&h, sd);
+            if shanten_of(&d, &h) < s13 {
+                ukeire += left as u32;
+            }
+            d[sd] = saved;
+            h[draw] -= 1;
+        }
+        h[k] += 1;
+        out.push(Discard { kind: k as u8, shanten: s13, ukeire });
+    }
+}

@@ -1,0 +1,357 @@
+//! Fan (R5): items, the rules value the core needs, and the best reading of a win.
+//!
+//! Only three items depend on how the hand is split (its "reading"): `all_triplets` (+
+//! `pairs_258` on top), `terminals` and `seven_pairs`. Every other item is a property of the
+//! tiles or the context. So the best reading is the best of at most three candidates, each
+//! known from one per-suit table flag: triplets-only (`A`), terminals-in-every-set (`T`),
+//! seven pairs (all counts even), or a plain reading worth nothing extra.
+
+use crate::error::EvalError;
+use crate::suit_table::{tables, A_BIT, T_BIT, W_BIT};
+use crate::tiles::{meld_copies, meld_suits, validate, Counts, Meld, Size};
+use crate::win::{all_even, concealed_suits};
+
+/// Fan item ids: bit positions in [`RulesCore::items`] and indices of [`FanResult::items`].
+pub mod item {
+    /// 大对子: four triplets/kongs + pair (+1).
+    pub const ALL_TRIPLETS: usize = 0;
+    /// 清一色: one suit (+2).
+    pub const ONE_SUIT: usize = 1;
+    /// 七对 (+2).
+    pub const SEVEN_PAIRS: usize = 2;
+    /// 根: each kind with all four copies (+1 each).
+    pub const GEN: usize = 3;
+    /// 金钩钓: four melds, won on the pair (+1).
+    pub const SINGLE_WAIT_MELDED: usize = 4;
+    /// 杠上开花 (+1).
+    pub const KONG_DRAW: usize = 5;
+    /// 杠上炮 (+1).
+    pub const KONG_DISCARD: usize = 6;
+    /// 抢杠胡 (+1).
+    pub const ROBBING_KONG: usize = 7;
+    /// 海底 (+1).
+    pub const LAST_TILE: usize = 8;
+    /// 带幺九 (+2).
+    pub const TERMINALS: usize = 9;
+    /// 将对 (+2, on top of all_triplets).
+    pub const PAIRS_258: usize = 10;
+    /// 门清 (+1).
+    pub const CONCEALED: usize = 11;
+    /// 中张 (+1).
+    pub const NO_TERMINALS: usize = 12;
+    /// 天胡 / 地胡: fan = max_fan.
+    pub const HEAVEN_EARTH: usize = 13;
+    /// 自摸加番 (+1).
+    pub const SELF_DRAW: usize = 14;
+    /// Number of items.
+    pub const COUNT: usize = 15;
+    /// Items that describe the hand itself (R7.3 values use only these).
+    pub const SHAPE_MASK: u32 = 1 << ALL_TRIPLETS
+        | 1 << ONE_SUIT
+        | 1 << SEVEN_PAIRS
+        | 1 << GEN
+        | 1 << SINGLE_WAIT_MELDED
+        | 1 << TERMINALS
+        | 1 << PAIRS_258
+        | 1 << CONCEALED
+        | 1 << NO_TERMINALS;
+}
+
+/// Win context flags (bits of the `ctx` argument of [`fan`]).
+pub mod ctx {
+    /// 自摸: the winning tile was drawn by the winner.
+    pub const SELF_DRAW: u8 = 1 << 0;
+    /// 杠上开花: the winning tile is a kong replacement.
+    pub const KONG_DRAW: u8 = 1 << 1;
+    /// 杠上炮: won on a discard made right after the discarder's kong replacement draw.
+    pub const KONG_DISCARD: u8 = 1 << 2;
+    /// 抢杠胡: won on a tile added to a pung.
+    pub const ROBBING_KONG: u8 = 1 << 3;
+    /// 海底: last wall tile, or the discard right after drawing it.
+    pub const LAST_TILE: u8 = 1 << 4;
+    /// 天胡 / 地胡.
+    pub const HEAVEN_EARTH: u8 = 1 << 5;
+    /// R6.3: self-draw paid by the discarder alone; suppresses the `self_draw` fan bonus.
+    pub const DISCARDER_PAYS: u8 = 1 << 6;
+}
+
+/// The part of the rules the core needs (R5, R11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RulesCore {
+    /// Cap (极品), in fan.
+    pub max_fan: u8,
+    /// Points of a 1-fan win.
+    pub base: u32,
+    /// Enabled items: bit = item id (see [`item`]).
+    pub items: u32,
+    /// `self_draw_bonus = "fan"`: a self-draw not paid under R6.3 earns +1 fan.
+    pub self_draw_fan: bool,
+}
+
+impl RulesCore {
+    /// The `leshan` preset: max_fan 5; terminals, pairs_258, concealed, no_terminals and
+    /// heaven_earth off.
+    ///
+    /// ```
+    /// assert_eq!(xuezhan_core::RulesCore::leshan().max_fan, 5);
+    /// ```
+    pub fn leshan() -> RulesCore {
+        RulesCore { max_fan: 5, base: 1, items: 0x1ff, self_draw_fan: false }
+    }
+
+    /// The `chengdu` preset: max_fan 4; terminals, pairs_258 and heaven_earth on.
+    ///
+    /// ```
+    /// use xuezhan_core::{RulesCore, item};
+    /// assert!(RulesCore::chengdu().items & 1 << item::TERMINALS != 0);
+    /// ```
+    pub fn chengdu() -> RulesCore {
+        RulesCore {
+            max_fan: 4,
+            base: 1,
+            items: 0x1ff | 1 << item::TERMINALS | 1 << item::PAIRS_258 | 1 << item::HEAVEN_EARTH,
+            self_draw_fan: false,
+        }
+    }
+
+    #[inline(always)]
+    fn on(&self, id: usize) -> bool {
+        self.items & (1 << id) != 0
+    }
+
+    /// Points of a capped fan: `base × 2^(fan − 1)`.
+    #[inline]
+    pub fn points(&self, capped: u8) -> u64 {
+        (self.base as u64) << capped.saturating_sub(1)
+    }
+}
+
+/// The value of a win.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FanResult {
+    /// 1 + every item that applies (and, with `heaven_earth`, at least `max_fan`).
+    pub raw: u8,
+    /// `min(raw, max_fan)`.
+    pub capped: u8,
+    /// `base × 2^(capped − 1)`.
+    pub points: u64,
+    /// Fan of each item by id (0 = did not apply); `heaven_earth` records `max_fan`.
+    pub items: [u8; item::COUNT],
+}
+
+/// Fan of a win: `c` is the 14-tile concealed hand including the winning tile `win_kind`.
+/// Returns `Ok(None)` when the hand does not win.
+///
+/// ```
+/// use xuezhan_core::{fan, parse_counts, RulesCore};
+/// let r = RulesCore::leshan();
+/// // 清对 (one suit + all triplets) = 1 + 2 + 1 = 4 fan, 8 points.
+/// let c = parse_counts("11122233355577m").unwrap();
+/// let f = fan(&c, &[], 6, 0, &r, None).unwrap().unwrap();
+/// assert_eq!((f.raw, f.capped, f.points), (4, 4, 8));
+/// assert!(fan(&parse_counts("11122233355578m").unwrap(), &[], 6, 0, &r, None).unwrap().is_none());
+/// ```
+pub fn fan(
+    c: &Counts,
+    melds: &[Meld],
+    win_kind: u8,
+    ctx: u8,
+    rules: &RulesCore,
+    void: Option<u8>,
+) -> Result<Option<FanResult>, EvalError> {
+    validate(c, melds, void, Size::Fourteen)?;
+    if win_kind >= 27 {
+        return Err(EvalError::BadKind(win_kind as i64));
+    }
+    if c[win_kind as usize] == 0 {
+        return Err(EvalError::WinTileNotInHand(win_kind));
+    }
+    Ok(fan_unchecked(c, melds, win_kind, ctx, rules, void))
+}
+
+const TERMINAL_KINDS: u32 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26;
+const KINDS_258: u32 = 0b010010010 * (1 | 1 << 9 | 1 << 18);
+
+/// [`fan`] without validation (see [`crate::is_win_unchecked`] for the caller's duties;
+/// `win_kind` must be in the hand).
+#[inline]
+pub fn fan_unchecked(
+    c: &Counts,
+    melds: &[Meld],
+    win_kind: u8,
+    ctx: u8,
+    rules: &RulesCore,
+    void: Option<u8>,
+) -> Option<FanResult> {
+    let present = concealed_suits(c) | meld_suits(melds);
+    if present == 7 {
+        return None;
+    }
+    if let Some(v) = void {
+        if present & (1 << v) != 0 {
+            return None;
+        }
+    }
+    let t = tables();
+    // Standard form: every suit complete; AND of the reading flags over suits.
+    let mut std_ok = true;
+    let mut trip = true;
+    let mut term = true;
+    for s in 0..3 {
+        if present & (1 << s) != 0 {
+            let r = t.record(&c[s * 9..s * 9 + 9]);
+            std_ok &= r & W_BIT != 0;
+            trip &= r & A_BIT != 0;
+            term &= r & T_BIT != 0;
+        }
+    }
+    let sp = melds.is_empty() && all_even(c);
+    if !std_ok && !sp {
+        return None;
+    }
+
+    // Kinds present (concealed or melded), kinds with all four copies.
+    let mc = meld_copies(melds);
+    let mut kinds = 0u32;
+    let mut gen = 0u8;
+    for k in 0..27 {
+        let n = c[k] + mc[k];
+        kinds |= ((n != 0) as u32) << k;
+        gen += (n == 4) as u8;
+    }
+    let meld_kinds = melds.iter().fold(0u32, |a, m| a | 1 << m.kind);
+
+    let mut items = [0u8; item::COUNT];
+    let mut set = |id: usize, v: u8| {
+        if rules.on(id) {
+            items[id] = v;
+        }
+    };
+    if present.count_ones() == 1 {
+        set(item::ONE_SUIT, 2);
+    }
+    if gen > 0 {
+        set(item::GEN, gen);
+    }
+    if melds.len() == 4 && c[win_kind as usize] == 2 {
+        set(item::SINGLE_WAIT_MELDED, 1);
+    }
+    if !melds.iter().any(|m| m.is_exposed()) {
+        set(item::CONCEALED, 1);
+    }
+    if kinds & TERMINAL_KINDS == 0 {
+        set(item::NO_TERMINALS, 1);
+    }
+    if ctx & ctx::KONG_DRAW != 0 {
+        set(item::KONG_DRAW, 1);
+    }
+    if ctx & ctx::KONG_DISCARD != 0 {
+        set(item::KONG_DISCARD, 1);
+    }
+    if ctx & ctx::ROBBING_KONG != 0 {
+        set(item::ROBBING_KONG, 1);
+    }
+    if ctx & ctx::LAST_TILE != 0 {
+        set(item::LAST_TILE, 1);
+    }
+    if ctx & ctx::SELF_DRAW != 0
+        && ctx & ctx::DISCARDER_PAYS == 0
+        && (rules.self_draw_fan || rules.on(item::SELF_DRAW))
+    {
+        items[item::SELF_DRAW] = 1;
+    }
+
+    // Reading-dependent items: pick the reading with the most (enabled) fan.
+    let on = |id: usize, v: u8| if rules.on(id) { v } else { 0 };
+    let mut best = (0u8, [0u8; 3]); // (value, [all_triplets, terminals, pairs_258] or seven pairs)
+    let mut best_sp = false;
+    if std_ok {
+        // Melds are triplets/kongs, so they never break the triplet reading; for terminals
+        // every meld must be of a 1 or 9.
+        let melds_term = meld_kinds & !TERMINAL_KINDS == 0;
+        if trip {
+            let a = on(item::ALL_TRIPLETS, 1);
+            let p = if kinds & !KINDS_258 == 0 { on(item::PAIRS_258, 2) } else { 0 };
+            let tm = if kinds & !TERMINAL_KINDS == 0 { on(item::TERMINALS, 2) } else { 0 };
+            if a + p + tm > best.0 {
+                best = (a + p + tm, [a, tm, p]);
+            }
+        }
+        if term && melds_term {
+            let tm = on(item::TERMINALS, 2);
+            if tm > best.0 {
+                best = (tm, [0, tm, 0]);
+            }
+        }
+    }
+    if sp {
+        let v = on(item::SEVEN_PAIRS, 2);
+        if v > best.0 || !std_ok {
+            best = (v, [0; 3]);
+            best_sp = true;
+        }
+    }
+    if best_sp {
+        items[item::SEVEN_PAIRS] = best.0;
+    } else {
+        items[item::ALL_TRIPLETS] = best.1[0];
+        items[item::TERMINALS] = best.1[1];
+        items[item::PAIRS_258] = best.1[2];
+    }
+
+    let mut raw = 1u8;
+    for (i, &v) in items.iter().enumerate() {
+        if i != item::HEAVEN_EARTH {
+            raw += v;
+        }
+    }
+    if ctx & ctx::HEAVEN_EARTH != 0 && rules.on(item::HEAVEN_EARTH) {
+        items[item::HEAVEN_EARTH] = rules.max_fan;
+        raw = raw.max(rules.max_fan);
+    }
+    let capped = raw.min(rules.max_fan);
+    Some(FanResult { raw, capped, points: rules.points(capped), items })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::{parse_counts, MeldType};
+
+    fn f(s: &str, win: &str, melds: &[Meld], rules: &RulesCore) -> FanResult {
+        let c = parse_counts(s).unwrap();
+        let w = parse_counts(win).unwrap().iter().position(|&x| x > 0).unwrap() as u8;
+        fan(&c, melds, w, 0, rules, None).unwrap().unwrap()
+    }
+
+    #[test]
+    fn reading_with_most_fan_wins() {
+        // 111222333m999p11p: triplet reading (1 fan) vs terminal reading 123x3 999 11 (2 fan):
+        // chengdu has terminals → the terminal reading counts; both include all 1/9? no: 2m,3m.
+        let ch = RulesCore::chengdu();
+        let r = f("111222333m99911p", "1p", &[], &ch);
+        assert_eq!(r.items[item::TERMINALS], 2);
+        assert_eq!(r.items[item::ALL_TRIPLETS], 0);
+        assert_eq!(r.raw, 3);
+        // leshan: terminals off → all_triplets reading.
+        let r = f("111222333m99911p", "1p", &[], &RulesCore::leshan());
+        assert_eq!(r.items[item::ALL_TRIPLETS], 1);
+        assert_eq!(r.raw, 2);
+    }
+
+    #[test]
+    fn melds_and_single_wait() {
+        let le = RulesCore::leshan();
+        let melds = [
+            Meld { ty: MeldType::Pung, kind: 0 },
+            Meld { ty: MeldType::Pung, kind: 1 },
+            Meld { ty: MeldType::Kong, kind: 11 },
+            Meld { ty: MeldType::ConcealedKong, kind: 12 },
+        ];
+        let r = f("55m", "5m", &melds, &le);
+        // all_triplets 1 + single_wait 1 + gen 2 = 5.
+        assert_eq!(r.items[item::SINGLE_WAIT_MELDED], 1);
+        assert_eq!(r.items[item::GEN], 2);
+        assert_eq!(r.raw, 5);
+    }
+}

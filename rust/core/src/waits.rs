@@ -1,0 +1,167 @@
+//! Waits of a 13-tile hand (R4, R7.3): which kinds complete it, and each wait's value.
+
+use crate::error::EvalError;
+use crate::fan::{fan_unchecked, item, RulesCore};
+use crate::suit_table::{tables, WAIT_SHIFT, W_BIT};
+use crate::tiles::{meld_copies, meld_suits, validate, Counts, Meld, Size};
+use crate::win::concealed_suits;
+
+/// One wait with its R7.3 value: shape items and `gen` only, capped, scored as a win on a
+/// discard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wait {
+    /// The kind that completes the hand.
+    pub kind: u8,
+    /// Capped fan.
+    pub fan: u8,
+    /// `base × 2^(fan − 1)`.
+    pub points: u64,
+}
+
+/// Bit k set when kind k completes the 13-tile hand, except kinds the player already holds
+/// all four of (concealed + melds).
+///
+/// ```
+/// use xuezhan_core::{wait_mask, parse_counts};
+/// let c = parse_counts("11122233345m99m").unwrap();
+/// assert_eq!(wait_mask(&c, &[], None), Ok(1 << 2 | 1 << 5 | 1 << 8)); // 3m 6m 9m
+/// ```
+pub fn wait_mask(c: &Counts, melds: &[Meld], void: Option<u8>) -> Result<u32, EvalError> {
+    validate(c, melds, void, Size::Thirteen)?;
+    Ok(wait_mask_unchecked(c, melds, void))
+}
+
+/// [`wait_mask`] without validation (see [`crate::is_win_unchecked`]).
+#[inline]
+pub fn wait_mask_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> u32 {
+    let present = concealed_suits(c) | meld_suits(melds);
+    if present == 7 {
+        return 0;
+    }
+    let mut allowed_kinds: u32 = (1 << 27) - 1;
+    if present.count_ones() == 2 {
+        // The winning tile may not bring a third suit.
+        let missing = (!present & 7).trailing_zeros();
+        allowed_kinds &= !(0x1ff << (9 * missing));
+    }
+    if let Some(v) = void {
+        if present & (1 << v) != 0 {
+            return 0;
+        }
+        allowed_kinds &= !(0x1ff << (9 * v));
+    }
+    let t = tables();
+    let mut rec = [0u32; 3];
+    let mut res = [0u8; 3];
+    for s in 0..3 {
+        let cs = &c[s * 9..s * 9 + 9];
+        rec[s] = t.record(cs);
+        res[s] = (cs.iter().map(|&x| x as u32).sum::<u32>() % 3) as u8;
+    }
+    let complete = |s: usize| res[s] != 1 && rec[s] & W_BIT != 0;
+    let mut mask = 0u32;
+    // Standard form: the tile goes into a suit of residue 1 (→ its pair) or 2 (→ sets); the
+    // other two suits must already be complete.
+    for s in 0..3 {
+        let (a, b) = ((s + 1) % 3, (s + 2) % 3);
+        if res[s] != 0 && complete(a) && complete(b) {
+            mask |= ((rec[s] >> WAIT_SHIFT) & 0x1ff) << (9 * s);
+        }
+    }
+    // Seven pairs: six pairs and one odd kind (a single or a triplet, R4.1).
+    if melds.is_empty() {
+        let mut odd = 0u32;
+        let mut n_odd = 0u32;
+        for k in 0..27 {
+            if c[k] & 1 != 0 {
+                odd |= 1 << k;
+                n_odd += 1;
+            }
+        }
+        if n_odd == 1 {
+            mask |= odd;
+        }
+    }
+    // A kind already held four times cannot be drawn (R7.3).
+    let mc = meld_copies(melds);
+    for k in 0..27 {
+        if c[k] + mc[k] >= 4 {
+            mask &= !(1 << k);
+        }
+    }
+    mask & allowed_kinds
+}
+
+/// Every wait of a 13-tile hand with its R7.3 value (ordered by kind).
+///
+/// ```
+/// use xuezhan_core::{waits, parse_counts, RulesCore};
+/// let c = parse_counts("11122233345m99m").unwrap();
+/// let w = waits(&c, &[], &RulesCore::leshan(), None).unwrap();
+/// let v: Vec<(u8, u8, u64)> = w.iter().map(|w| (w.kind, w.fan, w.points)).collect();
+/// assert_eq!(v, vec![(2, 4, 8), (5, 3, 4), (8, 3, 4)]);
+/// ```
+pub fn waits(
+    c: &Counts,
+    melds: &[Meld],
+    rules: &RulesCore,
+    void: Option<u8>,
+) -> Result<Vec<Wait>, EvalError> {
+    validate(c, melds, void, Size::Thirteen)?;
+    let mut out = Vec::new();
+    waits_unchecked(c, melds, rules, void, &mut out);
+    Ok(out)
+}
+
+/// [`waits`] without validation, appending to `out` (cleared first) to reuse its allocation.
+#[inline]
+pub fn waits_unchecked(
+    c: &Counts,
+    melds: &[Meld],
+    rules: &RulesCore,
+    void: Option<u8>,
+    out: &mut Vec<Wait>,
+) {
+    out.clear();
+    let mut mask = wait_mask_unchecked(c, melds, void);
+    if mask == 0 {
+        return;
+    }
+    let shape_rules = RulesCore { items: rules.items & item::SHAPE_MASK, self_draw_fan: false, ..*rules };
+    let mut h = *c;
+    while mask != 0 {
+        let k = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        h[k] += 1;
+        if let Some(f) = fan_unchecked(&h, melds, k as u8, 0, &shape_rules, void) {
+            out.push(Wait { kind: k as u8, fan: f.capped, points: f.points });
+        }
+        h[k] -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::{parse_counts, MeldType};
+
+    #[test]
+    fn seven_pairs_wait_on_triplet_kind() {
+        let c = parse_counts("1122334455666m").unwrap();
+        let m = wait_mask(&c, &[], None).unwrap();
+        assert!(m & 1 << 5 != 0);
+    }
+
+    #[test]
+    fn four_held_is_not_a_wait() {
+        // 5m pung + single 5m concealed: 5m is the only completing tile but all four are held.
+        let melds = [
+            Meld { ty: MeldType::Pung, kind: 4 },
+            Meld { ty: MeldType::Pung, kind: 0 },
+            Meld { ty: MeldType::Pung, kind: 9 },
+            Meld { ty: MeldType::Pung, kind: 10 },
+        ];
+        let c = parse_counts("5m").unwrap();
+        assert_eq!(wait_mask(&c, &melds, None).unwrap(), 0);
+    }
+}
