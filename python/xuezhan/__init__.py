@@ -60,4 +60,8 @@ def __getattr__(name: str):  # lazy sub-module: keeps `import xuezhan` free of n
         import importlib
 
         return importlib.import_module("xuezhan.batch")
+    if name == "replay_script":  # the round engine (issue 3), imported on first use
+        from xuezhan.engine.script import replay_script
+
+        return replay_script
     raise AttributeError(f"module 'xuezhan' has no attribute {name!r}")

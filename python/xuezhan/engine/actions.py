@@ -1,0 +1,167 @@
+"""Actions of the round engine and the R13 script-line notation (``SEAT VERB [TILE]``).
+
+An :class:`Action` is an immutable ``(seat, verb, arg)`` triple. ``arg`` is a tile kind 0–26
+for ``discard``/``angang``/``jiagang``, a sorted tuple of three kinds for ``exchange``
+(R11.1), a suit 0–2 for ``void`` (R11.2), and ``None`` otherwise. ``str(action)`` is the
+script line (R13): ``"0 discard 5p"``, ``"1 hu"``, ``"0 exchange 357s"``, ``"2 void p"``.
+
+The legal-action lists of the engine hand out shared, pre-built :class:`Action` values
+(:func:`act`), so building them costs nothing per decision.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Union
+
+from xuezhan.tiles import SUITS, TileError, format_tiles, parse_tiles, tile_str
+
+__all__ = [
+    "Action",
+    "ActionError",
+    "IllegalAction",
+    "DISCARD",
+    "HU",
+    "PENG",
+    "GANG",
+    "ANGANG",
+    "JIAGANG",
+    "PASS",
+    "ESCAPE",
+    "EXCHANGE",
+    "VOID",
+    "VERBS",
+    "TURN_VERBS",
+    "CLAIM_VERBS",
+    "TILE_VERBS",
+    "act",
+    "parse_action",
+]
+
+DISCARD = "discard"
+HU = "hu"
+PENG = "peng"
+GANG = "gang"
+ANGANG = "angang"
+JIAGANG = "jiagang"
+PASS = "pass"
+ESCAPE = "escape"
+EXCHANGE = "exchange"
+VOID = "void"
+
+#: Every verb of R13.
+VERBS = (DISCARD, HU, PENG, GANG, ANGANG, JIAGANG, PASS, ESCAPE, EXCHANGE, VOID)
+#: Verbs of a turn decision (R2.1).
+TURN_VERBS = frozenset({DISCARD, HU, ANGANG, JIAGANG})
+#: Verbs of a claim decision (R3.1); ``hu`` is both (R13).
+CLAIM_VERBS = frozenset({HU, PENG, GANG, PASS})
+#: Verbs that take one tile.
+TILE_VERBS = frozenset({DISCARD, ANGANG, JIAGANG})
+
+TILE_STR = tuple(tile_str(k) for k in range(27))
+
+
+class ActionError(ValueError):
+    """A script line or action value that is not well formed (not a question of legality)."""
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state; the message names the action.
+
+    The state is unchanged when this is raised.
+    """
+
+    def __init__(self, action: object, reason: str) -> None:
+        self.action = action
+        self.reason = reason
+        super().__init__(f"illegal action '{action}': {reason}")
+
+
+class Action(NamedTuple):
+    """One decision of one seat. ``str(action)`` is its R13 script line."""
+
+    seat: int
+    verb: str
+    arg: Union[int, tuple, None] = None
+
+    def __str__(self) -> str:
+        v = self.verb
+        a = self.arg
+        if a is None:
+            return f"{self.seat} {v}"
+        if v == EXCHANGE:
+            return f"{self.seat} {v} {format_tiles(list(a))}"
+        if v == VOID:
+            return f"{self.seat} {v} {SUITS[a]}"
+        return f"{self.seat} {v} {TILE_STR[a]}"
+
+    @property
+    def tile(self) -> Optional[str]:
+        """The tile of a tile verb as a string (``"5p"``), else None."""
+        if self.verb in TILE_VERBS and self.arg is not None:
+            return TILE_STR[self.arg]
+        return None
+
+
+# Shared pre-built actions: _SIMPLE[seat][verb], _TILE[seat][verb][kind].
+_SIMPLE = [{v: Action(s, v) for v in (HU, PENG, GANG, PASS, ESCAPE)} for s in range(4)]
+_TILED = [{v: tuple(Action(s, v, k) for k in range(27)) for v in TILE_VERBS} for s in range(4)]
+_VOIDS = [tuple(Action(s, VOID, k) for k in range(3)) for s in range(4)]
+
+
+def act(seat: int, verb: str, arg: Union[int, tuple, None] = None) -> Action:
+    """A shared :class:`Action` (no allocation for the common verbs)."""
+    if verb in TILE_VERBS:
+        return _TILED[seat][verb][arg]  # type: ignore[index]
+    if verb == VOID:
+        return _VOIDS[seat][arg]  # type: ignore[index]
+    if verb == EXCHANGE:
+        return Action(seat, verb, tuple(sorted(arg)))  # type: ignore[arg-type]
+    return _SIMPLE[seat][verb]
+
+
+def parse_action(line: str) -> Action:
+    """Parse an R13 script line ``SEAT VERB [TILE]``; a malformed line raises :class:`ActionError`.
+
+    >>> parse_action("0 discard 5p")
+    Action(seat=0, verb='discard', arg=13)
+    >>> str(parse_action("2 exchange 753s")), str(parse_action("1 void P"))
+    ('2 exchange 357s', '1 void p')
+    """
+    if not isinstance(line, str):
+        raise ActionError(f"{line!r} is not a script line (expected 'SEAT VERB [TILE]')")
+    parts = line.split()
+    if len(parts) < 2:
+        raise ActionError(f"'{line}' is not a script line: expected 'SEAT VERB [TILE]'")
+    seat_s, verb = parts[0], parts[1].lower()
+    if seat_s not in ("0", "1", "2", "3"):
+        raise ActionError(f"'{line}': {seat_s!r} is not a seat (0-3)")
+    seat = int(seat_s)
+    if verb not in VERBS:
+        raise ActionError(f"'{line}': {verb!r} is not a verb (one of {', '.join(VERBS)})")
+    rest = "".join(parts[2:])
+    if verb in TILE_VERBS:
+        if not rest:
+            raise ActionError(f"'{line}': {verb} needs a tile")
+        try:
+            kinds = parse_tiles(rest)
+        except TileError as exc:
+            raise ActionError(f"'{line}': {exc}") from None
+        if len(kinds) != 1:
+            raise ActionError(f"'{line}': {verb} takes one tile, got {len(kinds)}")
+        return act(seat, verb, kinds[0])
+    if verb == EXCHANGE:
+        try:
+            kinds = parse_tiles(rest)
+        except TileError as exc:
+            raise ActionError(f"'{line}': {exc}") from None
+        if len(kinds) != 3:
+            raise ActionError(f"'{line}': exchange takes three tiles, got {len(kinds)}")
+        return act(seat, verb, tuple(kinds))
+    if verb == VOID:
+        r = rest.lower()
+        if len(r) != 1 or r not in SUITS:
+            raise ActionError(f"'{line}': void takes a suit m, p or s")
+        return act(seat, verb, SUITS.index(r))
+    if rest:
+        raise ActionError(f"'{line}': {verb} takes no tile")
+    return act(seat, verb)

@@ -1,0 +1,184 @@
+"""Playing hands and matches with strategies (RULES.md R9, R10).
+
+Every decision is timed with ``time.perf_counter``. A decision slower than ``turn_timeout`` /
+``claim_timeout`` takes the R10 default instead and counts against ``max_timeouts`` per match;
+past that the bot escapes (R10.3). An exception or an illegal action from a bot is an escape
+(R8). Strategies see only :class:`~xuezhan.engine.observation.Observation` values and the public
+views of events; the engine knows them only through the ``Strategy`` protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from time import perf_counter
+from typing import IO, Any, Optional, Sequence, Union
+
+from xuezhan.engine.actions import ESCAPE, Action, act
+from xuezhan.engine.events import public_view
+from xuezhan.engine.observation import Observation
+from xuezhan.engine.round import Round, deal
+from xuezhan.engine.state import CLAIM
+from xuezhan.rules import Rules, as_rules
+
+__all__ = ["hand_seed", "first_dealer", "run_round", "play_hand", "play_match"]
+
+
+def _derive(*parts: Any) -> int:
+    h = hashlib.sha256(":".join(str(p) for p in ("xuezhan",) + parts).encode()).digest()
+    return int.from_bytes(h[:8], "big")
+
+
+def hand_seed(match_seed: int, hand_index: int) -> int:
+    """R1.4: the seed of hand ``hand_index`` of a match, derived from (match seed, index) only,
+    so results never depend on how work is split."""
+    return _derive("hand", match_seed, hand_index)
+
+
+def first_dealer(match_seed: int) -> int:
+    """R9.1: the first dealer of a match, drawn from the match seed."""
+    return _derive("dealer", match_seed) % 4
+
+
+def run_round(
+    rnd: Round,
+    strategies: Sequence[Any],
+    timeouts: Optional[list[int]] = None,
+    check: Any = None,
+) -> Round:
+    """Play ``rnd`` to its end with one strategy per seat (R10 timing and escapes).
+
+    ``timeouts`` (per seat, mutated) carries the timeout counts of the match (R10.3).
+    ``check(rnd)``, if given, is called after every decision (tests check R12 with it).
+    """
+    rules = rnd.rules
+    if timeouts is None:
+        timeouts = [0, 0, 0, 0]
+    observers = [getattr(s, "observe", None) for s in strategies]
+    any_obs = any(o is not None for o in observers)
+    acts = [s.act for s in strategies]
+    turn_to = rules.turn_timeout
+    claim_to = rules.claim_timeout
+    max_to = rules.max_timeouts
+    seen = 0
+    events = rnd.events
+    while rnd.phase != 4:
+        if any_obs:
+            seen = _deliver(events, seen, observers)
+        seat = rnd.cur
+        obs = Observation(rnd, seat)
+        limit = claim_to if rnd.phase == CLAIM else turn_to
+        t0 = perf_counter()
+        try:
+            action = acts[seat](obs)
+        except Exception as exc:  # R10.3: a crash is an escape (R8)
+            rnd.apply(act(seat, ESCAPE), note=f"exception {type(exc).__name__}")
+            continue
+        dt = perf_counter() - t0
+        if dt > limit:
+            timeouts[seat] += 1
+            if timeouts[seat] > max_to:  # R10.3: past max_timeouts the bot escapes
+                rnd.apply(act(seat, ESCAPE), default=True, note="timeout limit")
+            else:
+                rnd.apply(rnd.default_action(), default=True, note="timeout")
+        else:
+            if isinstance(action, Action) and action.verb == ESCAPE and action.seat == seat:
+                rnd.apply(action)
+            else:
+                legal = rnd.legal
+                if action in legal:  # fast path: shared action objects
+                    rnd.apply(action)
+                else:
+                    try:
+                        rnd.apply(action)
+                    except Exception:  # R10.3: an illegal action is an escape (R8)
+                        rnd.apply(act(seat, ESCAPE), note="illegal action")
+        if check is not None:
+            check(rnd)
+    if any_obs:
+        _deliver(events, seen, observers)
+    return rnd
+
+
+def _deliver(events: list, seen: int, observers: list) -> int:
+    n = len(events)
+    for i in range(seen, n):
+        e = events[i]
+        for seat, ob in enumerate(observers):
+            if ob is not None:
+                v = public_view(e, seat)
+                if v is not None:
+                    ob(v)
+    return n
+
+
+def play_hand(
+    strategies: Sequence[Any],
+    rules: Union[Rules, str, dict, None] = None,
+    seed: int = 0,
+    dealer: Optional[int] = None,
+    scores: Optional[Sequence[int]] = None,
+    log: Union[str, os.PathLike, IO[str], None] = None,
+    timeouts: Optional[list[int]] = None,
+    reset: bool = True,
+    check: Any = None,
+) -> dict:
+    """Deal a hand from ``seed`` (R1.4) and play it with ``strategies`` (one per seat).
+
+    ``dealer`` defaults to the one drawn from ``seed`` (R9.1). Returns the result of
+    :meth:`Round.result` plus ``seed`` and ``dealer``. ``log`` writes the JSON-lines log.
+    """
+    rules = as_rules(rules)
+    if len(strategies) != 4:
+        raise ValueError(f"a hand needs four strategies, got {len(strategies)}")
+    if dealer is None:
+        dealer = first_dealer(seed)
+    if reset:
+        for s, strat in enumerate(strategies):
+            strat.reset(s, rules)
+    rnd = Round.from_seed(rules, seed, dealer, scores)
+    run_round(rnd, strategies, timeouts, check)
+    if log is not None:
+        from xuezhan.engine.log import write_log
+
+        write_log(rnd, log)
+    res = rnd.result()
+    res["seed"] = seed
+    res["dealer"] = dealer
+    return res
+
+
+def play_match(
+    strategies: Sequence[Any],
+    rules: Union[Rules, str, dict, None] = None,
+    hands: int = 1,
+    seed: int = 0,
+    log_dir: Union[str, os.PathLike, None] = None,
+) -> dict:
+    """R9: a match of ``hands`` hands. The first dealer is drawn from the match seed (R9.1), the
+    next dealer follows R9.2, scores add up across hands (R9.3). Hand ``i`` is dealt from
+    :func:`hand_seed` ``(seed, i)``. Timeouts count per match (R10.3).
+
+    Returns ``{"scores", "hands": [hand results], "timeouts"}``.
+    """
+    rules = as_rules(rules)
+    scores = [0, 0, 0, 0]
+    timeouts = [0, 0, 0, 0]
+    dealer = first_dealer(seed)
+    results = []
+    for i in range(hands):
+        hs = hand_seed(seed, i)
+        log = None
+        if log_dir is not None:
+            os.makedirs(log_dir, exist_ok=True)
+            log = os.path.join(os.fspath(log_dir), f"hand-{i:05d}.jsonl")
+        res = play_hand(strategies, rules, hs, dealer, scores, log, timeouts)
+        res["hand"] = i
+        for s in range(4):
+            scores[s] += res["deltas"][s]
+        results.append(res)
+        dealer = res["next_dealer"]
+    return {"scores": scores, "hands": results, "timeouts": timeouts}
+
+
+__all__ += ["deal"]

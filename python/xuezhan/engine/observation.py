@@ -1,0 +1,112 @@
+"""What one seat may know (ARCHITECTURE "Bots"; RULES.md R2.3).
+
+An :class:`Observation` is a snapshot built for one decision: the seat's own concealed tiles,
+every seat's melds (concealed kongs are public, R2.3), every discard pile, the wall count,
+scores, who has won or escaped, the voids once revealed (R11.2), the tile being claimed, and the
+seat's legal actions. Nothing hidden (other hands, the wall's order, others' exchange or void
+choices before they are revealed) is in it.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from xuezhan.engine.state import CLAIM, PHASES
+
+__all__ = ["Observation"]
+
+_TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
+
+
+class Observation:
+    """A per-seat snapshot; all fields are plain immutable values.
+
+    - ``seat``, ``dealer``, ``phase`` (``"exchange"``, ``"void"``, ``"turn"``, ``"claim"``)
+    - ``hand``: 27 counts (``bytes``) of the seat's concealed tiles; ``drawn``: the kind just
+      drawn on its turn, else -1
+    - ``melds``: per seat, a tuple of ``(type, kind)`` (0 pung, 1 kong, 2 concealed kong)
+    - ``discards``: per seat, a tuple of kinds (claimed discards left the pile)
+    - ``wall_count``; ``last_tiles`` (R4.4 phase begun)
+    - ``scores`` (match totals before this hand), ``deltas`` (this hand so far)
+    - ``won``, ``escaped``: per seat bools; ``voids``: per seat suit 0–2 or -1 (others' voids
+      only once all four are revealed; the seat's own choice always)
+    - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase)
+    - ``robbing``: the claim is on an added kong (R3.3)
+    - ``legal_actions``: a tuple of :class:`~xuezhan.engine.actions.Action`
+    """
+
+    __slots__ = (
+        "seat",
+        "dealer",
+        "phase",
+        "hand",
+        "drawn",
+        "melds",
+        "discards",
+        "wall_count",
+        "last_tiles",
+        "scores",
+        "deltas",
+        "won",
+        "escaped",
+        "voids",
+        "claim_tile",
+        "claim_from",
+        "robbing",
+        "legal_actions",
+    )
+
+    def __init__(self, st, seat: int) -> None:
+        self.seat = seat
+        self.dealer = st.dealer
+        self.phase = PHASES[st.phase]
+        self.hand = bytes(st.counts[seat])
+        self.drawn = st.drawn if st.cur == seat and st.phase == 2 else -1
+        self.melds = tuple(tuple((c // 27, c % 27) for c in ms) for ms in st.melds)
+        self.discards = tuple(tuple(r) for r in st.river)
+        self.wall_count = len(st.wall) - st.wpos
+        self.last_tiles = st.last_phase
+        self.scores = tuple(st.scores)
+        self.deltas = tuple(st.deltas)
+        self.won = tuple(st.won)
+        self.escaped = tuple(st.escaped)
+        if any(v >= 0 for v in st.void):
+            self.voids = tuple(st.void)
+        else:
+            own = st.v_choice[seat]
+            self.voids = tuple(own if s == seat else -1 for s in range(4))
+        if st.phase == CLAIM:
+            self.claim_tile: Optional[int] = st.c_tile
+            self.claim_from: Optional[int] = st.c_from
+            self.robbing = st.c_rob
+        else:
+            self.claim_tile = None
+            self.claim_from = None
+            self.robbing = False
+        self.legal_actions = tuple(st.legal) if st.cur == seat else ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (tiles as strings), e.g. for external bots."""
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "hand": "".join(_TILE[k] * n for k, n in enumerate(self.hand) if n),
+            "drawn": _TILE[self.drawn] if self.drawn >= 0 else None,
+            "melds": [[[t, _TILE[k]] for t, k in ms] for ms in self.melds],
+            "discards": ["".join(_TILE[k] for k in r) for r in self.discards],
+            "wall_count": self.wall_count,
+            "last_tiles": self.last_tiles,
+            "scores": list(self.scores),
+            "deltas": list(self.deltas),
+            "won": list(self.won),
+            "escaped": list(self.escaped),
+            "voids": ["mps"[v] if v >= 0 else None for v in self.voids],
+            "claim_tile": _TILE[self.claim_tile] if self.claim_tile is not None else None,
+            "claim_from": self.claim_from,
+            "robbing": self.robbing,
+            "legal_actions": [str(a) for a in self.legal_actions],
+        }
+
+    def __repr__(self) -> str:
+        return f"Observation(seat={self.seat}, phase={self.phase!r}, legal={len(self.legal_actions)})"
