@@ -30,6 +30,7 @@ __all__ = [
     "to_array",
     "to_strings",
     "random_hands",
+    "random_wins",
     "is_win",
     "shanten",
     "wait_mask",
@@ -102,6 +103,45 @@ def random_hands(
     rows = np.repeat(np.arange(n), size)
     np.add.at(out, (rows, drawn.ravel()), 1)
     return out
+
+
+def random_wins(n: int, *, seed: int = 0, seven_pairs: float = 0.125) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` seeded random 14-tile winning hands (R4.1–R4.2) of two suits (one suit by chance),
+    with a winning tile for each (a random tile of the hand).
+
+    Four random sets (triplets or runs, half each) and a pair, or with probability
+    ``seven_pairs`` seven random pairs (a quad = two pairs); hands with a fifth copy are redrawn.
+
+    >>> h, w = random_wins(100, seed=3)
+    >>> bool(is_win(h).all()), bool((h[np.arange(100), w] > 0).all())
+    (True, True)
+    """
+    rng = np.random.default_rng(seed)
+    out = np.zeros((n, NUM_KINDS), dtype=np.uint8)
+    win = np.zeros(n, dtype=np.uint8)
+    i = 0
+    while i < n:
+        suits = rng.choice(3, size=2, replace=False)
+        kinds = np.concatenate([np.arange(9) + 9 * s for s in suits])
+        c = np.zeros(NUM_KINDS, dtype=np.int64)
+        if rng.random() < seven_pairs:
+            for k in rng.choice(kinds, size=7, replace=True):
+                c[k] += 2
+        else:
+            for _ in range(4):
+                s = suits[rng.integers(2)]
+                if rng.random() < 0.5:
+                    c[9 * s + rng.integers(9)] += 3
+                else:
+                    r = rng.integers(7)
+                    c[9 * s + r: 9 * s + r + 3] += 1
+            c[rng.choice(kinds)] += 2
+        if c.max() > 4:
+            continue
+        out[i] = c
+        win[i] = rng.choice(np.flatnonzero(c))
+        i += 1
+    return out, win
 
 
 def is_win(hands: np.ndarray, *, void: Union[str, int, None] = None, parallel: bool = False) -> np.ndarray:

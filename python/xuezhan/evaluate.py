@@ -186,6 +186,11 @@ def is_win(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -> b
     >>> is_win("11m", melds="222p,333p,444p,(5555p)")
     True
     """
+    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
+        try:
+            return _core.is_win(hand)
+        except ValueError:
+            pass  # redo with the checks below, whose message names the hand as given
     counts, codes = _prepare(hand, melds, (14,), "a win check")
     return _call(_core.is_win, counts, codes, parse_void(void))
 
@@ -196,9 +201,14 @@ def shanten(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -> 
     The minimum over the suits the hand may be void in (only ``void`` if given) of the
     standard and seven-pairs forms; every tile of that suit counts against the hand.
 
-    >>> shanten("123m456p789s1122m")  # one suit must go: four tiles of it
-    1
+    >>> shanten("123m456p789s1122m")  # three suits: one of them must go entirely
+    3
     """
+    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
+        try:
+            return _core.shanten(hand)
+        except ValueError:
+            pass  # redo with the checks below, whose message names the hand as given
     counts, codes = _prepare(hand, melds, (13, 14), "shanten")
     return _call(_core.shanten, counts, codes, parse_void(void))
 
@@ -206,8 +216,8 @@ def shanten(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -> 
 def shanten_parts(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -> ShantenParts:
     """:func:`shanten` with the standard and seven-pairs forms apart.
 
-    >>> shanten_parts("1122334455667m")
-    ShantenParts(total=0, standard=1, seven_pairs=0)
+    >>> shanten_parts("113355779m1144p")
+    ShantenParts(total=0, standard=3, seven_pairs=0)
     >>> shanten_parts("11m", melds="222p,333p,444p,(5555p)").seven_pairs is None
     True
     """
@@ -222,6 +232,11 @@ def wait_mask(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -
     >>> bin(wait_mask("1112345678999m"))
     '0b111111111'
     """
+    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
+        try:
+            return _core.wait_mask(hand)
+        except ValueError:
+            pass  # redo with the checks below, whose message names the hand as given
     counts, codes = _prepare(hand, melds, (13,), "a wait check")
     return _call(_core.wait_mask, counts, codes, parse_void(void))
 
@@ -233,12 +248,21 @@ def waits(
     shape items only, as a win on a discard, capped. A kind of which the player holds all four
     (hand + melds) is not a wait.
 
-    >>> waits("1111m234p567p99p", void="s")
-    [Wait(tile='9p', kind=17, fan=1, points=1)]
+    >>> waits("1111m23m456p789p9p", void="s")  # each wait + 根 (all four 1m)
+    [Wait(tile='3p', kind=11, fan=2, points=2), Wait(tile='6p', kind=14, fan=2, points=2), Wait(tile='9p', kind=17, fan=2, points=2)]
+    >>> waits("1111m456p789p999p")  # a fifth 1m is no wait
+    []
     """
     r = as_rules(rules)
-    counts, codes = _prepare(hand, melds, (13,), "waits")
-    rows = _call(_core.waits, counts, codes, r.core, parse_void(void))
+    rows = None
+    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
+        try:
+            rows = _core.waits(hand, b"", r.core)
+        except ValueError:
+            pass  # redo with the checks below, whose message names the hand as given
+    if rows is None:
+        counts, codes = _prepare(hand, melds, (13,), "waits")
+        rows = _call(_core.waits, counts, codes, r.core, parse_void(void))
     return [Wait(tile_str(k), k, f, p) for k, f, p in sorted(rows)]
 
 
@@ -258,21 +282,32 @@ def fan(
     kinds (``"123m456p...5p"``: 5p); it is required when ``hand`` is given as 27 counts, and
     must be one of the concealed tiles. Raises :class:`NotAWinError` if the hand is not a win.
 
-    >>> r = fan("111m222m333m44m55m", win_tile="5m", context=WinContext(self_draw=True))
+    >>> r = fan("111m222m333m444m55m", win_tile="5m", context=WinContext(self_draw=True))
     >>> r.fan, r.raw_fan, r.points, r.items
     (4, 4, 8, {'all_triplets': 1, 'one_suit': 2})
-    >>> fan("111m222m333m44m55m", rules="chengdu").items  # + 将对? no: 1 and 3 are not 2/5/8
-    {'all_triplets': 1, 'one_suit': 2}
+    >>> fan("222m555m888m222p55p", rules="chengdu").items  # 将对 is on in chengdu only
+    {'all_triplets': 1, 'pairs_258': 2}
+    >>> fan("11223344556677m", rules={"max_fan": 4}).fan  # 清七对 5 fan, capped
+    4
     """
     r = as_rules(rules)
-    counts, codes = _prepare(hand, melds, (14,), "a fan count")
-    win_kind = _win_kind(hand, counts, win_tile)
     if context is None:
         ctx = 0
     elif isinstance(context, WinContext):
         ctx = context.flags
     else:
         ctx = WinContext.from_flags(context).flags
+    if type(hand) is bytes and not melds and void is None and type(win_tile) is int:
+        try:  # fast path: 27 counts, no melds, a kind
+            res = _core.fan(hand, b"", win_tile, ctx, r.core)
+        except ValueError:
+            pass  # redo with the checks below, whose message names the hand as given
+        else:
+            if res is not None:
+                raw, capped, points, items = res
+                return FanResult(capped, raw, points, {FAN_ITEMS[b]: f for b, f in sorted(items) if f})
+    counts, codes = _prepare(hand, melds, (14,), "a fan count")
+    win_kind = _win_kind(hand, counts, win_tile)
     res = _call(_core.fan, counts, codes, win_kind, ctx, r.core, parse_void(void))
     if res is None:
         ms = parse_melds(melds)
@@ -316,7 +351,7 @@ def best_discards(
     Sorted best first: lowest shanten, then most ukeire, then tile order.
 
     >>> best_discards("1112345678999m5p")[0]
-    Discard(tile='5p', shanten=0, ukeire=32)
+    Discard(tile='5p', shanten=0, ukeire=23)
     """
     counts, codes = _prepare(hand, melds, (14,), "discard advice")
     vis = bytes(NUM_KINDS) if visible is None else to_counts(visible)

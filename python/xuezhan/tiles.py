@@ -258,6 +258,8 @@ def _is_int(v: object) -> bool:
 
 def check_counts(counts: bytes) -> None:
     """Raise :class:`TileError` if some count is over 4."""
+    if not counts or max(counts) <= 4:
+        return
     for i, c in enumerate(counts):
         if c > 4:
             raise TileError(f"count {c} of {tile_str(i)} is not 0-4")
