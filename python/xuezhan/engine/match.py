@@ -14,7 +14,7 @@ import os
 from time import perf_counter
 from typing import IO, Any, Optional, Sequence, Union
 
-from xuezhan.engine.actions import ESCAPE, Action, act
+from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
 from xuezhan.engine.events import public_view
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round, deal
@@ -82,17 +82,15 @@ def run_round(
             else:
                 rnd.apply(rnd.default_action(), default=True, note="timeout")
         else:
-            if isinstance(action, Action) and action.verb == ESCAPE and action.seat == seat:
-                rnd.apply(action)
-            else:
-                legal = rnd.legal
-                if action in legal:  # fast path: shared action objects
-                    rnd.apply(action)
+            try:
+                if action in rnd.legal:
+                    rnd._apply(action, False)
                 else:
-                    try:
-                        rnd.apply(action)
-                    except Exception:  # R10.3: an illegal action is an escape (R8)
-                        rnd.apply(act(seat, ESCAPE), note="illegal action")
+                    rnd.apply(action)
+            except IllegalAction:  # R10.3: an illegal action is an escape (R8)
+                rnd.apply(act(seat, ESCAPE), note="illegal action")
+            except Exception:  # a broken action value (its __eq__ raised, ...)
+                rnd.apply(act(seat, ESCAPE), note="illegal action")
         if check is not None:
             check(rnd)
     if any_obs:

@@ -57,25 +57,25 @@ class Observation:
     )
 
     def __init__(self, st, seat: int) -> None:
+        ph = st.phase
         self.seat = seat
         self.dealer = st.dealer
-        self.phase = PHASES[st.phase]
+        self.phase = PHASES[ph]
         self.hand = bytes(st.counts[seat])
-        self.drawn = st.drawn if st.cur == seat and st.phase == 2 else -1
-        self.melds = tuple(tuple((c // 27, c % 27) for c in ms) for ms in st.melds)
-        self.discards = tuple(tuple(r) for r in st.river)
+        self.drawn = st.drawn if ph == 2 and st.cur == seat else -1
+        self.melds = st.meld_view
+        self.discards = st.river_view()
         self.wall_count = len(st.wall) - st.wpos
         self.last_tiles = st.last_phase
-        self.scores = tuple(st.scores)
+        self.scores = st.scores_view
         self.deltas = tuple(st.deltas)
-        self.won = tuple(st.won)
-        self.escaped = tuple(st.escaped)
-        if any(v >= 0 for v in st.void):
-            self.voids = tuple(st.void)
+        self.won, self.escaped = st.status_view()
+        if st.voids_known:
+            self.voids = st.void_view
         else:
             own = st.v_choice[seat]
             self.voids = tuple(own if s == seat else -1 for s in range(4))
-        if st.phase == CLAIM:
+        if ph == CLAIM:
             self.claim_tile: Optional[int] = st.c_tile
             self.claim_from: Optional[int] = st.c_from
             self.robbing = st.c_rob

@@ -18,7 +18,7 @@ accepted from any active seat at any time.
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, compress
 from typing import Optional, Sequence, Union
 
 from xuezhan.engine import _core_adapter as core
@@ -70,6 +70,10 @@ _JIA = [[act(s, JIAGANG, k) for k in range(27)] for s in range(4)]
 _VOIDS = [[act(s, VOID, k) for k in range(3)] for s in range(4)]
 _RANGE27 = range(27)
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
+# index triples x <= y <= z below n, for the exchange choices
+_TRIPLES = [
+    [(x, y, z) for x in range(n) for y in range(x, n) for z in range(y, n)] for n in range(10)
+]
 
 
 def deal(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
@@ -150,6 +154,12 @@ class Round(HandState):
             self.events[n]["note"] = note
 
     def _apply(self, action: Union[Action, str], default: bool) -> None:
+        if type(action) is Action and self.phase == TURN and action in self.legal and action.verb == DISCARD:
+            # fast path: the commonest decision
+            if default:
+                self.defaults_used += 1
+            self._discard(action.seat, action.arg, default)
+            return
         if isinstance(action, str):
             try:
                 action = parse_action(action)
@@ -246,15 +256,21 @@ class Round(HandState):
 
     # ================================================================== setup phases
     def _exchange_actions(self, seat: int) -> list[Action]:
+        """R11.1: every choice of three tiles of one suit (distinct multisets, sorted)."""
         c = self.counts[seat]
         out = []
         for a, b in _SUIT_SLICES:
-            tiles = []
-            for k in range(a, b):
-                tiles.extend([k] * c[k])
-            if len(tiles) >= 3:
-                for combo in sorted(set(combinations(tiles, 3))):
-                    out.append(Action(seat, EXCHANGE, combo))
+            ks = [k for k in range(a, b) if c[k]]
+            if sum(c[a:b]) < 3:
+                continue
+            for x, y, z in _TRIPLES[len(ks)]:
+                kx, ky, kz = ks[x], ks[y], ks[z]
+                if x == z:
+                    if c[kx] < 3:
+                        continue
+                elif (x == y and c[kx] < 2) or (y == z and c[ky] < 2):
+                    continue
+                out.append(Action(seat, EXCHANGE, (kx, ky, kz)))
         return out
 
     def _apply_exchange(self, action: Action, default: bool) -> None:
@@ -315,6 +331,8 @@ class Round(HandState):
             self.legal = list(_VOIDS[seat + 1])
             return
         self.void = list(self.v_choice)
+        self.void_view = tuple(self.void)
+        self.voids_known = True
         self.events.append({"type": "voids", "voids": [SUIT[v] for v in self.void]})
         self.fired.add("R11.2-void")
         self._begin_play()
@@ -380,7 +398,7 @@ class Round(HandState):
             self.cur = seat
             self._self_draw_win(seat, True)
             return
-        p = self.phase = TURN
+        self.phase = TURN
         self.cur = seat
         legal = [_HU[seat]] if can_hu else []
         v = self.void[seat]
@@ -398,18 +416,23 @@ class Round(HandState):
         disc = _DISC[seat]
         if v >= 0:
             a = v * 9
-            vk = [disc[k] for k in range(a, a + 9) if c[k]]
+            vk = list(compress(disc[a : a + 9], c[a : a + 9]))
             if vk:  # R11.2: while it holds a tile of its void suit it must discard such a tile
                 legal.extend(vk)
                 self.legal = legal
                 return
-        legal.extend([disc[k] for k in _RANGE27 if c[k]])
+        legal.extend(compress(disc, c))
         self.legal = legal
-        del p
 
     def _discard(self, seat: int, t: int, default: bool) -> None:
         self.counts[seat][t] -= 1
-        self.river[seat].append(t)
+        r = self.river[seat]
+        r.append(t)
+        rv = self._river_view
+        if rv is not None:
+            rv = list(rv)
+            rv[seat] = tuple(r)
+            self._river_view = tuple(rv)
         self.events.append({"type": "discard", "seat": seat, "tile": TILE_STR[t], "default": default})
         self._update_mask(seat)
         ctx = 0
@@ -419,12 +442,21 @@ class Round(HandState):
             kong = self.turn_kong
         if self.drew_last:
             ctx |= LAST_TILE  # R5 last_tile: the discard right after drawing the last wall tile
-        self._open_claims(seat, t, False, ctx, kong)
+        # Fast path: nobody could claim (no wait on t, fewer than two t in hand): next draw.
+        a = self.active
+        counts = self.counts
+        mask = self.mask
+        for s in ((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3):
+            if a[s] and ((mask[s] >> t) & 1 or counts[s][t] >= 2):
+                self._open_claims(seat, t, False, ctx, kong)
+                return
+        self.claim_group += 1
+        self._draw(self.next_active(seat))
 
     def _angang(self, seat: int, k: int, default: bool) -> None:
         self.counts[seat][k] = 0
         self.melds[seat].append(54 + k)
-        self.mbytes[seat] = bytes(self.melds[seat])
+        self._melds_changed(seat)
         self.meld_from[seat].append(None)
         self.events.append({"type": "angang", "seat": seat, "tile": TILE_STR[k], "default": default})
         self.turn_kong = st_.settle_kong(self, seat, k, "angang", None)
@@ -443,7 +475,7 @@ class Round(HandState):
         self.counts[seat][k] -= 1
         ms = self.melds[seat]
         ms[ms.index(k)] = 27 + k
-        self.mbytes[seat] = bytes(ms)
+        self._melds_changed(seat)
         self.events.append({"type": "meld", "seat": seat, "meld": "jiagang", "tile": TILE_STR[k], "from": None})
         self.turn_kong = st_.settle_kong(self, seat, k, "jiagang", None)
         self._update_mask(seat)
@@ -494,6 +526,7 @@ class Round(HandState):
 
     def _mark_won(self, seat: int) -> None:
         self.won[seat] = True
+        self._status_view = None
         self.active[seat] = False
         self.n_active -= 1
 
@@ -582,6 +615,7 @@ class Round(HandState):
                 # R3.3: the kong is cancelled; the robbed tile leaves the kong-maker's hand.
                 self.counts[frm][t] -= 1
                 self.river[frm].append(t)
+                self._river_view = None
                 self._update_mask(frm)
             for s in self.c_hu:
                 h = bytearray(self.counts[s])
@@ -603,11 +637,12 @@ class Round(HandState):
             seat, verb = self.c_meld
             self.any_claim = True
             self.river[frm].pop()
+            self._river_view = None
             c = self.counts[seat]
             if verb == PENG:
                 c[t] -= 2
                 self.melds[seat].append(t)
-                self.mbytes[seat] = bytes(self.melds[seat])
+                self._melds_changed(seat)
                 self.meld_from[seat].append(frm)
                 self.events.append({"type": "meld", "seat": seat, "meld": "peng", "tile": TILE_STR[t], "from": frm})
                 # R2.4: after a peng the claimer discards (no draw, no kong).
@@ -621,7 +656,7 @@ class Round(HandState):
                 return
             c[t] -= 3
             self.melds[seat].append(27 + t)
-            self.mbytes[seat] = bytes(self.melds[seat])
+            self._melds_changed(seat)
             self.meld_from[seat].append(frm)
             self.events.append({"type": "meld", "seat": seat, "meld": "gang", "tile": TILE_STR[t], "from": frm})
             self.turn_kong = st_.settle_kong(self, seat, t, "gang", frm)
@@ -635,6 +670,7 @@ class Round(HandState):
     def _escape(self, seat: int, default: bool) -> None:
         self.events.append({"type": "escape", "seat": seat, "default": default})
         self.escaped[seat] = True
+        self._status_view = None
         self.active[seat] = False
         self.n_active -= 1
         st_.settle_escape(self, seat)

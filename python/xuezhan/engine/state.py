@@ -102,6 +102,13 @@ class HandState:
         # setup choices
         self.x_choice: list[Optional[tuple]] = [None] * 4
         self.v_choice: list[int] = [-1] * 4
+        # cached immutable views for observations
+        self.meld_view: tuple = ((), (), (), ())
+        self._river_view: Optional[tuple] = ((), (), (), ())
+        self.scores_view = tuple(self.scores)
+        self._status_view: Optional[tuple] = None
+        self.voids_known = False
+        self.void_view: tuple = (-1, -1, -1, -1)
         self.end_reason: Optional[str] = None
         self.next_dealer: Optional[int] = None
         self.defaults_used = 0
@@ -123,6 +130,27 @@ class HandState:
             if a[s]:
                 return s
         return -1
+
+    def river_view(self) -> tuple:
+        """The discard piles as a tuple of tuples (rebuilt only after a change)."""
+        v = self._river_view
+        if v is None:
+            v = self._river_view = tuple(tuple(r) for r in self.river)
+        return v
+
+    def status_view(self) -> tuple:
+        """``(won, escaped)`` as tuples (rebuilt only after a change)."""
+        v = self._status_view
+        if v is None:
+            v = self._status_view = (tuple(self.won), tuple(self.escaped))
+        return v
+
+    def _melds_changed(self, seat: int) -> None:
+        ms = self.melds[seat]
+        self.mbytes[seat] = bytes(ms)
+        mv = list(self.meld_view)
+        mv[seat] = tuple(divmod(c, 27) for c in ms)
+        self.meld_view = tuple(mv)
 
     # ------------------------------------------------------------------ R12 invariants
     def check_invariants(self) -> None:

@@ -1,0 +1,28 @@
+"""The ``Strategy`` protocol (ARCHITECTURE "Bots"): the only thing the engine knows of a bot.
+
+A strategy sees :class:`~xuezhan.engine.observation.Observation` values (what its seat may
+know, with its legal actions) and, optionally, the public views of events. It answers one
+:class:`~xuezhan.engine.actions.Action` per decision; an exception, an illegal action or a
+timeout past ``max_timeouts`` is an escape (RULES.md R8, R10.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xuezhan.engine.actions import Action
+    from xuezhan.engine.observation import Observation
+    from xuezhan.rules import Rules
+
+__all__ = ["Strategy"]
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """``reset(seat, rules)`` before each hand; ``act(observation) -> Action`` per decision;
+    optional ``observe(event)`` receives every event the seat may see, in order."""
+
+    def reset(self, seat: int, rules: "Rules") -> None: ...
+
+    def act(self, observation: "Observation") -> "Action": ...

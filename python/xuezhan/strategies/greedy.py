@@ -1,0 +1,199 @@
+"""``greedy``: the lowest shanten, then the most useful tiles (RULES.md R4, via the Rust core).
+
+How it plays, decision by decision:
+
+- **Void suit (R4.2, R11.2).** At its first decision of a hand it picks the suit to be void in:
+  the suit it holds fewest concealed tiles of (melds excluded; ties in m, p, s order), among
+  the suits none of its melds uses. With ``declare_void`` it declares that suit (R11.2);
+  otherwise it simply commits to it. While it holds a tile of that suit it discards one (the
+  one whose removal leaves the best shanten/ukeire), so it is never a pig (R7.1) for long.
+- **Exchange (R11.1).** Passes three tiles of the suit it holds fewest of (at least three).
+- **Win.** Always, on a discard, a robbed kong or its own draw (R3.1, R2.1).
+- **Discard.** The legal discard with the lowest shanten of the 13 tiles left, then the most
+  ukeire (unseen copies of the tiles that would lower the shanten, from
+  :func:`xuezhan._core.best_discards`), then a terminal before a middle tile.
+- **Peng / kong.** Takes a peng or an exposed kong on a discard (R3.1), or makes a concealed or
+  added kong (R2.1), whenever that does not raise its shanten; never in its void suit.
+
+The hot path is one ``best_discards`` call per turn and one ``shanten`` call per claim on bytes
+counts, so a greedy hand costs a few hundred microseconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from xuezhan import _core
+from xuezhan.engine.actions import (
+    ANGANG,
+    DISCARD,
+    EXCHANGE,
+    GANG,
+    HU,
+    JIAGANG,
+    PASS,
+    PENG,
+    VOID,
+    Action,
+    act,
+)
+
+__all__ = ["GreedyStrategy", "choose_void", "suit_counts", "pick_discard", "own_melds", "visible_counts"]
+
+_TERMINAL = tuple(1 if k % 9 in (0, 8) else 0 for k in range(27))
+_PUNG, _KONG, _CKONG = 0, 1, 2
+
+
+def suit_counts(counts: Sequence[int]) -> list[int]:
+    return [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
+
+
+def meld_suits(mbytes: bytes) -> set[int]:
+    return {(code % 27) // 9 for code in mbytes}
+
+
+def choose_void(counts: Sequence[int], mbytes: bytes = b"") -> int:
+    """The suit with the fewest concealed tiles among the suits no meld uses (m, p, s on ties)."""
+    n = suit_counts(counts)
+    used = meld_suits(mbytes)
+    candidates = [s for s in range(3) if s not in used] or [0, 1, 2]
+    return min(candidates, key=lambda s: (n[s], s))
+
+
+def own_melds(obs: Any) -> bytes:
+    """The seat's melds as meld-code bytes (docs/internals.md: ``type * 27 + kind``)."""
+    return bytes(t * 27 + k for t, k in obs.melds[obs.seat])
+
+
+def visible_counts(obs: Any) -> bytes:
+    """Tiles seen outside the seat's concealed hand: every discard pile and every meld."""
+    vis = bytearray(27)
+    for river in obs.discards:
+        for k in river:
+            vis[k] += 1
+    for ms in obs.melds:
+        for t, k in ms:
+            vis[k] += 3 if t == _PUNG else 4
+    return bytes(vis)
+
+
+def pick_discard(rows, legal: set[int], void: int) -> int:
+    """Greedy discard among ``rows`` = ``best_discards`` output ``(kind, shanten, ukeire)``.
+
+    Tiles of the ``void`` suit go first (R4.2); then lowest shanten, most ukeire, terminals first.
+    """
+    best = None
+    best_key = None
+    have_void = void >= 0 and any(k // 9 == void for k in legal)
+    for kind, sh, uk in rows:
+        if kind not in legal:
+            continue
+        if have_void and kind // 9 != void:
+            continue
+        key = (sh, -uk, -_TERMINAL[kind], kind)
+        if best_key is None or key < best_key:
+            best, best_key = kind, key
+    if best is None:  # no row for a legal kind (cannot happen with a consistent observation)
+        best = max(legal)
+    return best
+
+
+class GreedyStrategy:
+    """Lowest shanten, most useful tiles, void suit early, always wins; see the module doc."""
+
+    name = "greedy"
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self.rules: Any = None
+        self.void: int = -1
+
+    # ------------------------------------------------------------------ Strategy protocol
+    def reset(self, seat: int, rules: Any) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.void = -1
+
+    def act(self, obs: Any) -> Action:
+        legal = obs.legal_actions
+        verbs = {a.verb for a in legal}
+        if HU in verbs:
+            return next(a for a in legal if a.verb == HU)
+        phase = obs.phase
+        if phase == "exchange":
+            return self.exchange(obs)
+        if phase == "void":
+            return self.declare(obs, legal)
+        counts = obs.hand
+        melds = own_melds(obs)
+        self._update_void(obs, counts, melds)
+        if DISCARD in verbs:
+            return self.turn(obs, legal, counts, melds)
+        return self.claim(obs, legal, counts, melds)
+
+    # ------------------------------------------------------------------ decisions
+    def _update_void(self, obs: Any, counts: bytes, melds: bytes) -> None:
+        declared = obs.voids[obs.seat]
+        if declared >= 0:
+            self.void = declared
+        elif self.void < 0 or self.void in meld_suits(melds):
+            self.void = choose_void(counts, melds)
+
+    def exchange(self, obs: Any) -> Action:
+        c = obs.hand
+        n = suit_counts(c)
+        s = min((i for i in range(3) if n[i] >= 3), key=lambda i: (n[i], i))
+        tiles: list[int] = []
+        for k in range(s * 9, s * 9 + 9):
+            tiles.extend([k] * c[k])
+        # keep the middle of the suit out of the exchange: pass the outer tiles first
+        tiles.sort(key=lambda k: (-abs(k % 9 - 4), k))
+        return act(self.seat, EXCHANGE, tuple(tiles[:3]))
+
+    def declare(self, obs: Any, legal: list[Action]) -> Action:
+        self.void = choose_void(obs.hand, own_melds(obs))
+        for a in legal:
+            if a.arg == self.void:
+                return a
+        return legal[0]
+
+    def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        void = self.void
+        discards = {a.arg for a in legal if a.verb == DISCARD}
+        rows = _core.best_discards(counts, melds, visible_counts(obs), void)
+        now = min(sh for k, sh, uk in rows if k in discards) if rows else 99
+        for a in legal:
+            if a.verb == ANGANG or a.verb == JIAGANG:
+                k = a.arg
+                if k // 9 == void:
+                    continue
+                c = bytearray(counts)
+                if a.verb == ANGANG:
+                    c[k] -= 4
+                    m = melds + bytes([_CKONG * 27 + k])
+                else:
+                    c[k] -= 1
+                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)
+                if _core.shanten(bytes(c), m, void) <= now:
+                    return a
+        return act(self.seat, DISCARD, pick_discard(rows, discards, void))
+
+    def claim(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        tile = obs.claim_tile
+        void = self.void
+        pass_action = next((a for a in legal if a.verb == PASS), legal[0])
+        if tile is None or tile // 9 == void:
+            return pass_action
+        verbs = {a.verb: a for a in legal}
+        now = _core.shanten(counts, melds, void)
+        if GANG in verbs:
+            c = bytearray(counts)
+            c[tile] -= 3
+            if _core.shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now:
+                return verbs[GANG]
+        if PENG in verbs:
+            c = bytearray(counts)
+            c[tile] -= 2
+            if _core.shanten(bytes(c), melds + bytes([_PUNG * 27 + tile]), void) <= now:
+                return verbs[PENG]
+        return pass_action

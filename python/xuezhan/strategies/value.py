@@ -1,0 +1,290 @@
+"""``value``: ``greedy`` plus fan awareness and defence (ARCHITECTURE "Bots").
+
+What it adds to :mod:`~xuezhan.strategies.greedy`:
+
+- **Void suit.** Chosen by the shanten the hand would have without that suit (R4.2), then by
+  the fewest tiles, instead of by the count alone.
+- **Fan steering (R5).** Among the discards of lowest shanten it does not simply take the most
+  ukeire: each option is scored ``ukeire × expected points factor``, where the factor reads the
+  13 tiles left for the big items:
+
+  - 清一色 ``one_suit`` (+2): the fewer tiles outside the main suit (melds included), the more
+    weight, so off-suit tiles leave first when the hand is close to one suit;
+  - 对对胡 ``all_triplets`` (+1): when the all-triplets shanten (pairs and triplets; every
+    Sichuan meld is a pung or kong) is as low as the hand's shanten, pairs are kept;
+  - 七对 ``seven_pairs`` (+2): when the seven-pairs route is the hand's best route;
+  - 根 ``gen``: a held quad is worth keeping.
+
+  When the hand is ready (tenpai) after a discard, the factor is exact: the sum over its waits
+  of unseen copies × the wait's points (``_core.waits``, shape items only).
+- **Claims.** Pengs only when that lowers shanten, or keeps it on an all-triplets route; never
+  breaks a better seven-pairs route. Kongs as greedy (they pay at once, R6.4).
+- **Defence.** Each active opponent gets a threat level from its melds and the number of its
+  discards (a player with two pengs, or late in the hand, is probably ready). When its own hand
+  is far (shanten ≥ 2, or 1 late in the hand) and some opponent looks ready, it discards the
+  tile least likely to be won on: a tile of a suit the opponent cannot win with (its melds
+  already cover two other suits, or its declared void, R4.2, R11.2) is safe; a tile the
+  opponent discarded itself, one with no unseen copies, or a terminal is safer. Tiles of its
+  own void suit still go first: a pig pays everyone (R7.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xuezhan import _core
+from xuezhan.engine.actions import DISCARD, GANG, PASS, PENG, Action, act
+from xuezhan.strategies.greedy import (
+    GreedyStrategy,
+    meld_suits,
+    own_melds,
+    pick_discard,
+    suit_counts,
+    visible_counts,
+)
+
+__all__ = ["ValueStrategy", "triplets_shanten", "danger"]
+
+_PUNG, _KONG, _CKONG = 0, 1, 2
+_TERMINAL = tuple(k % 9 in (0, 8) for k in range(27))
+
+
+def triplets_shanten(counts: bytes, mbytes: bytes) -> int:
+    """Shanten toward 对对胡 (four triplets/kongs + a pair) of a 13-tile hand (melds count as
+    triplets: Sichuan has no chow, R2.2)."""
+    t = len(mbytes)
+    p = 0
+    for n in counts:
+        if n >= 3:
+            t += 1
+        elif n == 2:
+            p += 1
+    if t > 4:
+        t = 4
+    if t + p > 5:
+        p = 5 - t
+    return 8 - 2 * t - p
+
+
+def off_suit(counts: bytes, mbytes: bytes) -> tuple[int, int]:
+    """(main suit, tiles outside it) counting melds as three tiles each."""
+    n = suit_counts(counts)
+    for code in mbytes:
+        n[(code % 27) // 9] += 3
+    main = max(range(3), key=lambda s: n[s])
+    return main, sum(n) - n[main]
+
+
+def potential(counts: bytes, mbytes: bytes, shanten: int, max_factor: float) -> float:
+    """Expected points factor of a 13-tile hand at ``shanten`` (see the module doc)."""
+    f = 1.0
+    main, off = off_suit(counts, mbytes)
+    if all((code % 27) // 9 == main for code in mbytes):
+        if off == 0:
+            f *= 4.0
+        elif off <= 2:
+            f *= 2.2
+        elif off <= 4:
+            f *= 1.35
+    tt = triplets_shanten(counts, mbytes)
+    if tt <= shanten:
+        f *= 2.0
+    elif tt == shanten + 1:
+        f *= 1.25
+    if not mbytes:
+        _, standard, seven = _core.shanten_parts(counts, b"", -1)
+        if seven is not None and seven <= shanten and seven < standard:
+            f *= 3.0
+    gens = sum(1 for n in counts if n == 4) + sum(1 for code in mbytes if code >= 27)
+    if gens:
+        f *= 1.0 + 0.8 * gens
+    return min(f, max_factor)
+
+
+def opponent_threat(obs: Any, o: int) -> float:
+    """Rough probability that active opponent ``o`` is ready (tenpai)."""
+    p = 0.05 + 0.22 * len(obs.melds[o]) + 0.045 * len(obs.discards[o])
+    return min(p, 0.95)
+
+
+def danger(obs: Any, kind: int, vis: bytes, threats: dict[int, float]) -> float:
+    """How likely a discard of ``kind`` is to be won on, summed over the threatening opponents."""
+    suit = kind // 9
+    live = 4 - obs.hand[kind] - vis[kind]
+    total = 0.0
+    for o, p in threats.items():
+        w = 1.0
+        declared = obs.voids[o]
+        if declared >= 0 and declared == suit:
+            continue  # R11.2: it cannot win with a tile of its declared void suit
+        msuits = {k // 9 for _, k in obs.melds[o]}
+        if len(msuits) >= 2 and suit not in msuits:
+            continue  # R4.2: two suits already used by its melds
+        river = obs.discards[o]
+        if kind in river:
+            w *= 0.45
+        if river:
+            same = sum(1 for k in river if k // 9 == suit)
+            if suit not in msuits and same >= 3 and same * 2 >= len(river):
+                w *= 0.35  # the suit it is throwing away: probably its void
+        if live <= 0:
+            w *= 0.55
+        if _TERMINAL[kind]:
+            w *= 0.75
+        total += p * w
+    return total
+
+
+class ValueStrategy(GreedyStrategy):
+    """Greedy plus fan steering and defence; see the module doc."""
+
+    name = "value"
+
+    def __init__(self, defence: bool = True, fan: bool = True) -> None:
+        super().__init__()
+        self.defence = defence
+        self.fan = fan
+        self._max_factor = 16.0
+        self._core_rules: Any = None
+
+    def reset(self, seat: int, rules: Any) -> None:
+        super().reset(seat, rules)
+        self._max_factor = float(2 ** (rules.max_fan - 1))
+        self._core_rules = rules.core
+
+    # ------------------------------------------------------------------ void suit
+    def _choose_void(self, counts: bytes, melds: bytes) -> int:
+        n = suit_counts(counts)
+        used = meld_suits(melds)
+        cands = [s for s in range(3) if s not in used] or [0, 1, 2]
+        return min(cands, key=lambda s: (_core.shanten(counts, melds, s), n[s], s))
+
+    def _update_void(self, obs: Any, counts: bytes, melds: bytes) -> None:
+        declared = obs.voids[obs.seat]
+        if declared >= 0:
+            self.void = declared
+        elif self.void < 0 or self.void in meld_suits(melds):
+            self.void = self._choose_void(counts, melds)
+
+    def declare(self, obs: Any, legal: list[Action]) -> Action:
+        self.void = self._choose_void(obs.hand, own_melds(obs))
+        for a in legal:
+            if a.arg == self.void:
+                return a
+        return legal[0]
+
+    # ------------------------------------------------------------------ turn
+    def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        void = self.void
+        discards = {a.arg for a in legal if a.verb == DISCARD}
+        vis = visible_counts(obs)
+        rows = [r for r in _core.best_discards(counts, melds, vis, void) if r[0] in discards]
+        if not rows:
+            return act(self.seat, DISCARD, max(discards))
+        now = min(r[1] for r in rows)
+        kong = self._kong(legal, counts, melds, void, now)
+        if kong is not None:
+            return kong
+        void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
+        threats = self._threats(obs) if self.defence else {}
+        worst = max(threats.values(), default=0.0)
+        defend = worst >= 0.5 and (now >= 2 or (now >= 1 and obs.wall_count <= 24 and worst >= 0.7))
+        if void_rows:
+            if defend:
+                return act(self.seat, DISCARD, min(void_rows, key=lambda r: (danger(obs, r[0], vis, threats), r[1], -r[2], r[0]))[0])
+            return act(self.seat, DISCARD, pick_discard(void_rows, discards, void))
+        if defend:
+            cands = [r for r in rows if r[1] <= now + 1]
+            best = min(cands, key=lambda r: (round(danger(obs, r[0], vis, threats), 3), r[1], -r[2], r[0]))
+            return act(self.seat, DISCARD, best[0])
+        cands = [r for r in rows if r[1] == now]
+        if not self.fan:
+            return act(self.seat, DISCARD, pick_discard(cands, discards, void))
+        best_kind, best_score = -1, -1.0
+        for kind, sh, uk in cands:
+            c = bytearray(counts)
+            c[kind] -= 1
+            c13 = bytes(c)
+            if sh == 0:
+                score = 0.0
+                for w, _fan, pts in _core.waits(c13, melds, self._core_rules, void):
+                    live = 4 - c13[w] - vis[w]
+                    if live > 0:
+                        score += live * pts
+                score += 0.01 * uk
+            else:
+                score = uk * potential(c13, melds, sh, self._max_factor)
+            # a danger term against discards into a ready-looking opponent
+            if threats and worst >= 0.5:
+                score *= 1.0 - 0.5 * min(1.0, danger(obs, kind, vis, threats))
+            score += 0.001 * _TERMINAL[kind]
+            if score > best_score:
+                best_kind, best_score = kind, score
+        return act(self.seat, DISCARD, best_kind)
+
+    def _kong(self, legal, counts: bytes, melds: bytes, void: int, now: int):
+        for a in legal:
+            if a.verb == "angang" or a.verb == "jiagang":
+                k = a.arg
+                if k // 9 == void:
+                    continue
+                c = bytearray(counts)
+                if a.verb == "angang":
+                    c[k] -= 4
+                    m = melds + bytes([_CKONG * 27 + k])
+                else:
+                    c[k] -= 1
+                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)
+                if _core.shanten(bytes(c), m, void) <= now:
+                    return a
+        return None
+
+    def _threats(self, obs: Any) -> dict[int, float]:
+        out = {}
+        for o in range(4):
+            if o == obs.seat or obs.won[o] or obs.escaped[o]:
+                continue
+            out[o] = opponent_threat(obs, o)
+        return out
+
+    # ------------------------------------------------------------------ claims
+    def claim(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        tile = obs.claim_tile
+        void = self.void
+        pass_action = next((a for a in legal if a.verb == PASS), legal[0])
+        if tile is None or tile // 9 == void:
+            return pass_action
+        verbs = {a.verb: a for a in legal}
+        if GANG not in verbs and PENG not in verbs:
+            return pass_action
+        if melds:
+            now = _core.shanten(counts, melds, void)
+            seven = None
+        else:
+            now, _std, seven = _core.shanten_parts(counts, melds, void)
+        if GANG in verbs:
+            c = bytearray(counts)
+            c[tile] -= 3
+            if _core.shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now:
+                return verbs[GANG]
+        if PENG in verbs:
+            c = bytearray(counts)
+            c[tile] -= 2
+            m = melds + bytes([_PUNG * 27 + tile])
+            after = _core.shanten(bytes(c), m, void)
+            if seven is not None and seven <= now and after >= seven:
+                return pass_action  # keep the better seven-pairs route
+            if after < now:
+                return verbs[PENG]
+            if after == now:
+                # on an all-triplets route a peng costs nothing
+                c2 = bytearray(counts)
+                c2[tile] -= 2
+                best_tt = min(
+                    triplets_shanten(bytes(c2[:k]) + bytes([c2[k] - 1]) + bytes(c2[k + 1 :]), m)
+                    for k in range(27)
+                    if c2[k]
+                )
+                if best_tt <= after:
+                    return verbs[PENG]
+        return pass_action
