@@ -1,7 +1,9 @@
 //! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
 
 use crate::error::EvalError;
-use crate::shanten::{pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE};
+use crate::shanten::{
+    capped_suit_dist, pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE,
+};
 use crate::suit_table::tables;
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
@@ -61,7 +63,21 @@ pub fn best_discards_unchecked(
     let sets = 4 - melds.len();
     let seven = melds.is_empty();
     let mut h = *c;
-    let dist_of = |h: &Counts, s: usize| -> SuitDist { t.distances(t.record(&h[s * 9..s * 9 + 9])) };
+    // Suits holding a meld kind need the capped (exact, slower) distances.
+    let mut cap = [4u8; 27];
+    let mut capped = 0u8;
+    for m in melds {
+        cap[m.kind as usize] = 4u8.saturating_sub(m.copies());
+        capped |= 1 << (m.kind / 9);
+    }
+    let dist_of = |h: &Counts, s: usize| -> SuitDist {
+        let hs = &h[s * 9..s * 9 + 9];
+        if capped & (1 << s) != 0 {
+            capped_suit_dist(hs, &cap[s * 9..s * 9 + 9])
+        } else {
+            t.distances(t.record(hs))
+        }
+    };
     let base_d = [dist_of(&h, 0), dist_of(&h, 1), dist_of(&h, 2)];
     for k in 0..27 {
         if c[k] == 0 {
@@ -86,7 +102,7 @@ pub fn best_discards_unchecked(
         let s13 = shanten_of(&d, &h);
         let mut ukeire = 0u32;
         for draw in 0..27 {
-            if h[draw] >= 4 {
+            if h[draw] >= cap[draw] {
                 continue;
             }
             let left = 4i32 - h[draw] as i32 - visible[draw] as i32;
