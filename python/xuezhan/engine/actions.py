@@ -88,11 +88,14 @@ class Action(NamedTuple):
         a = self.arg
         if a is None:
             return f"{self.seat} {v}"
-        if v == EXCHANGE:
-            return f"{self.seat} {v} {format_tiles(list(a))}"
-        if v == VOID:
-            return f"{self.seat} {v} {SUITS[a]}"
-        return f"{self.seat} {v} {TILE_STR[a]}"
+        try:
+            if v == EXCHANGE:
+                return f"{self.seat} {v} {format_tiles(list(a))}"
+            if v == VOID:
+                return f"{self.seat} {v} {SUITS[a]}"
+            return f"{self.seat} {v} {TILE_STR[a]}"
+        except (IndexError, TypeError, ValueError):  # a malformed action still prints
+            return f"{self.seat} {v} {a!r}"
 
     @property
     def tile(self) -> Optional[str]:

@@ -83,13 +83,17 @@ def run_round(
                 rnd.apply(rnd.default_action(), default=True, note="timeout")
         else:
             try:
-                if action in rnd.legal:
-                    rnd._apply(action, False)
-                else:
-                    rnd.apply(action)
-            except IllegalAction:  # R10.3: an illegal action is an escape (R8)
-                rnd.apply(act(seat, ESCAPE), note="illegal action")
+                ok = action in rnd.legal
             except Exception:  # a broken action value (its __eq__ raised, ...)
+                ok = False
+            if ok:
+                rnd._apply(action, False)
+            elif type(action) is Action and action.seat == seat:
+                try:  # its own escape, or an exchange written in another order
+                    rnd.apply(action)
+                except IllegalAction:  # R10.3: an illegal action is an escape (R8)
+                    rnd.apply(act(seat, ESCAPE), note="illegal action")
+            else:  # R10.3: not an action of this seat
                 rnd.apply(act(seat, ESCAPE), note="illegal action")
         if check is not None:
             check(rnd)

@@ -302,11 +302,11 @@ class Round(HandState):
         for s in range(4):
             for k in self.x_choice[s]:  # type: ignore[union-attr]
                 self.counts[s][k] -= 1
-        self.events.append({"type": "exchanged", "direction": self.exchange_dir})
         for s in range(4):
             to = (s + off) & 3
             for k in self.x_choice[s]:  # type: ignore[union-attr]
                 self.counts[to][k] += 1
+        self.events.append({"type": "exchanged", "direction": self.exchange_dir})
         for s in range(4):
             frm = (s - off) & 3
             self.events.append(
@@ -526,6 +526,7 @@ class Round(HandState):
 
     def _mark_won(self, seat: int) -> None:
         self.won[seat] = True
+        self.cur = None
         self._status_view = None
         self.active[seat] = False
         self.n_active -= 1
@@ -670,6 +671,7 @@ class Round(HandState):
     def _escape(self, seat: int, default: bool) -> None:
         self.events.append({"type": "escape", "seat": seat, "default": default})
         self.escaped[seat] = True
+        self.cur = None
         self._status_view = None
         self.active[seat] = False
         self.n_active -= 1

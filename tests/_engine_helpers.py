@@ -1,0 +1,134 @@
+"""Helpers for the engine tests: checked event lists (R12 after every event), bots, variants."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import chain, islice
+
+from xuezhan import _core
+
+from xuezhan.engine.actions import ESCAPE, HU, Action
+from xuezhan.engine.events import DECISION_TYPES
+from xuezhan.engine.state import InvariantError
+from xuezhan.rules import Rules
+
+_AFTER_ESCAPE = {"pay", "ready", "pig", "end"}
+
+
+class CheckedEvents(list):
+    """An event list that checks RULES.md R12.1–R12.3 after every appended event."""
+
+    def __init__(self, rnd, items=()):
+        super().__init__(items)
+        self.rnd = rnd
+        self.escaped_at = None
+        self.count = 0
+
+    def append(self, e):  # noqa: D401
+        super().append(e)
+        self.count += 1
+        rnd = self.rnd
+        check_state(rnd)
+        t = e["type"]
+        # R12.3: a player that has won or escaped never acts or pays afterwards.
+        if t in DECISION_TYPES and not e.get("forced"):
+            s = e["seat"]
+            if rnd.won[s] or rnd.escaped[s]:
+                raise InvariantError(f"R12.3 seat {s} acts ({e}) after winning or escaping")
+        if t == "pay":
+            p = e["from"]
+            if rnd.won[p]:
+                raise InvariantError(f"R12.3 seat {p} pays {e} after winning")
+            if rnd.escaped[p] and e["rule"] != "R8":
+                raise InvariantError(f"R12.3 seat {p} pays {e} after escaping")
+        if t == "escape":
+            self.escaped_at = len(self)
+        elif self.escaped_at is not None and t not in _AFTER_ESCAPE:
+            raise InvariantError(f"R8 the hand must end at once on an escape, got {e}")
+
+
+def check_state(rnd) -> None:
+    """R12.1 tile conservation and R12.2 balanced payments, at any moment of a hand."""
+    r = rnd.river
+    outside = Counter(chain(r[0], r[1], r[2], r[3], islice(rnd.wall, rnd.wpos, None)))
+    for ms in rnd.melds:
+        for code in ms:
+            outside[code % 27] += 3 if code < 27 else 4
+    held = [a + b + c + d for a, b, c, d in zip(*rnd.counts)]
+    total = bytes(held[k] + outside[k] for k in range(27))
+    if total != rnd.dealt:
+        raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(rnd.dealt)}")
+    penalty = 0
+    if any(rnd.escaped):
+        penalty = sum(e["amount"] for e in rnd.events if e["type"] == "pay" and e["to"] is None)
+    if sum(rnd.deltas) != -penalty:
+        raise InvariantError(f"R12.2 deltas {rnd.deltas} do not sum to {-penalty}")
+    if rnd.cur is not None and not rnd.active[rnd.cur]:
+        raise InvariantError(f"R12.3 seat {rnd.cur} has won or escaped but has a decision")
+    if rnd.n_active != sum(rnd.active):
+        raise InvariantError("active count inconsistent")
+
+
+class LeaningBot:
+    """Random legal actions, but takes a win with probability ``p_hu``, discards toward a win
+    (lowest shanten, via the core) with probability ``p_smart`` — more wins, kongs and
+    three-won ends — and very rarely misbehaves (illegal action or exception: an escape, R10.3)."""
+
+    def __init__(self, seed: int, p_hu: float = 0.6, p_smart: float = 0.8, p_bad: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.p_hu = p_hu
+        self.p_smart = p_smart
+        self.p_bad = p_bad
+        self.seat = -1
+
+    def reset(self, seat, rules) -> None:
+        self.seat = seat
+
+    def act(self, obs):
+        rng = self.rng
+        legal = obs.legal_actions
+        if self.p_bad and rng.random() < self.p_bad:
+            if rng.random() < 0.5:
+                raise RuntimeError("bot crashed")
+            return Action(obs.seat, "discard", 99)
+        if self.p_hu and legal[0].verb == HU and rng.random() < self.p_hu:
+            return legal[0]
+        if obs.phase == "turn" and rng.random() < self.p_smart:
+            discards = [a for a in legal if a.verb == "discard"]
+            kongs = [a for a in legal if a.verb in ("angang", "jiagang")]
+            if kongs and rng.random() < 0.5:
+                return rng.choice(kongs)
+            if len(discards) > 1:
+                melds = bytes(t * 27 + k for t, k in obs.melds[obs.seat])
+                rows = _core.best_discards(obs.hand, melds, bytes(27), obs.voids[obs.seat])
+                allowed = {a.arg: a for a in discards}
+                rows = [r for r in rows if r[0] in allowed]
+                if rows:
+                    best = min(r[1] for r in rows)
+                    return allowed[rng.choice([r[0] for r in rows if r[1] == best])]
+        if obs.phase == "claim" and rng.random() < self.p_smart:
+            for a in legal:
+                if a.verb in ("gang", "peng") and rng.random() < 0.5:
+                    return a
+        return rng.choice(legal)
+
+
+_BOOL = ("rob_kong", "pass_win_lock", "last_tiles_forced", "kong_transfer", "kong_draw_discarder_pays",
+         "pig_penalty", "kong_refund", "declare_void", "exchange_three")
+
+
+def rule_variants(n: int, seed: int = 7) -> list[Rules]:
+    """Both presets, each with random option flips (R11)."""
+    rng = random.Random(seed)
+    out = [Rules.preset("leshan"), Rules.preset("chengdu")]
+    while len(out) < n:
+        base = Rules.preset(rng.choice(["leshan", "chengdu"]))
+        over = {k: rng.random() < 0.5 for k in _BOOL}
+        over["max_fan"] = rng.randint(2, 7)
+        over["base"] = rng.choice([1, 1, 2])
+        over["self_draw_bonus"] = rng.choice(["none", "point", "fan"])
+        over["fan"] = {k: rng.random() < 0.7 for k in ("terminals", "pairs_258", "concealed",
+                                                       "no_terminals", "heaven_earth", "gen")}
+        out.append(base.replace(**over))
+    return out

@@ -1,0 +1,147 @@
+"""R12 invariants after every event over 10,000+ seeded hands played by random legal bots under
+both presets with random option flips; R12.4 replay of every log; determinism; fuzzing."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from _engine_helpers import CheckedEvents, LeaningBot, check_state, rule_variants
+from xuezhan.engine import IllegalAction, Round, log_lines, play_hand, replay_log, run_round
+from xuezhan.engine.actions import VERBS, Action
+from xuezhan.engine.match import first_dealer, hand_seed
+from xuezhan.strategies import RandomStrategy
+
+VARIANTS = rule_variants(24)
+CHUNKS = 8
+HANDS_PER_CHUNK = 1300  # 8 × 1300 = 10,400 hands
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_r12_invariants_after_every_event(chunk):
+    """R12.1 conservation, R12.2 balanced deltas, R12.3 winners/escapees never act or pay,
+    checked after every event; R12.4 every hand's log replays exactly."""
+    ends = {}
+    bots_plain = [RandomStrategy(chunk * 10 + i) for i in range(4)]
+    bots_lean = [LeaningBot(chunk * 100 + i, p_hu=0.7, p_bad=0.0005) for i in range(4)]
+    for i in range(HANDS_PER_CHUNK):
+        n = chunk * HANDS_PER_CHUNK + i
+        rules = VARIANTS[n % len(VARIANTS)]
+        bots = bots_lean if n % 3 else bots_plain
+        for s, b in enumerate(bots):
+            b.reset(s, rules)
+        rnd = Round.from_seed(rules, hand_seed(1234, n), first_dealer(n))
+        rnd.events = CheckedEvents(rnd, rnd.events)
+        run_round(rnd, bots)
+        assert rnd.over
+        check_state(rnd)
+        ends[rnd.end_reason] = ends.get(rnd.end_reason, 0) + 1
+        # R12.2 at the end: the deltas sum to minus the escape penalty.
+        pen = rules.escape_penalty * rules.base if rnd.end_reason == "escape" else 0
+        assert sum(rnd.deltas) == -pen
+        if n % 2 == 0:
+            # R12.4: the log replays, event for event.
+            lines = log_lines(rnd)
+            again = replay_log(lines)
+            assert log_lines(again) == lines
+    assert ends.get("wall", 0) > 0
+    assert ends.get("three_won", 0) > 0
+
+
+def test_r12_4_and_r1_4_same_seed_byte_identical_logs(tmp_path):
+    for preset in ("leshan", "chengdu"):
+        a = tmp_path / f"{preset}-a.jsonl"
+        b = tmp_path / f"{preset}-b.jsonl"
+        play_hand([RandomStrategy(i) for i in range(4)], preset, seed=99, log=a)
+        play_hand([RandomStrategy(i) for i in range(4)], preset, seed=99, log=b)
+        assert a.read_bytes() == b.read_bytes()
+        replay_log(a)
+
+
+def test_r1_4_logs_identical_across_processes(tmp_path):
+    """Same seed in another interpreter with another hash seed: the same bytes."""
+    here = tmp_path / "here.jsonl"
+    play_hand([RandomStrategy(i) for i in range(4)], "chengdu", seed=2024, log=here)
+    there = tmp_path / "there.jsonl"
+    code = (
+        "from xuezhan.engine import play_hand; from xuezhan.strategies import RandomStrategy;"
+        f"play_hand([RandomStrategy(i) for i in range(4)], 'chengdu', seed=2024, log={str(there)!r})"
+    )
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=60)
+    assert here.read_bytes() == there.read_bytes()
+
+
+def _snapshot(rnd):
+    return (
+        [bytes(c) for c in rnd.counts],
+        [list(m) for m in rnd.melds],
+        [list(r) for r in rnd.river],
+        rnd.wpos,
+        list(rnd.deltas),
+        len(rnd.events),
+        rnd.cur,
+        rnd.phase,
+        list(rnd.legal),
+        list(rnd.lock),
+        list(rnd.won),
+        rnd.c_qi,
+        list(rnd.x_choice),
+        list(rnd.v_choice),
+    )
+
+
+def _random_action(rng):
+    verb = rng.choice(VERBS)
+    seat = rng.choice([0, 1, 2, 3, 4, -1])
+    arg = None
+    if verb in ("discard", "angang", "jiagang"):
+        arg = rng.choice([rng.randrange(27), 27, -1, None])
+    elif verb == "exchange":
+        arg = tuple(rng.randrange(27) for _ in range(rng.choice([2, 3, 3])))
+    elif verb == "void":
+        arg = rng.choice([0, 1, 2, 3])
+    return Action(seat, verb, arg)
+
+
+@pytest.mark.parametrize("preset", ["leshan", "chengdu"])
+def test_r10_3_fuzz_illegal_actions_refused_state_unchanged(preset):
+    rng = random.Random(5)
+    refused = 0
+    for seed in range(60):
+        rnd = Round.from_seed(preset, seed, seed % 4)
+        bot = RandomStrategy(seed)
+        while not rnd.over:
+            for _ in range(6):
+                a = _random_action(rng)
+                if a in rnd.legal:
+                    continue
+                if a.verb == "escape" and a.seat in range(4) and rnd.active[a.seat]:
+                    continue  # escape is legal for any active seat (R8)
+                if a.verb == "exchange" and rnd.phase == 0 and a.seat == rnd.cur:
+                    kinds = a.arg
+                    c = rnd.counts[a.seat]
+                    if len(kinds) == 3 and len({k // 9 for k in kinds}) == 1 and all(
+                        kinds.count(k) <= c[k] for k in kinds
+                    ):
+                        continue
+                before = _snapshot(rnd)
+                with pytest.raises(IllegalAction) as ei:
+                    rnd.apply(a)
+                assert str(a) in str(ei.value) or repr(a) in str(ei.value)
+                assert _snapshot(rnd) == before
+                refused += 1
+            rnd.apply(bot.act(rnd.observation(rnd.cur)))
+        with pytest.raises(IllegalAction, match="the hand is over"):
+            rnd.apply(Action(0, "discard", 0))
+    assert refused > 1000
+
+
+def test_r12_benchmark_style_speed_smoke():
+    # Not a timing assertion (speed is measured by benchmarks/engine.py): hands complete.
+    res = [play_hand([RandomStrategy(i) for i in range(4)], "leshan", seed=s) for s in range(20)]
+    assert all(r["end"] in ("wall", "three_won", "escape") for r in res)
