@@ -1,0 +1,18 @@
+"""The examples in the public API's docstrings run and give what they show."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["xuezhan", "xuezhan.tiles", "xuezhan.rules", "xuezhan.evaluate", "xuezhan.batch"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0
