@@ -68,6 +68,7 @@ __all__ = [
 ]
 
 VoidLike = Union[str, int, None]
+_TILE_STR = tuple(tile_str(k) for k in range(NUM_KINDS))
 
 
 class NotAWinError(ValueError):
@@ -136,8 +137,7 @@ class Discard(NamedTuple):
     ukeire: int
 
 
-@dataclass(frozen=True)
-class FanResult:
+class FanResult(NamedTuple):
     """The fan of a win (R5): ``fan`` capped at ``max_fan``, ``raw_fan`` uncapped, ``points`` =
     ``base × 2^(fan − 1)``, ``items`` = fan per item id that applies (in bit order)."""
 
@@ -148,6 +148,8 @@ class FanResult:
 
 
 # --------------------------------------------------------------------------- argument handling
+
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot paths)
 
 
 def _melds(melds: MeldsLike) -> tuple[tuple[Meld, ...], bytes]:
@@ -263,7 +265,7 @@ def waits(
     if rows is None:
         counts, codes = _prepare(hand, melds, (13,), "waits")
         rows = _call(_core.waits, counts, codes, r.core, parse_void(void))
-    return [Wait(tile_str(k), k, f, p) for k, f, p in sorted(rows)]
+    return [_new(Wait, (_TILE_STR[k], k, f, p)) for k, f, p in rows]  # the core orders them by kind
 
 
 def fan(
@@ -305,7 +307,7 @@ def fan(
         else:
             if res is not None:
                 raw, capped, points, items = res
-                return FanResult(capped, raw, points, {FAN_ITEMS[b]: f for b, f in sorted(items) if f})
+                return _new(FanResult, (capped, raw, points, {FAN_ITEMS[b]: f for b, f in items if f}))
     counts, codes = _prepare(hand, melds, (14,), "a fan count")
     win_kind = _win_kind(hand, counts, win_tile)
     res = _call(_core.fan, counts, codes, win_kind, ctx, r.core, parse_void(void))
@@ -314,7 +316,7 @@ def fan(
         extra = f" with melds {format_melds(ms)}" if ms else ""
         raise NotAWinError(f'"{format_tiles(counts)}"{extra} is not a win (R4.1-R4.2)')
     raw, capped, points, items = res
-    return FanResult(capped, raw, points, {FAN_ITEMS[bit]: f for bit, f in sorted(items) if f})
+    return FanResult(capped, raw, points, {FAN_ITEMS[b]: f for b, f in sorted(items) if f})
 
 
 def _win_kind(hand: HandLike, counts: bytes, win_tile: Union[str, int, None]) -> int:

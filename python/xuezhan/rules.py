@@ -100,12 +100,13 @@ _FREE_ITEMS = tuple(i for i in FAN_ITEMS if i != _DERIVED_ITEM)
 class FanItems(Mapping[str, bool]):
     """An immutable, hashable mapping fan item id → enabled, over all 15 ids of R5."""
 
-    __slots__ = ("_d", "_hash")
+    __slots__ = ("_d", "_hash", "_mask")
 
     def __init__(self, items: Mapping[str, bool]) -> None:
         d = {k: bool(items[k]) for k in FAN_ITEMS}
         object.__setattr__(self, "_d", d)
         object.__setattr__(self, "_hash", hash(tuple(d.values())))
+        object.__setattr__(self, "_mask", sum(1 << i for i, k in enumerate(FAN_ITEMS) if d[k]))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("FanItems is immutable")
@@ -142,7 +143,7 @@ class FanItems(Mapping[str, bool]):
     @property
     def mask(self) -> int:
         """Bit mask of the enabled items (bit i = ``FAN_ITEMS[i]``)."""
-        return sum(1 << i for i, k in enumerate(FAN_ITEMS) if self._d[k])
+        return self._mask
 
     def enabled(self) -> list[str]:
         """Ids of the enabled items, in bit order."""
@@ -391,7 +392,16 @@ class Rules:
     @property
     def core(self) -> Any:
         """The ``xuezhan._core.CoreRules`` for the hand evaluator (built once per value)."""
-        return _core_rules(self.max_fan, self.base, self.fan.mask, self.self_draw_bonus == "fan")
+        c = self.__dict__.get("_core")
+        if c is None:
+            c = _core_rules(self.max_fan, self.base, self.fan.mask, self.self_draw_bonus == "fan")
+            self.__dict__["_core"] = c  # a cache, not a field: eq/hash/repr ignore it
+        return c
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_core", None)  # rebuilt on first use after unpickling
+        return state
 
     @property
     def fan_mask(self) -> int:
