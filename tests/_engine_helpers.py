@@ -132,3 +132,57 @@ def rule_variants(n: int, seed: int = 7) -> list[Rules]:
                                                        "no_terminals", "heaven_earth", "gen")}
         out.append(base.replace(**over))
     return out
+
+
+# --------------------------------------------------------------------------- scenario builders
+
+from xuezhan.engine import Round, replay_script  # noqa: E402
+from xuezhan.tiles import parse_tiles, tile_str  # noqa: E402
+
+# Three-suited hands without pairs or waits, to fill seats a test does not look at.
+J1 = "13579m2468p1357s"
+J2 = "2468m13579p2468s"
+J3 = "13579m13579p246s"
+JD = "2468m2468p123579s"  # 14 tiles, for a junk dealer
+
+
+def rest_of_wall(hands, prefix: str = "") -> str:
+    """The tiles not in ``hands`` nor ``prefix``, in a fixed order (9s … 1m, then again)."""
+    used = [0] * 27
+    for h in hands:
+        for k in parse_tiles(h):
+            used[k] += 1
+    for k in parse_tiles(prefix):
+        used[k] += 1
+    rest = []
+    for copy in range(4):
+        for k in range(26, -1, -1):
+            if used[k] < 4:
+                used[k] += 1
+                rest.append(tile_str(k))
+    return "".join(rest)
+
+
+def build(hands, wall: str = "", dealer: int = 0, rules="leshan", exchange=None, fill: bool = False) -> Round:
+    hands = [h for h in hands]
+    w = wall + (rest_of_wall(hands, wall) if fill else "")
+    return Round(rules, [parse_tiles(h) for h in hands], parse_tiles(w), dealer, exchange)
+
+
+def run(hands, wall, script, dealer=0, rules="leshan", exchange=None, fill=False):
+    """Run a script; return ``(result, round)``."""
+    w = wall + (rest_of_wall(hands, wall) if fill else "")
+    doc = {"rules": rules if isinstance(rules, dict) else {"preset": rules}, "dealer": dealer,
+           "hands": list(hands), "wall": w, "script": list(script)}
+    if exchange:
+        doc["exchange"] = exchange
+    return replay_script(doc, return_round=True)
+
+
+def types(rnd, *wanted):
+    return [e for e in rnd.events if e["type"] in wanted]
+
+
+def pays(rnd, rule=None):
+    return [(e["rule"], e["from"], e["to"], e["amount"]) for e in rnd.events
+            if e["type"] == "pay" and (rule is None or e["rule"] == rule)]

@@ -1,0 +1,338 @@
+"""The round state machine, rule by rule (RULES.md R1–R4, R11, R13). Test names cite rule ids."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from _engine_helpers import build, pays, run, types
+from xuezhan.engine import IllegalAction, Round, ScriptError, deal, public_view
+from xuezhan.engine.log import header
+from xuezhan.rules import Rules
+from xuezhan.tiles import parse_tiles
+
+W25 = "123m456m789m46p99p"  # 13 tiles waiting on 5p only
+W2P5P = "123456789m3455p"  # waits 2p and 5p
+JD0 = "12468m2468p13579s"  # 14 junk tiles for a dealer
+J3X = "13579m1379p2468s"  # junk without 5p
+KONG_HANDS = ["9999s2468m2468p13s", "13579m2468p1357s", "2468m13579p2468s", "13579m13579p246s"]
+# Seat 1 holds 555p, seat 2 waits on 5p, the dealer holds the fourth 5p.
+PENG_HANDS = ["12468m24568p1379s", "2468m13555p1357s", W25, "1379m1379p24678s"]
+LOCK_HANDS = ["12468m24568p1379s", "2468m1237p13579s", W25, "1379m1379p24678s"]
+SELF_HANDS = [JD0, W2P5P, "2468m13579p2468s", J3X]
+
+
+def _last_two(r):
+    return [e["type"] for e in r.events if e["type"] != "last_tiles"][-2:]
+
+
+# --------------------------------------------------------------------------- R1
+
+
+def test_r1_1_108_tiles_four_of_each():
+    hands, wall, _ = deal(42, 0)
+    c = Counter(k for h in hands for k in h) + Counter(wall)
+    assert sum(c.values()) == 108
+    assert set(c) == set(range(27)) and set(c.values()) == {4}
+
+
+def test_r1_1_more_than_four_copies_refused():
+    with pytest.raises(ValueError, match="only four"):
+        build(KONG_HANDS, wall="9s")
+
+
+def test_r1_2_dealer_14_others_13_dealer_acts_first_without_drawing():
+    for dealer in range(4):
+        hands, wall, _ = deal(7, dealer)
+        assert [len(h) for h in hands] == [14 if s == dealer else 13 for s in range(4)]
+        r = Round.from_seed("leshan", 7, dealer)
+        assert r.cur == dealer
+        assert not types(r, "draw")
+        assert all(a.verb in ("discard", "angang", "hu") for a in r.legal_actions(dealer))
+    with pytest.raises(ValueError, match="R1.2"):
+        build([KONG_HANDS[1]] * 4)
+
+
+def test_r1_3_draws_and_kong_replacements_come_from_the_front():
+    r = build(KONG_HANDS, wall="5m6m7m8m")
+    r.apply("0 angang 9s")
+    assert types(r, "draw")[-1] == {"type": "draw", "seat": 0, "tile": "5m", "replacement": True}
+    r.apply("0 discard 5m")
+    assert types(r, "draw")[-1] == {"type": "draw", "seat": 1, "tile": "6m", "replacement": False}
+    assert r.wall_count == 2
+
+
+def test_r1_4_same_seed_same_deal_and_the_log_records_the_wall():
+    a, b = deal(123, 2), deal(123, 2)
+    assert a == b
+    assert deal(124, 2) != a
+    r = Round.from_seed("chengdu", 123, 2)
+    h = header(r)
+    assert parse_tiles(h["wall"]) == a[1]
+    assert [parse_tiles(x) for x in h["hands"]] == a[0]
+    assert h["exchange"] == a[2]
+
+
+# --------------------------------------------------------------------------- R2
+
+
+def test_r2_1_turn_choices_self_draw_kongs_discard():
+    r = build([JD0, "5555m67m11p234p78p", "2468m13579p2468s", "1379m13579p2468s"], wall="9p1m3m7m9m")
+    r.apply("0 discard 9s")
+    legal = [str(a) for a in r.legal_actions(1)]
+    assert legal[:2] == ["1 hu", "1 angang 5m"]
+    assert "1 discard 9p" in legal and len(legal) == 2 + 10  # ten distinct kinds to discard
+
+
+def test_r2_1_no_kong_when_the_wall_is_empty():
+    r = build(KONG_HANDS, wall="")
+    assert all(a.verb != "angang" for a in r.legal_actions(0))
+
+
+def test_r2_1_dealer_may_kong_on_its_first_turn():
+    r = build(KONG_HANDS, wall="5m")
+    assert "0 angang 9s" in [str(a) for a in r.legal_actions(0)]
+
+
+def test_r2_2_no_chow():
+    # Seat 1 holds 4m 6m; a chow of the dealer's 5m is not a claim.
+    r = build(["12589m2468p13579s", "46m13579p123468s", "2468m13579p2468s", "1379m13579p2468s"],
+              wall="9m3m7m5s7s")
+    r.apply("0 discard 5m")
+    # Nobody is asked: the discard is followed at once by seat 1's draw.
+    assert _last_two(r) == ["discard", "draw"] and r.cur == 1
+
+
+def test_r2_3_concealed_kong_is_public():
+    r = build(KONG_HANDS, wall="5m6m")
+    r.apply("0 angang 9s")
+    ev = types(r, "angang")[0]
+    assert public_view(ev, 2) == ev
+    r.apply("0 discard 5m")
+    obs = r.observation(1)
+    assert obs.melds[0] == ((2, 26),)
+    assert obs.hand == bytes(r.counts[1])
+    drawn = types(r, "draw")[-1]
+    assert public_view(drawn, 2)["tile"] is None  # another's draw stays hidden
+
+
+def test_r2_4_after_peng_discard_without_draw_or_kong():
+    r = build(PENG_HANDS, wall="1m2m")
+    r.apply("0 discard 5p")
+    assert [a.verb for a in r.legal_actions(1)] == ["peng", "gang", "pass"]
+    r.apply("1 peng")
+    r.apply("2 pass")
+    assert r.cur == 1 and not types(r, "draw")
+    assert {a.verb for a in r.legal_actions(1)} == {"discard"}  # holds the 4th 5p: still no kong
+
+
+def test_r2_4_a_winner_takes_no_further_part():
+    res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ["0 discard 5p", "1 pass", "2 hu"])
+    assert res["wins"][0]["seat"] == 2
+    i = r.events.index(next(e for e in r.events if e["type"] == "win"))
+    assert all(e.get("seat") != 2 for e in r.events[i + 1 :] if e["type"] != "pay")
+    assert all(e["from"] != 2 for e in r.events[i + 1 :] if e["type"] == "pay")
+
+
+def test_r2_5_next_draw_after_wins():
+    # Vector 02: winners 1 and 2 on seat 0's discard: the next draw is seat 3's.
+    res, r = run(["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m",
+                  "1p3p5p7p9p2p4p6p3s5s6s8s1s"], "2m7p", ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"])
+    assert types(r, "draw")[-1]["seat"] == 3
+    # Self-draw: the first active player after the winner draws next.
+    res, r = run(SELF_HANDS, "5p1m2m3m4m", ["0 discard 9s", "1 hu"])
+    assert res["wins"][0]["from"] is None
+    assert types(r, "draw")[-1]["seat"] == 2
+    # No claim: the next active player after the discarder.
+    r = build(SELF_HANDS, wall="1m2m3m4m5m")
+    r.apply("0 discard 9s")
+    assert types(r, "draw")[-1]["seat"] == 1
+
+
+# --------------------------------------------------------------------------- R3
+
+
+def test_r3_1_claim_choices_and_kong_needs_a_wall_tile():
+    r = build(PENG_HANDS, wall="1m")
+    r.apply("0 discard 5p")
+    assert [str(a) for a in r.legal_actions(1)] == ["1 peng", "1 gang", "1 pass"]
+    r = build(PENG_HANDS, wall="")
+    r.apply("0 discard 5p")
+    assert [str(a) for a in r.legal_actions(1)] == ["1 peng", "1 pass"]
+    r.apply("1 pass")
+    assert [str(a) for a in r.legal_actions(2)] == ["2 hu", "2 pass"]
+
+
+def test_r3_2_win_beats_peng_and_multiple_winners_all_win():
+    res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ["0 discard 5p", "1 peng", "2 hu"])
+    assert [w["seat"] for w in res["wins"]] == [2]
+    assert not types(r, "meld")
+    res, _ = run(["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m",
+                  "1p3p5p7p9p2p4p6p3s5s6s8s1s"], "2m7p", ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"])
+    assert [(w["seat"], w["from"]) for w in res["wins"]] == [(1, 0), (2, 0)]
+
+
+ROB_SCRIPT = ["0 discard 5p", "1 peng", "2 pass", "1 discard 1p", "2 discard 1m", "3 discard 2s",
+              "0 discard 2m", "1 jiagang 5p"]
+
+
+def test_r3_3_robbing_an_added_kong():
+    res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ROB_SCRIPT + ["2 hu"])
+    w = res["wins"][0]
+    assert (w["seat"], w["from"], w["tile"]) == (2, 1, "5p")
+    assert w["items"].get("robbing_kong") == 1
+    assert not pays(r, "R6.4")  # the kong is cancelled: no kong payment
+    assert ("R3.3", 1, 2, w["points"]) in pays(r)  # the kong-maker pays as a discarder would
+    assert r.melds[1] == [13]  # still a pung
+
+
+def test_r3_3_rob_kong_off_means_nobody_is_asked():
+    res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ROB_SCRIPT, rules={"preset": "leshan", "rob_kong": False})
+    assert [e["meld"] for e in types(r, "meld")] == ["peng", "jiagang"]
+    assert sorted(pays(r, "R6.4"))[:3] == [("R6.4", 0, 1, 1), ("R6.4", 2, 1, 1), ("R6.4", 3, 1, 1)]
+
+
+# --------------------------------------------------------------------------- R4
+
+
+def test_r4_1_seven_pairs_win():
+    res, _ = run(["24678m2468p13579s", "1122334455667m", "19m13579p123468s", "358m13579p13579s"], "",
+                 ["0 discard 7m", "1 hu"])
+    w = res["wins"][0]
+    assert w["items"] == {"seven_pairs": 2, "one_suit": 2} and w["fan"] == 5
+
+
+def test_r4_2_three_suits_never_win():
+    r = build(["12468m2468p13579s", "13m456p789s11m555s", "2468m13579p2468s", "3579m13579p2468s"], wall="1s")
+    r.apply("0 discard 2m")  # would complete 123m 456p 789s 555s 11m: three suits
+    assert _last_two(r) == ["discard", "draw"]  # seat 1 is not asked
+
+
+def test_r4_3_a_passed_win_locks_until_own_draw_unless_more_fan():
+    # Vector 05: pass on 1 fan, then a 2-fan win on another tile before its own draw.
+    res, _ = run(["1m3m5m7m9m2m4m1s3s5s7s9s2s4p", "2m4m6m8m6m8m2p5p6p8p9p3p7p", "111p23p456s789s55s",
+                  "3m5m7m9m2p3p5p7p9p6p1m9m8p"], "1p9m2s3m4m", ["0 discard 4p", "2 pass", "1 discard 1p", "2 hu"])
+    assert res["wins"][0]["fan"] == 2
+    # The same fan before its own draw: not offered, so the `2 hu` line is refused.
+    with pytest.raises(ScriptError) as ei:
+        run(LOCK_HANDS, "5p1m5p2m3m", ["0 discard 5p", "2 pass", "1 discard 5p", "2 hu"])
+    assert ei.value.line == 3
+    # Its own draw clears the lock.
+    res, _ = run(LOCK_HANDS, "5p1m5p2m3m",
+                 ["0 discard 5p", "2 pass", "1 discard 5p", "2 discard 1m", "3 discard 5p", "2 hu"])
+    assert [(w["seat"], w["from"]) for w in res["wins"]] == [(2, 3)]
+    # pass_win_lock off: no lock.
+    res, _ = run(LOCK_HANDS, "5p1m5p2m3m", ["0 discard 5p", "2 pass", "1 discard 5p", "2 hu"],
+                 rules={"preset": "leshan", "pass_win_lock": False})
+    assert [(w["seat"], w["from"]) for w in res["wins"]] == [(2, 1)]
+
+
+def test_r4_4_last_tiles_wins_are_compulsory():
+    # Four tiles left and four active: the first draw begins the phase; seat 1 draws 5p and wins.
+    res, r = run(SELF_HANDS, "5p2m3m4m", ["0 discard 9s"])
+    assert types(r, "last_tiles")
+    assert res["wins"][0]["seat"] == 1 and types(r, "hu")[0]["forced"] is True
+    # A discard that completes a hand is won at once, without a hu line.
+    res, _ = run([JD0, "13579m2468p1357s", W25, J3X], "5p2m3m4m", ["0 discard 9s", "1 discard 5p"])
+    assert [(w["seat"], w["from"]) for w in res["wins"]] == [(2, 1)]
+    # A hu line present is consumed.
+    res, _ = run([JD0, "13579m2468p1357s", W25, J3X], "5p2m3m4m", ["0 discard 9s", "1 discard 5p", "2 hu"])
+    assert len(res["wins"]) == 1
+    # last_tiles_forced off: the self-draw is a choice, not declared by the default (R10.2).
+    res, _ = run(SELF_HANDS, "5p2m3m4m", ["0 discard 9s"], rules={"preset": "leshan", "last_tiles_forced": False})
+    assert res["wins"] == []
+
+
+def test_r4_5_play_goes_on_after_a_win_until_the_wall_or_three_winners():
+    res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ["0 discard 5p", "1 pass", "2 hu"])
+    assert res["end"] == "wall" and len(types(r, "draw")) == 6
+    res, _ = run(["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m",
+                  "1p3p5p7p9p2p4p6p3s5s6s8s1s"], "2m7p", ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"])
+    assert res["end"] == "wall" and len(res["wins"]) == 2
+
+
+# --------------------------------------------------------------------------- R11
+
+
+def test_r11_1_exchange_three_all_pass_at_once_in_the_drawn_direction():
+    r = Round.from_seed("chengdu", 5, 0)
+    before = [bytes(c) for c in r.counts]
+    chosen = []
+    for s in range(4):
+        a = r.default_action()
+        assert len({k // 9 for k in a.arg}) == 1
+        chosen.append(a.arg)
+        r.apply(a)
+    off = {"next": 1, "prev": 3, "across": 2}[r.exchange_dir]
+    for s in range(4):
+        exp = bytearray(before[s])
+        for k in chosen[s]:
+            exp[k] -= 1
+        for k in chosen[(s - off) % 4]:
+            exp[k] += 1
+        assert bytes(r.counts[s]) == bytes(exp)
+    assert r.phase == 1  # then the voids (R11.2)
+
+
+def test_r11_1_exchange_must_be_three_tiles_of_one_suit():
+    r = Round.from_seed("chengdu", 5, 0)
+    from xuezhan.engine.actions import Action
+    with pytest.raises(IllegalAction, match="one suit"):
+        r.apply(Action(0, "exchange", (0, 9, 18)))
+
+
+def test_r11_2_void_discard_first_no_peng_and_no_win_while_holding_it():
+    rules = Rules.preset("leshan").replace(declare_void=True)
+    r = build(PENG_HANDS, wall="1m2m", rules=rules)
+    for s, v in enumerate(["m", "p", "s", "m"]):
+        r.apply(f"{s} void {v}")
+    assert {a.arg // 9 for a in r.legal_actions(0)} == {0}  # must discard its void suit (m) first
+    r = build(PENG_HANDS, wall="1m2m", rules=rules)
+    for s, v in enumerate(["p", "p", "m", "m"]):
+        r.apply(f"{s} void {v}")
+    r.apply("0 discard 5p")
+    # Seat 1 (void p) may not peng or kong 5p; seat 2 (void m, holding m tiles) cannot win.
+    assert _last_two(r) == ["discard", "draw"] and r.cur == 1
+    assert r.mask[2] == 0
+
+
+def test_r11_2_default_void_is_the_suit_held_fewest():
+    r = Round.from_seed(Rules.preset("leshan").replace(declare_void=True), 3, 0)
+    c = r.counts[0]
+    n = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
+    assert r.default_action().arg == n.index(min(n))
+
+
+# --------------------------------------------------------------------------- R13
+
+
+def test_r13_asked_seat_without_its_claim_line_passes():
+    # Seat 2 could win on 5p; the next line is seat 1's turn verb, so seat 2 passes (and is locked).
+    res, r = run(LOCK_HANDS, "5p1m5p2m3m", ["0 discard 5p", "1 discard 5p"])
+    assert types(r, "pass")[0]["seat"] == 2
+    assert [e["type"] for e in r.events[1:5]] == ["discard", "pass", "draw", "discard"]
+
+
+def test_r13_escape_line_is_taken_at_the_next_decision_of_any_seat():
+    res, r = run(SELF_HANDS, "1m2m3m", ["0 discard 9s", "3 escape"])
+    assert res["end"] == "escape" and types(r, "escape")[0]["seat"] == 3
+    assert r.escaped[3] and res["deltas"][3] <= -50
+
+
+def test_r13_illegal_line_is_refused_naming_it():
+    with pytest.raises(ScriptError) as ei:
+        run(SELF_HANDS, "1m2m3m", ["0 discard 9s", "2 discard 1m"])
+    assert ei.value.line == 1 and "line 1" in str(ei.value) and "2 discard 1m" in str(ei.value)
+    with pytest.raises(ScriptError) as ei:
+        run(SELF_HANDS, "1m2m3m", ["0 discard 5p"])  # not in hand
+    assert ei.value.line == 0
+    with pytest.raises(ScriptError) as ei:
+        run(SELF_HANDS, "1m2m3m", ["0 dance"])
+    assert ei.value.line == 0
+
+
+def test_r13_when_the_script_runs_out_r10_defaults_finish_the_hand():
+    res, r = run(SELF_HANDS, "1m2m3m4m5m", ["0 discard 9s"])
+    assert res["end"] == "wall" and "R10-defaults" in res["fired"]
+    assert all(e.get("default") for e in types(r, "discard")[1:])
