@@ -107,26 +107,44 @@ def opponent_threat(obs: Any, o: int) -> float:
     return min(p, 0.95)
 
 
+def likely_void(obs: Any, o: int) -> int:
+    """The suit opponent ``o`` seems to be clearing (R4.2): its declared void (R11.2), the
+    suit its melds leave out when they use two suits, else the suit it has discarded most if
+    that is at least three tiles and half its discards and no meld uses it; -1 if unclear."""
+    declared = obs.voids[o]
+    if declared >= 0:
+        return declared
+    msuits = {k // 9 for _, k in obs.melds[o]}
+    if len(msuits) >= 2:
+        return 3 - sum(msuits) if len(msuits) == 2 else -1
+    river = obs.discards[o]
+    if len(river) < 3:
+        return -1
+    n = [0, 0, 0]
+    for k in river[:8]:
+        n[k // 9] += 1
+    s = max(range(3), key=lambda i: n[i])
+    if s in msuits or n[s] < 3 or 2 * n[s] < min(len(river), 8):
+        return -1
+    return s
+
+
 def danger(obs: Any, kind: int, vis: bytes, threats: dict[int, float]) -> float:
     """How likely a discard of ``kind`` is to be won on, summed over the threatening opponents."""
     suit = kind // 9
     live = 4 - obs.hand[kind] - vis[kind]
     total = 0.0
     for o, p in threats.items():
-        w = 1.0
-        declared = obs.voids[o]
-        if declared >= 0 and declared == suit:
-            continue  # R11.2: it cannot win with a tile of its declared void suit
-        msuits = {k // 9 for _, k in obs.melds[o]}
-        if len(msuits) >= 2 and suit not in msuits:
-            continue  # R4.2: two suits already used by its melds
-        river = obs.discards[o]
-        if kind in river:
-            w *= 0.45
-        if river:
-            same = sum(1 for k in river if k // 9 == suit)
-            if suit not in msuits and same >= 3 and same * 2 >= len(river):
-                w *= 0.35  # the suit it is throwing away: probably its void
+        void = likely_void(obs, o)
+        if void == suit:
+            certain = obs.voids[o] >= 0 or len({k // 9 for _, k in obs.melds[o]}) >= 2
+            if certain:
+                continue  # R4.2 / R11.2: it cannot win with this suit
+            w = 0.15
+        else:
+            w = 1.0
+        if kind in obs.discards[o]:
+            w *= 0.5
         if live <= 0:
             w *= 0.55
         if _TERMINAL[kind]:
@@ -140,10 +158,17 @@ class ValueStrategy(GreedyStrategy):
 
     name = "value"
 
-    def __init__(self, defence: bool = True, fan: bool = True) -> None:
+    def __init__(self, defence: bool = True, fan: bool = True, smart_void: bool = True, strict_peng: bool = True, steer: bool = True, fold: bool = True, alpha: float = 0.5, lookahead: bool = True, kong_slack: int = 1) -> None:
         super().__init__()
         self.defence = defence
         self.fan = fan
+        self.smart_void = smart_void
+        self.strict_peng = strict_peng
+        self.steer = steer
+        self.fold = fold
+        self.alpha = alpha
+        self.lookahead = lookahead
+        self.kong_slack = kong_slack
         self._max_factor = 16.0
         self._core_rules: Any = None
 
@@ -157,6 +182,8 @@ class ValueStrategy(GreedyStrategy):
         n = suit_counts(counts)
         used = meld_suits(melds)
         cands = [s for s in range(3) if s not in used] or [0, 1, 2]
+        if not self.smart_void:
+            return min(cands, key=lambda s: (n[s], s))
         return min(cands, key=lambda s: (_core.shanten(counts, melds, s), n[s], s))
 
     def _update_void(self, obs: Any, counts: bytes, melds: bytes) -> None:
@@ -188,7 +215,7 @@ class ValueStrategy(GreedyStrategy):
         void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
         threats = self._threats(obs) if self.defence else {}
         worst = max(threats.values(), default=0.0)
-        defend = worst >= 0.5 and (now >= 2 or (now >= 1 and obs.wall_count <= 24 and worst >= 0.7))
+        defend = self.fold and worst >= 0.5 and (now >= 2 or (now >= 1 and obs.wall_count <= 24 and worst >= 0.7))
         if void_rows:
             if defend:
                 return act(self.seat, DISCARD, min(void_rows, key=lambda r: (danger(obs, r[0], vis, threats), r[1], -r[2], r[0]))[0])
@@ -206,21 +233,55 @@ class ValueStrategy(GreedyStrategy):
             c[kind] -= 1
             c13 = bytes(c)
             if sh == 0:
-                score = 0.0
-                for w, _fan, pts in _core.waits(c13, melds, self._core_rules, void):
-                    live = 4 - c13[w] - vis[w]
-                    if live > 0:
-                        score += live * pts
-                score += 0.01 * uk
+                score = self._wait_value(c13, melds, vis, void) + 0.01 * uk
+            elif sh == 1 and self.lookahead:
+                score = self._one_away_value(c13, melds, vis, void) + 0.01 * uk
             else:
-                score = uk * potential(c13, melds, sh, self._max_factor)
+                score = uk * potential(c13, melds, sh, self._max_factor) if self.steer else float(uk)
             # a danger term against discards into a ready-looking opponent
-            if threats and worst >= 0.5:
-                score *= 1.0 - 0.5 * min(1.0, danger(obs, kind, vis, threats))
+            if threats:
+                score *= 1.0 - self.alpha * min(1.0, danger(obs, kind, vis, threats))
             score += 0.001 * _TERMINAL[kind]
             if score > best_score:
                 best_kind, best_score = kind, score
         return act(self.seat, DISCARD, best_kind)
+
+    def _wait_value(self, c13: bytes, melds: bytes, vis: bytes, void: int) -> float:
+        """Σ over the waits of a ready 13-tile hand of unseen copies × the wait's points."""
+        score = 0.0
+        for w, _fan, pts in _core.waits(c13, melds, self._core_rules, void):
+            live = 4 - c13[w] - vis[w]
+            if live > 0:
+                score += live * pts
+        return score
+
+    def _one_away_value(self, c13: bytes, melds: bytes, vis: bytes, void: int) -> float:
+        """Σ over the draws that make a 1-shanten hand ready of unseen copies × the best
+        ready hand's wait value (one draw of lookahead: good shapes over raw ukeire)."""
+        total = 0.0
+        c = bytearray(c13)
+        for t in range(27):
+            if void >= 0 and t // 9 == void:
+                continue
+            live = 4 - c[t] - vis[t]
+            if live <= 0:
+                continue
+            c[t] += 1
+            c14 = bytes(c)
+            best = 0.0
+            rows = _core.best_discards(c14, melds, vis, void)
+            ready = [r for r in rows if r[1] == 0]
+            if ready:
+                ready.sort(key=lambda r: -r[2])
+                for kind, _sh, uk in ready[:3]:
+                    h = bytearray(c14)
+                    h[kind] -= 1
+                    v = self._wait_value(bytes(h), melds, vis, void)
+                    if v > best:
+                        best = v
+            c[t] -= 1
+            total += live * best
+        return total
 
     def _kong(self, legal, counts: bytes, melds: bytes, void: int, now: int):
         for a in legal:
@@ -235,7 +296,7 @@ class ValueStrategy(GreedyStrategy):
                 else:
                     c[k] -= 1
                     m = bytes(_KONG * 27 + k if code == k else code for code in melds)
-                if _core.shanten(bytes(c), m, void) <= now:
+                if _core.shanten(bytes(c), m, void) <= now + self.kong_slack:
                     return a
         return None
 
@@ -265,25 +326,25 @@ class ValueStrategy(GreedyStrategy):
         if GANG in verbs:
             c = bytearray(counts)
             c[tile] -= 3
-            if _core.shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now:
+            if _core.shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now + self.kong_slack:
                 return verbs[GANG]
         if PENG in verbs:
             c = bytearray(counts)
             c[tile] -= 2
             m = melds + bytes([_PUNG * 27 + tile])
             after = _core.shanten(bytes(c), m, void)
+            if not self.strict_peng:
+                return verbs[PENG] if after <= now else pass_action
             if seven is not None and seven <= now and after >= seven:
                 return pass_action  # keep the better seven-pairs route
             if after < now:
                 return verbs[PENG]
             if after == now:
                 # on an all-triplets route a peng costs nothing
-                c2 = bytearray(counts)
-                c2[tile] -= 2
                 best_tt = min(
-                    triplets_shanten(bytes(c2[:k]) + bytes([c2[k] - 1]) + bytes(c2[k + 1 :]), m)
+                    triplets_shanten(bytes(c[:k]) + bytes([c[k] - 1]) + bytes(c[k + 1 :]), m)
                     for k in range(27)
-                    if c2[k]
+                    if c[k]
                 )
                 if best_tt <= after:
                     return verbs[PENG]
