@@ -1,1 +1,153 @@
-fn main() {}
+//! Criterion benches of the evaluator: median time per hand on seeded, realistic hands.
+//!
+//! Hands are dealt from a shuffled wall restricted to two suits (72 tiles), as a Sichuan hand
+//! that has settled its void looks; winning and ready hands are built from random sets.
+//! Each iteration evaluates one hand (cycling through 4096), so criterion's time per
+//! iteration is the time per hand. Run: `cargo bench -p xuezhan-core --bench evaluator`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use xuezhan_core::suit_table::SuitTables;
+use xuezhan_core::*;
+
+const N: usize = 4096;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn two_suits(rng: &mut Rng) -> [usize; 2] {
+    let a = rng.below(3);
+    [a, (a + 1 + rng.below(2)) % 3]
+}
+
+/// `n` tiles dealt from a shuffled two-suit wall.
+fn dealt(rng: &mut Rng, n: usize) -> Counts {
+    let s = two_suits(rng);
+    let mut wall: Vec<usize> = s.iter().flat_map(|&s| (s * 9..s * 9 + 9).flat_map(|k| [k; 4])).collect();
+    for i in (1..wall.len()).rev() {
+        wall.swap(i, rng.below(i + 1));
+    }
+    let mut c = [0u8; 27];
+    for &k in &wall[..n] {
+        c[k] += 1;
+    }
+    c
+}
+
+/// A winning 14-tile hand (no melds) in two suits and one of its tiles as the winning tile.
+fn winning(rng: &mut Rng) -> (Counts, u8) {
+    loop {
+        let s = two_suits(rng);
+        let mut c = [0u8; 27];
+        let mut ok = true;
+        if rng.below(8) == 0 {
+            for _ in 0..7 {
+                let k = s[rng.below(2)] * 9 + rng.below(9);
+                c[k] += 2;
+                ok &= c[k] <= 4;
+            }
+        } else {
+            for _ in 0..4 {
+                let base = s[rng.below(2)] * 9;
+                if rng.below(3) == 0 {
+                    let k = base + rng.below(9);
+                    c[k] += 3;
+                    ok &= c[k] <= 4;
+                } else {
+                    let k = base + rng.below(7);
+                    for d in 0..3 {
+                        c[k + d] += 1;
+                        ok &= c[k + d] <= 4;
+                    }
+                }
+            }
+            let k = s[rng.below(2)] * 9 + rng.below(9);
+            c[k] += 2;
+            ok &= c[k] <= 4;
+        }
+        if ok {
+            let held: Vec<usize> = (0..27).filter(|&k| c[k] > 0).collect();
+            return (c, held[rng.below(held.len())] as u8);
+        }
+    }
+}
+
+fn bench(cr: &mut Criterion) {
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let random14: Vec<Counts> = (0..N).map(|_| dealt(&mut rng, 14)).collect();
+    let random13: Vec<Counts> = (0..N).map(|_| dealt(&mut rng, 13)).collect();
+    let wins: Vec<(Counts, u8)> = (0..N).map(|_| winning(&mut rng)).collect();
+    // Ready hands: a winning hand minus its winning tile.
+    let ready: Vec<Counts> = wins
+        .iter()
+        .map(|(c, w)| {
+            let mut h = *c;
+            h[*w as usize] -= 1;
+            h
+        })
+        .collect();
+    // is_win input: half random, half winning.
+    let mixed14: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random14[i] } else { wins[i].0 }).collect();
+    let mixed13: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random13[i] } else { ready[i] }).collect();
+    let leshan = RulesCore::leshan();
+    warm_up();
+
+    let mut g = cr.benchmark_group("per_hand");
+    g.sample_size(30).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    macro_rules! per_hand {
+        ($name:expr, $set:expr, |$h:ident| $body:expr) => {{
+            let set = &$set;
+            let mut i = 0usize;
+            g.bench_function($name, |b| {
+                b.iter(|| {
+                    i = (i + 1) & (N - 1);
+                    let $h = black_box(&set[i]);
+                    black_box($body)
+                })
+            });
+        }};
+    }
+    per_hand!("is_win_unchecked/mixed14", mixed14, |h| is_win_unchecked(h, &[], None));
+    per_hand!("is_win_checked/mixed14", mixed14, |h| is_win(h, &[], None).unwrap());
+    per_hand!("shanten_unchecked/random14", random14, |h| shanten_unchecked(h, &[], None));
+    per_hand!("shanten_unchecked/random13", random13, |h| shanten_unchecked(h, &[], None));
+    per_hand!("wait_mask_unchecked/mixed13", mixed13, |h| wait_mask_unchecked(h, &[], None));
+    let mut out = Vec::with_capacity(27);
+    per_hand!("waits_unchecked/mixed13", mixed13, |h| {
+        waits_unchecked(h, &[], &leshan, None, &mut out);
+        out.len()
+    });
+    per_hand!("waits_unchecked/ready13", ready, |h| {
+        waits_unchecked(h, &[], &leshan, None, &mut out);
+        out.len()
+    });
+    per_hand!("fan_unchecked/wins14", wins, |h| fan_unchecked(&h.0, &[], h.1, 0, &leshan, None));
+    per_hand!("fan_checked/wins14", wins, |h| fan(&h.0, &[], h.1, 0, &leshan, None).unwrap());
+    let visible = [0u8; 27];
+    let mut dout = Vec::with_capacity(14);
+    per_hand!("best_discards_unchecked/random14", random14, |h| {
+        best_discards_unchecked(h, &[], &visible, None, &mut dout);
+        dout.len()
+    });
+    g.finish();
+
+    let mut g = cr.benchmark_group("tables");
+    g.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(2));
+    g.bench_function("build", |b| b.iter(|| black_box(SuitTables::build())));
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -2,7 +2,7 @@
 
 use crate::error::EvalError;
 use crate::shanten::{
-    capped_suit_dist, pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE,
+    capped_suit_dist, prefer_empty_void_mask, pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE,
 };
 use crate::suit_table::tables;
 use crate::tiles::{validate, Counts, Meld, Size};
@@ -50,6 +50,10 @@ pub fn best_discards(
 }
 
 /// [`best_discards`] without validation; results appended to `out` (cleared first).
+///
+/// Per discard only the discarded tile's suit changes, and per draw only the drawn tile's:
+/// the other suits' distances and pair statistics are reused, so each of the ≤ 14 × 27
+/// evaluations is one table lookup and a combine.
 pub fn best_discards_unchecked(
     c: &Counts,
     melds: &[Meld],
@@ -62,7 +66,6 @@ pub fn best_discards_unchecked(
     let t = tables();
     let sets = 4 - melds.len();
     let seven = melds.is_empty();
-    let mut h = *c;
     // Suits holding a meld kind need the capped (exact, slower) distances.
     let mut cap = [4u8; 27];
     let mut capped = 0u8;
@@ -78,7 +81,18 @@ pub fn best_discards_unchecked(
             t.distances(t.record(hs))
         }
     };
+    let shanten_of = |d: &[SuitDist; 3], ps: &[(u8, u8); 3], empty: u8| -> i8 {
+        let al = prefer_empty_void_mask(empty, allowed);
+        let st = standard_missing(d, sets, al) as i8 - 1;
+        if seven {
+            st.min(seven_pairs_missing(ps, al) as i8 - 1)
+        } else {
+            st
+        }
+    };
+    let mut h = *c;
     let base_d = [dist_of(&h, 0), dist_of(&h, 1), dist_of(&h, 2)];
+    let base_ps = pair_stats(&h);
     for k in 0..27 {
         if c[k] == 0 {
             continue;
@@ -91,15 +105,12 @@ pub fn best_discards_unchecked(
         h[k] -= 1;
         let mut d = base_d;
         d[sk] = dist_of(&h, sk);
-        let shanten_of = |d: &[SuitDist; 3], h: &Counts| -> i8 {
-            let st = standard_missing(d, sets, allowed) as i8 - 1;
-            if seven {
-                st.min(seven_pairs_missing(&pair_stats(h), allowed) as i8 - 1)
-            } else {
-                st
-            }
-        };
-        let s13 = shanten_of(&d, &h);
+        let mut ps = base_ps;
+        let x = h[k];
+        ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
+        ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
+        let empty13 = crate::win::concealed_suits(&h) ^ 7;
+        let s13 = shanten_of(&d, &ps, empty13);
         let mut ukeire = 0u32;
         for draw in 0..27 {
             if h[draw] >= cap[draw] {
@@ -110,13 +121,17 @@ pub fn best_discards_unchecked(
                 continue;
             }
             let sd = draw / 9;
+            let y = h[draw];
             h[draw] += 1;
-            let saved = d[sd];
+            let (saved_d, saved_ps) = (d[sd], ps[sd]);
             d[sd] = dist_of(&h, sd);
-            if shanten_of(&d, &h) < s13 {
+            ps[sd].0 = ps[sd].0 + ((y + 1) >> 1) - (y >> 1);
+            ps[sd].1 = ps[sd].1 + ((y + 1) & 1) - (y & 1);
+            if shanten_of(&d, &ps, empty13 & !(1 << sd)) < s13 {
                 ukeire += left as u32;
             }
-            d[sd] = saved;
+            d[sd] = saved_d;
+            ps[sd] = saved_ps;
             h[draw] -= 1;
         }
         h[k] += 1;
