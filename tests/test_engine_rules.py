@@ -173,12 +173,13 @@ def test_r3_2_win_beats_peng_and_multiple_winners_all_win():
     assert [(w["seat"], w["from"]) for w in res["wins"]] == [(1, 0), (2, 0)]
 
 
+ROB_WALL = "1m2m3m4m5m6m7m8m9m3p"  # long enough: no last-tiles phase (R4.4) when the kong is added
 ROB_SCRIPT = ["0 discard 5p", "1 peng", "2 pass", "1 discard 1p", "2 discard 1m", "3 discard 2s",
               "0 discard 2m", "1 jiagang 5p"]
 
 
 def test_r3_3_robbing_an_added_kong():
-    res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ROB_SCRIPT + ["2 hu"])
+    res, r = run(PENG_HANDS, ROB_WALL, ROB_SCRIPT + ["2 hu"])
     w = res["wins"][0]
     assert (w["seat"], w["from"], w["tile"]) == (2, 1, "5p")
     assert w["items"].get("robbing_kong") == 1
@@ -188,7 +189,7 @@ def test_r3_3_robbing_an_added_kong():
 
 
 def test_r3_3_rob_kong_off_means_nobody_is_asked():
-    res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ROB_SCRIPT, rules={"preset": "leshan", "rob_kong": False})
+    res, r = run(PENG_HANDS, ROB_WALL, ROB_SCRIPT, rules={"preset": "leshan", "rob_kong": False})
     assert [e["meld"] for e in types(r, "meld")] == ["peng", "jiagang"]
     assert sorted(pays(r, "R6.4"))[:3] == [("R6.4", 0, 1, 1), ("R6.4", 2, 1, 1), ("R6.4", 3, 1, 1)]
 

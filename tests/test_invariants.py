@@ -145,3 +145,69 @@ def test_r12_benchmark_style_speed_smoke():
     # Not a timing assertion (speed is measured by benchmarks/engine.py): hands complete.
     res = [play_hand([RandomStrategy(i) for i in range(4)], "leshan", seed=s) for s in range(20)]
     assert all(r["end"] in ("wall", "three_won", "escape") for r in res)
+
+
+# --------------------------------------------------------------------------- one test per R12 id
+
+
+def _played(preset, seed, bots=None):
+    rnd = Round.from_seed(preset, seed, seed % 4)
+    rnd.events = CheckedEvents(rnd, rnd.events)
+    strategies = bots or [LeaningBot(seed * 4 + i, p_hu=0.8) for i in range(4)]
+    for s, b in enumerate(strategies):
+        b.reset(s, rnd.rules)
+    run_round(rnd, strategies)
+    return rnd
+
+
+def test_r12_1_tile_conservation():
+    for seed in range(30):
+        rnd = _played("chengdu", seed)
+        check_state(rnd)
+        assert rnd.events.count > 50
+
+
+def test_r12_1_broken_conservation_is_detected():
+    from xuezhan.engine import InvariantError
+
+    rnd = Round.from_seed("leshan", 1, 0)
+    rnd.counts[0][0] += 1
+    with pytest.raises(InvariantError, match="R12.1"):
+        rnd.check_invariants()
+
+
+def test_r12_2_deltas_sum_to_minus_the_escape_penalty():
+    for seed in range(30):
+        rnd = _played("leshan", seed, [LeaningBot(seed + i, p_bad=0.01) for i in range(4)])
+        pen = 50 if rnd.end_reason == "escape" else 0
+        assert sum(rnd.deltas) == -pen
+        rnd.check_invariants()
+
+
+def test_r12_3_winners_and_escapees_never_act_or_pay():
+    for seed in range(30):
+        rnd = _played("leshan", seed)
+        done = set()
+        for e in rnd.events:
+            if e["type"] == "pay" and e["rule"] != "R8":
+                assert e["from"] not in done
+            if e["type"] in ("discard", "peng", "gang", "angang", "jiagang", "pass") or (
+                e["type"] == "hu" and not e.get("forced")
+            ):
+                assert e["seat"] not in done
+            if e["type"] == "win":
+                done.add(e["seat"])
+
+
+def test_r12_4_replay_reproduces_and_a_tampered_log_fails_on_that_line():
+    from xuezhan.engine import ReplayMismatch
+
+    rnd = _played("chengdu", 8)
+    lines = log_lines(rnd)
+    assert log_lines(replay_log(lines)) == lines
+    i = next(i for i, ln in enumerate(lines) if '"type":"pay"' in ln)
+    bad = list(lines)
+    bad[i] = bad[i].replace('"amount":', '"amount":1', 1)
+    with pytest.raises(ReplayMismatch) as ei:
+        replay_log(bad)
+    assert ei.value.line == i + 1

@@ -1,0 +1,165 @@
+"""Matches (RULES.md R9), time and bots (R10), and the Strategy protocol."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from _engine_helpers import build, run, types
+from xuezhan.engine import Round, play_hand, play_match, replay_log, replay_script
+from xuezhan.engine.match import first_dealer, hand_seed
+from xuezhan.rules import Rules
+from xuezhan.strategies import RandomStrategy, Strategy
+
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+PENG_HANDS = ["12468m24568p1379s", "2468m13555p1357s", "123m456m789m46p99p", "1379m1379p24678s"]
+
+
+def bots(seed=0):
+    return [RandomStrategy(seed * 10 + i) for i in range(4)]
+
+
+# --------------------------------------------------------------------------- R9
+
+
+def test_r9_1_first_dealer_drawn_from_the_match_seed():
+    dealers = {first_dealer(s) for s in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    m = play_match(bots(), "leshan", hands=1, seed=17)
+    assert m["hands"][0]["dealer"] == first_dealer(17)
+
+
+def test_r9_2_next_dealer():
+    nd = {name: replay_script(json.loads((VECTORS / name).read_text()))["next_dealer"]
+          for name in ("01-discard-win-basic.json", "02-kong-then-double-win.json", "03-ready-check-pig-refund.json")}
+    assert nd == {"01-discard-win-basic.json": 1,  # the first winner
+                  "02-kong-then-double-win.json": 0,  # a multiple first win: the discarder
+                  "03-ready-check-pig-refund.json": 0}  # nobody won: the dealer stays
+
+
+def test_r9_3_match_scores_add_up_and_dealers_follow():
+    m = play_match(bots(3), "chengdu", hands=12, seed=5)
+    hands = m["hands"]
+    assert [sum(h["deltas"][s] for h in hands) for s in range(4)] == m["scores"]
+    for a, b in zip(hands, hands[1:]):
+        assert b["dealer"] == a["next_dealer"]
+    assert [h["seed"] for h in hands] == [hand_seed(5, i) for i in range(12)]
+    for h in hands:
+        assert {"deltas", "wins", "kongs", "payments", "fired", "end"} <= set(h)
+
+
+def test_r9_3_match_logs(tmp_path):
+    play_match(bots(), "leshan", hands=3, seed=1, log_dir=tmp_path)
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    assert len(logs) == 3
+    for p in logs:
+        replay_log(p)
+
+
+# --------------------------------------------------------------------------- R10
+
+
+def test_r10_1_turn_default_discards_the_drawn_tile_else_last_allowed():
+    r = build(PENG_HANDS, wall="1m2m3m4m5m6m7m8m9m3p")
+    assert str(r.default_action()) == "0 discard 9s"  # dealer's first turn: no draw
+    r.apply("0 discard 5p")
+    r.apply("1 peng")
+    r.apply("2 pass")
+    assert str(r.default_action()) == "1 discard 7s"  # after a peng: the last tile of the sorted hand
+    r.apply("1 discard 1p")
+    assert str(r.default_action()) == "2 discard 1m"  # the tile just drawn (门牌)
+    # With a void suit held, the tile just drawn may be forbidden: the last allowed tile.
+    rules = Rules.preset("leshan").replace(declare_void=True)
+    r = build(PENG_HANDS, wall="1m2m3m4m5m6m7m8m9m3p", rules=rules)
+    for s, v in enumerate("spmm"):
+        r.apply(f"{s} void {v}")
+    assert str(r.default_action()) == "0 discard 9s"
+    r.apply("0 discard 9s")
+    assert str(r.default_action()) == "1 discard 5p"  # drew 1m but must discard p: 5p is last
+
+
+def test_r10_2_claim_default_passes_and_self_draw_is_not_declared():
+    r = build(PENG_HANDS, wall="1m2m3m4m5m6m7m8m9m3p")
+    r.apply("0 discard 5p")
+    assert str(r.default_action()) == "1 pass"
+    res, _ = run(["12468m2468p13579s", "123456789m3455p", "2468m13579p2468s", "13579m1379p2468s"],
+                 "5p1m2m3m4m", ["0 discard 9s"])
+    assert res["wins"] == []  # the self-draw of 5p is not declared by the default
+
+
+class Slow:
+    def __init__(self, delay):
+        self.delay = delay
+        self.inner = RandomStrategy(1)
+
+    def reset(self, seat, rules):
+        self.inner.reset(seat, rules)
+
+    def act(self, obs):
+        time.sleep(self.delay)
+        return self.inner.act(obs)
+
+
+class Crash:
+    def reset(self, seat, rules):
+        pass
+
+    def act(self, obs):
+        raise RuntimeError("boom")
+
+
+class Cheat:
+    def reset(self, seat, rules):
+        self.seat = seat
+
+    def act(self, obs):
+        from xuezhan.engine.actions import Action
+
+        return Action(obs.seat, "discard", 99)
+
+
+def test_r10_3_timeouts_take_the_default_then_escape_past_max_timeouts():
+    rules = Rules.preset("leshan").replace(turn_timeout=0.001, claim_timeout=0.001, max_timeouts=2)
+    strategies = [Slow(0.005), RandomStrategy(1), RandomStrategy(2), RandomStrategy(3)]
+    timeouts = [0, 0, 0, 0]
+    seed = next(s for s in range(100) if first_dealer(s) == 0)
+    res = play_hand(strategies, rules, seed=seed, timeouts=timeouts)
+    assert res["end"] == "escape"
+    assert timeouts[0] == 3
+    assert res["deltas"][0] <= -50
+
+
+def test_r10_3_exception_or_illegal_action_is_an_escape():
+    for bad in (Crash(), Cheat()):
+        strategies = [bad, RandomStrategy(1), RandomStrategy(2), RandomStrategy(3)]
+        rnd = Round.from_seed("leshan", 3, 0)
+        from xuezhan.engine import run_round
+
+        for s, b in enumerate(strategies):
+            b.reset(s, rnd.rules)
+        run_round(rnd, strategies)
+        esc = types(rnd, "escape")
+        assert rnd.end_reason == "escape" and esc[0]["seat"] == 0
+        assert esc[0]["note"] in ("exception RuntimeError", "illegal action")
+
+
+def test_strategy_protocol_and_random_bot_determinism():
+    assert isinstance(RandomStrategy(0), Strategy)
+    a = play_hand(bots(7), "chengdu", seed=11)
+    b = play_hand(bots(7), "chengdu", seed=11)
+    assert a == b
+
+
+def test_observation_holds_only_what_the_seat_may_know():
+    r = Round.from_seed("chengdu", 4, 0)
+    obs = r.observation(0)
+    assert obs.voids == (-1, -1, -1, -1)
+    assert obs.hand == bytes(r.counts[0]) and len(obs.legal_actions) > 0
+    assert r.observation(1).legal_actions == ()
+    fields = set(obs.__slots__)
+    assert not fields & {"wall", "counts", "hands"}
+    d = obs.to_dict()
+    assert json.loads(json.dumps(d)) == d
