@@ -15,6 +15,7 @@ from xuezhan.engine.state import CLAIM, PHASES
 
 __all__ = ["Observation"]
 
+_NO_VOIDS = (-1, -1, -1, -1)
 _TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 
 
@@ -74,7 +75,7 @@ class Observation:
             self.voids = st.void_view
         else:
             own = st.v_choice[seat]
-            self.voids = tuple(own if s == seat else -1 for s in range(4))
+            self.voids = _NO_VOIDS if own < 0 else tuple(own if s == seat else -1 for s in range(4))
         if ph == CLAIM:
             self.claim_tile: Optional[int] = st.c_tile
             self.claim_from: Optional[int] = st.c_from

@@ -74,6 +74,11 @@ _SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
 _TRIPLES = [
     [(x, y, z) for x in range(n) for y in range(x, n) for z in range(y, n)] for n in range(10)
 ]
+# shared exchange actions: _XACT[seat][(k1, k2, k3)], three kinds of one suit, sorted
+_XACT = [
+    {(a + x, a + y, a + z): Action(s, EXCHANGE, (a + x, a + y, a + z)) for a in (0, 9, 18) for x, y, z in _TRIPLES[9]}
+    for s in range(4)
+]
 
 
 def deal(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
@@ -114,6 +119,8 @@ class Round(HandState):
                 f"exchange_three is on: the exchange direction must be one of next, prev, across (got {exchange!r})"
             )
         super().__init__(rules, hands, wall, dealer, exchange, seed, scores)
+        if max(self.dealt) > 4:
+            _check_kinds(self.dealt)
         self._forced_opt = rules.last_tiles_forced
         self._lock_opt = rules.pass_win_lock
         self.events.append(
@@ -258,19 +265,13 @@ class Round(HandState):
     def _exchange_actions(self, seat: int) -> list[Action]:
         """R11.1: every choice of three tiles of one suit (distinct multisets, sorted)."""
         c = self.counts[seat]
-        out = []
+        out: list[Action] = []
         for a, b in _SUIT_SLICES:
-            ks = [k for k in range(a, b) if c[k]]
-            if sum(c[a:b]) < 3:
-                continue
-            for x, y, z in _TRIPLES[len(ks)]:
-                kx, ky, kz = ks[x], ks[y], ks[z]
-                if x == z:
-                    if c[kx] < 3:
-                        continue
-                elif (x == y and c[kx] < 2) or (y == z and c[ky] < 2):
-                    continue
-                out.append(Action(seat, EXCHANGE, (kx, ky, kz)))
+            key = (seat, a, bytes(c[a:b]))
+            acts = _XCACHE.get(key)
+            if acts is None:
+                acts = _XCACHE[key] = _exchange_choices(seat, a, c[a:b])
+            out.extend(acts)
         return out
 
     def _apply_exchange(self, action: Action, default: bool) -> None:
@@ -718,21 +719,41 @@ class Round(HandState):
 ASK_MELD_AFTER_HU = True
 
 
+_XCACHE: dict = {}
+
+
+def _exchange_choices(seat: int, a: int, cs: bytes) -> tuple:
+    if len(_XCACHE) > 200_000:
+        _XCACHE.clear()
+    if sum(cs) < 3:
+        return ()
+    xa = _XACT[seat]
+    ks = [a + i for i in range(9) if cs[i]]
+    out = []
+    for x, y, z in _TRIPLES[len(ks)]:
+        kx, ky, kz = ks[x], ks[y], ks[z]
+        if x == z:
+            if cs[kx - a] < 3:
+                continue
+        elif (x == y and cs[kx - a] < 2) or (y == z and cs[ky - a] < 2):
+            continue
+        out.append(xa[(kx, ky, kz)])
+    return tuple(out)
+
+
 def _check_deal(hands, wall, dealer) -> None:
     if not isinstance(dealer, int) or not 0 <= dealer < 4:
         raise ValueError(f"dealer {dealer!r} is not a seat (0-3)")
     if len(hands) != 4:
         raise ValueError(f"a hand has four players, got {len(hands)} hands (R1.2)")
-    total = [0] * 27
     for s, h in enumerate(hands):
         n = 14 if s == dealer else 13
         if len(h) != n:
             who = "the dealer" if s == dealer else f"seat {s}"
             raise ValueError(f"hand of seat {s} has {len(h)} tiles: {who} gets {n} (R1.2)")
-        for k in h:
-            total[k] += 1
-    for k in wall:
-        total[k] += 1
+
+
+def _check_kinds(dealt: bytes) -> None:
     for k in range(27):
-        if total[k] > 4:
-            raise ValueError(f"the hands and wall hold {total[k]} × {TILE_STR[k]}: there are only four (R1.1)")
+        if dealt[k] > 4:
+            raise ValueError(f"the hands and wall hold {dealt[k]} × {TILE_STR[k]}: there are only four (R1.1)")

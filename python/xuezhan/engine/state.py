@@ -45,15 +45,13 @@ class HandState:
         self.hands0 = [list(h) for h in hands]
         self.wall = list(wall)
         self.wpos = 0
-        self.counts = [bytearray(27) for _ in range(4)]
+        self.counts = counts = [bytearray(27) for _ in range(4)]
+        dealt = bytearray(27)
         for s, h in enumerate(hands):
-            c = self.counts[s]
+            c = counts[s]
             for k in h:
                 c[k] += 1
-        dealt = bytearray(27)
-        for c in self.counts:
-            for k in range(27):
-                dealt[k] += c[k]
+                dealt[k] += 1
         for k in self.wall:
             dealt[k] += 1
         self.dealt = bytes(dealt)
