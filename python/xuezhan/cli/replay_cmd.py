@@ -56,8 +56,7 @@ def replay(file: str, as_json: bool, log_path: Optional[str]) -> None:
         if as_json:
             _emit({"error": exc.to_dict()})
         else:
-            where = f"line {exc.line}: " if exc.line is not None else ""
-            click.echo(f"{file}: {where}{exc.message}", err=True)
+            click.echo(f"{file}: {exc.message}", err=True)
         sys.exit(1)
     except (ValueError, KeyError) as exc:  # not JSON, or not a script document
         if as_json:

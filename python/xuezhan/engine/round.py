@@ -705,13 +705,54 @@ class Round(HandState):
     def _why_illegal(self, action: Action) -> str:
         seat, verb = action.seat, action.verb
         legal = ", ".join(str(a) for a in self.legal)
+        why = ""
         if self.phase == CLAIM:
-            what = f"seat {seat} is asked about {TILE_STR[self.c_tile]} from seat {self.c_from}"
+            t = self.c_tile
+            what = f"seat {seat} is asked about {TILE_STR[t]} from seat {self.c_from}"
+            if verb == HU:
+                if (self.mask[seat] >> t) & 1 and self.lock[seat]:
+                    why = (f"; it passed a win of {self.lock[seat]} fan since its last draw and this one is "
+                           "not worth more (R4.3)")
+                else:
+                    why = f"; its hand does not win on {TILE_STR[t]} (R4)"
+            elif verb in (PENG, GANG):
+                if t // 9 == self.void[seat]:
+                    why = "; it may not peng or kong tiles of its void suit (R11.2)"
+                elif self.c_rob:
+                    why = "; an added kong can only be robbed (R3.3)"
+                elif verb == GANG and self.wpos >= len(self.wall):
+                    why = "; no kong when the wall is empty (R3.1)"
+                else:
+                    why = f"; it does not hold enough {TILE_STR[t]}"
+            elif verb not in (PASS,):
+                why = "; a claim is hu, peng, gang or pass"
         elif self.phase == TURN:
             what = f"it is seat {seat}'s turn"
+            if verb == HU:
+                why = "; its tiles do not make a winning hand (R4)"
+            elif verb in (PENG, GANG, PASS):
+                why = f"; {verb} is a claim, not a turn action"
+            elif verb in (ANGANG, JIAGANG):
+                k = action.arg
+                ok_kind = isinstance(k, int) and 0 <= k < 27
+                if self.after_peng:
+                    why = "; no kong right after a peng (R2.1)"
+                elif self.wpos >= len(self.wall):
+                    why = "; no kong when the wall is empty (R2.1)"
+                elif ok_kind and verb == ANGANG and self.counts[seat][k] < 4:
+                    why = f"; it does not hold four {TILE_STR[k]}"
+                elif ok_kind and verb == JIAGANG and (k not in self.melds[seat] or not self.counts[seat][k]):
+                    why = f"; it has no pung of {TILE_STR[k]} with the fourth {TILE_STR[k]} in hand"
+                elif ok_kind and k // 9 == self.void[seat]:
+                    why = "; it may not kong tiles of its void suit (R11.2)"
+            elif verb == DISCARD and isinstance(action.arg, int) and 0 <= action.arg < 27:
+                if not self.counts[seat][action.arg]:
+                    why = f"; seat {seat} does not hold {TILE_STR[action.arg]}"
+                else:
+                    why = "; while it holds a tile of its void suit it must discard one (R11.2)"
         else:
             what = f"seat {seat} must declare its void suit (R11.2)"
-        return f"{what}; legal: {legal}"
+        return f"{what}{why}; legal: {legal}"
 
 
 #: R13 reading: once a win has been declared on a discard, a seat that could only peng or kong

@@ -67,8 +67,8 @@ def record_win(st, seat: int, frm: Optional[int], kind: int, result, ctx: int, f
     }
     st.events.append(win)
     st.wins.append(win)
-    if raw > capped:
-        st.fired.add("R5-capped")
+    if raw >= st.rules.max_fan:
+        st.fired.add("R5-capped")  # reached the cap (极品)
     if forced:
         st.fired.add("R4.4-phase-win")
     return win
