@@ -167,3 +167,12 @@ def test_r4_public_api_agrees_with_reference(kinds):
     assert shanten_parts(kinds) == ShantenParts(*ref_shanten_parts(c))
     c13 = to_counts(kinds[:13])
     assert shanten_parts(c13) == ShantenParts(*ref_shanten_parts(list(c13)))
+
+
+def test_r4_2_melds_in_three_suits_are_unreachable():
+    assert shanten("55m23p", "111m,222p,333s") == xuezhan.UNREACHABLE
+    assert shanten_parts("55m23p", "111m,222p,333s").standard == xuezhan.UNREACHABLE
+    assert not is_win("55m234p", "111m,222p,333s")
+    assert waits("55m2p3p", "111m,222p,333s") == [] and wait_mask("55m2p3p", "111m,222p,333s") == 0
+    # R11.2: a meld in the declared void suit
+    assert shanten("55m23p", "111m,222p,333p", void="p") == xuezhan.UNREACHABLE

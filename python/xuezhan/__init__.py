@@ -12,6 +12,7 @@ The hand evaluator (RULES.md R4, R5, R7.3) is re-exported here::
 
 from xuezhan._core import __version__
 from xuezhan.evaluate import (
+    UNREACHABLE,
     Discard,
     FanResult,
     NotAWinError,
@@ -31,6 +32,7 @@ from xuezhan.tiles import Meld, MeldType, TileError, format_tiles, parse_meld, p
 
 __all__ = [
     "__version__",
+    "UNREACHABLE",
     "Discard",
     "FanResult",
     "Meld",

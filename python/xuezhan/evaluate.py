@@ -52,6 +52,7 @@ from xuezhan.tiles import (
 )
 
 __all__ = [
+    "UNREACHABLE",
     "WinContext",
     "ShantenParts",
     "Wait",
@@ -68,6 +69,10 @@ __all__ = [
 ]
 
 VoidLike = Union[str, int, None]
+
+#: The shanten (127) of a hand that can never win: melds in all three suits, or a meld in the
+#: declared void suit (R4.2).
+UNREACHABLE: int = _core.UNREACHABLE
 _TILE_STR = tuple(tile_str(k) for k in range(NUM_KINDS))
 
 
@@ -202,9 +207,12 @@ def shanten(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -> 
 
     The minimum over the suits the hand may be void in (only ``void`` if given) of the
     standard and seven-pairs forms; every tile of that suit counts against the hand.
+    :data:`UNREACHABLE` (127) when melds make a win impossible (three suits, or the void suit).
 
     >>> shanten("123m456p789s1122m")  # three suits: one of them must go entirely
     3
+    >>> shanten("55m23p", melds="111m,222p,333s") == UNREACHABLE
+    True
     """
     if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
         try:

@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 import click
 
-from xuezhan.evaluate import best_discards, fan, is_win, shanten_parts, waits, NotAWinError
+from xuezhan.evaluate import UNREACHABLE, NotAWinError, best_discards, fan, is_win, shanten_parts, waits
 from xuezhan.rules import FAN_NAMES, Rules, as_rules
 from xuezhan.tiles import (
     format_melds,
@@ -87,6 +87,8 @@ def _render(d: dict[str, Any]) -> str:
     sp = d["shanten_parts"]
     pairs = "-" if sp["seven_pairs"] is None else sp["seven_pairs"]
     shanten_line = f"shanten {d['shanten']}  (standard {sp['standard']}, seven pairs {pairs})"
+    if d["shanten"] == UNREACHABLE:
+        shanten_line = f"shanten {UNREACHABLE}: no win is reachable (melds in three suits, or in the void suit)"
     if d["tiles"] == 14:
         if d["win"]:
             lines.append(f"win    yes, on {d['win_tile']}: {d['fan']} fan"
