@@ -223,3 +223,98 @@ def _swaps_to_win(start: tuple[int, ...], melds: Melds, void: int, mc: Sequence[
                         nxt.add(t)
         frontier = nxt
     return None
+
+
+# ------------------------------------------------------------------ fan (R5), every reading
+
+
+FAN_VALUES = {
+    "all_triplets": 1, "one_suit": 2, "seven_pairs": 2, "gen": 1, "single_wait_melded": 1,
+    "kong_draw": 1, "kong_discard": 1, "robbing_kong": 1, "last_tile": 1, "terminals": 2,
+    "pairs_258": 2, "concealed": 1, "no_terminals": 1, "self_draw": 1,
+}
+
+
+def _readings_rec(c: list[int], sets: int, pair: bool) -> Iterable[list[tuple[str, int]]]:
+    i = next((k for k in range(27) if c[k]), None)
+    if i is None:
+        if sets == 0 and not pair:
+            yield []
+        return
+    if pair and c[i] >= 2:
+        c[i] -= 2
+        for rest in _readings_rec(c, sets, False):
+            yield [("pair", i)] + rest
+        c[i] += 2
+    if sets and c[i] >= 3:
+        c[i] -= 3
+        for rest in _readings_rec(c, sets - 1, pair):
+            yield [("trip", i)] + rest
+        c[i] += 3
+    if sets and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        for k in (i, i + 1, i + 2):
+            c[k] -= 1
+        for rest in _readings_rec(c, sets - 1, pair):
+            yield [("run", i)] + rest
+        for k in (i, i + 1, i + 2):
+            c[k] += 1
+
+
+def _has_19(kind: int) -> bool:
+    return kind % 9 in (0, 8)
+
+
+def ref_fan(counts: Sequence[int], melds: Melds, ctx: int, items_on: set[str], max_fan: int,
+            self_draw_fan: bool, base: int = 1, void: int = -1) -> Optional[tuple[int, int, dict[str, int]]]:
+    """(capped fan, points, items of the best reading, or None if best readings differ in items)
+    or None if not a win. ``ctx`` bits as in
+    docs/internals.md. Every reading (standard splits and seven pairs) is scored; the best counts."""
+    if not ref_is_win(counts, melds, void):
+        return None
+    total = [a + b for a, b in zip(counts, meld_counts(melds))]
+    common: dict[str, int] = {}
+    if len(suits_of(total)) == 1:
+        common["one_suit"] = 2
+    gens = sum(1 for x in total if x == 4)
+    if gens:
+        common["gen"] = gens
+    if len(melds) == 4:
+        common["single_wait_melded"] = 1
+    if all(t == 2 for t, _ in melds):
+        common["concealed"] = 1
+    if not any(total[k] and _has_19(k) for k in range(27)):
+        common["no_terminals"] = 1
+    for bit, name in ((1, "kong_draw"), (2, "kong_discard"), (3, "robbing_kong"), (4, "last_tile")):
+        if ctx >> bit & 1:
+            common[name] = 1
+    if self_draw_fan and ctx & 1 and not ctx >> 6 & 1:
+        common["self_draw"] = 1
+
+    readings: list[dict[str, int]] = []
+    for r in _readings_rec(list(counts), 4 - len(melds), True):
+        it = dict(common)
+        blocks = r + [("trip", k) for _, k in melds]
+        if all(b != "run" for b, _ in blocks):
+            it["all_triplets"] = 1
+            if all(k % 9 + 1 in (2, 5, 8) for _, k in blocks):
+                it["pairs_258"] = 2
+        if all(_has_19(k) or (b == "run" and _has_19(k + 2)) for b, k in blocks):
+            it["terminals"] = 2
+        readings.append(it)
+    if not melds and all(x % 2 == 0 for x in counts):
+        it = dict(common)
+        it["seven_pairs"] = 2
+        if all(_has_19(k) for k in range(27) if counts[k]):
+            it["terminals"] = 2
+        readings.append(it)
+
+    def score(it: dict[str, int]) -> int:
+        return 1 + sum(v for k, v in it.items() if k in items_on)
+
+    raw = max(score(it) for it in readings)
+    capped = min(raw, max_fan)
+    if "heaven_earth" in items_on and ctx >> 5 & 1:
+        capped = max_fan
+    bests = {tuple(sorted((k, v) for k, v in it.items() if k in items_on)) for it in readings if score(it) == raw}
+    items = dict(next(iter(bests))) if len(bests) == 1 else None  # None: several best readings differ
+    return capped, base << (capped - 1), items
