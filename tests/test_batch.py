@@ -106,7 +106,7 @@ def test_batch_random_generators_are_seeded_and_legal():
     assert ((w > 0).reshape(-1, 3, 9).any(2).sum(1) <= 2).all()
 
 
-def test_batch_releases_the_gil_and_is_thread_safe():
+def test_batch_calls_from_several_threads_agree():
     import threading
 
     a = batch.random_hands(20000, 13, seed=8)
