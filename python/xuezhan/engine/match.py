@@ -87,7 +87,7 @@ def run_round(
             except Exception:  # a broken action value (its __eq__ raised, ...)
                 ok = False
             if ok:
-                rnd._apply(action, False)
+                rnd._apply_legal(action)
             elif type(action) is Action and action.seat == seat:
                 try:  # its own escape, or an exchange written in another order
                     rnd.apply(action)

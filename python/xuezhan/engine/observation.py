@@ -65,7 +65,7 @@ class Observation:
         self.hand = bytes(st.counts[seat])
         self.drawn = st.drawn if ph == 2 and st.cur == seat else -1
         self.melds = st.meld_view
-        self.discards = st.river_view()
+        self.discards = st._river_view
         self.wall_count = len(st.wall) - st.wpos
         self.last_tiles = st.last_phase
         self.scores = st.scores_view

@@ -69,6 +69,7 @@ _ANG = [[act(s, ANGANG, k) for k in range(27)] for s in range(4)]
 _JIA = [[act(s, JIAGANG, k) for k in range(27)] for s in range(4)]
 _VOIDS = [[act(s, VOID, k) for k in range(3)] for s in range(4)]
 _RANGE27 = range(27)
+_wait_mask = core.wait_mask
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
 # index triples x <= y <= z below n, for the exchange choices
 _TRIPLES = [
@@ -159,6 +160,13 @@ class Round(HandState):
         self._apply(action, default)
         if note is not None:
             self.events[n]["note"] = note
+
+    def _apply_legal(self, action: Action) -> None:
+        """Apply an action known to be in ``self.legal`` (the play loop checked it)."""
+        if self.phase == TURN and action.verb == DISCARD:
+            self._discard(action.seat, action.arg, False)
+        else:
+            self._apply(action, False)
 
     def _apply(self, action: Union[Action, str], default: bool) -> None:
         if type(action) is Action and self.phase == TURN and action in self.legal and action.verb == DISCARD:
@@ -353,7 +361,7 @@ class Round(HandState):
 
     # ================================================================== turns (R2)
     def _update_mask(self, s: int) -> None:
-        self.mask[s] = core.wait_mask(bytes(self.counts[s]), self.mbytes[s], self.void[s])
+        self.mask[s] = _wait_mask(bytes(self.counts[s]), self.mbytes[s], self.void[s])
 
     def _draw(self, seat: int, replacement: bool = False) -> None:
         """R1.3: draw from the front of the wall (kong replacements too). A player that must
@@ -393,7 +401,6 @@ class Round(HandState):
             can_hu = core.is_win(bytes(c), self.mbytes[seat], self.void[seat])
         else:
             can_hu = False
-        self.can_hu = bool(can_hu)
         if can_hu and self.last_phase and self._forced_opt:
             # R4.4: a self-drawn completing tile must be declared.
             self.cur = seat
@@ -426,31 +433,35 @@ class Round(HandState):
         self.legal = legal
 
     def _discard(self, seat: int, t: int, default: bool) -> None:
-        self.counts[seat][t] -= 1
-        r = self.river[seat]
-        r.append(t)
-        rv = self._river_view
-        if rv is not None:
-            rv = list(rv)
-            rv[seat] = tuple(r)
-            self._river_view = tuple(rv)
+        c = self.counts[seat]
+        c[t] -= 1
+        self.river[seat].append(t)
+        rt = self._river_t
+        rt[seat] = rt[seat] + (t,)
+        self._river_view = tuple(rt)
         self.events.append({"type": "discard", "seat": seat, "tile": TILE_STR[t], "default": default})
-        self._update_mask(seat)
-        ctx = 0
-        kong = None
-        if self.repl:
-            ctx |= KONG_DISCARD  # R5 kong_discard / R6.5: right after its kong replacement draw
-            kong = self.turn_kong
-        if self.drew_last:
-            ctx |= LAST_TILE  # R5 last_tile: the discard right after drawing the last wall tile
-        # Fast path: nobody could claim (no wait on t, fewer than two t in hand): next draw.
+        mask = self.mask
+        mask[seat] = _wait_mask(bytes(c), self.mbytes[seat], self.void[seat])
+        # Fast path: nobody could claim (no wait on t, fewer than two t in hand): the next draws.
         a = self.active
         counts = self.counts
-        mask = self.mask
-        for s in ((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3):
-            if a[s] and ((mask[s] >> t) & 1 or counts[s][t] >= 2):
-                self._open_claims(seat, t, False, ctx, kong)
-                return
+        s1 = (seat + 1) & 3
+        s2 = (seat + 2) & 3
+        s3 = (seat + 3) & 3
+        if (
+            (a[s1] and ((mask[s1] >> t) & 1 or counts[s1][t] >= 2))
+            or (a[s2] and ((mask[s2] >> t) & 1 or counts[s2][t] >= 2))
+            or (a[s3] and ((mask[s3] >> t) & 1 or counts[s3][t] >= 2))
+        ):
+            ctx = 0
+            kong = None
+            if self.repl:
+                ctx = KONG_DISCARD  # R5 kong_discard / R6.5: right after its kong replacement draw
+                kong = self.turn_kong
+            if self.drew_last:
+                ctx |= LAST_TILE  # R5 last_tile: the discard right after drawing the last wall tile
+            self._open_claims(seat, t, False, ctx, kong)
+            return
         self.claim_group += 1
         self._draw(self.next_active(seat))
 
@@ -617,7 +628,7 @@ class Round(HandState):
                 # R3.3: the kong is cancelled; the robbed tile leaves the kong-maker's hand.
                 self.counts[frm][t] -= 1
                 self.river[frm].append(t)
-                self._river_view = None
+                self._river_changed(frm)
                 self._update_mask(frm)
             for s in self.c_hu:
                 h = bytearray(self.counts[s])
@@ -639,7 +650,7 @@ class Round(HandState):
             seat, verb = self.c_meld
             self.any_claim = True
             self.river[frm].pop()
-            self._river_view = None
+            self._river_changed(frm)
             c = self.counts[seat]
             if verb == PENG:
                 c[t] -= 2

@@ -103,6 +103,7 @@ class HandState:
         # cached immutable views for observations
         self.meld_view: tuple = ((), (), (), ())
         self._river_view: Optional[tuple] = ((), (), (), ())
+        self._river_t: list[tuple] = [(), (), (), ()]
         self.scores_view = tuple(self.scores)
         self._status_view: Optional[tuple] = None
         self.voids_known = False
@@ -130,11 +131,12 @@ class HandState:
         return -1
 
     def river_view(self) -> tuple:
-        """The discard piles as a tuple of tuples (rebuilt only after a change)."""
-        v = self._river_view
-        if v is None:
-            v = self._river_view = tuple(tuple(r) for r in self.river)
-        return v
+        """The discard piles as a tuple of tuples (kept up to date on every change)."""
+        return self._river_view
+
+    def _river_changed(self, seat: int) -> None:
+        self._river_t[seat] = tuple(self.river[seat])
+        self._river_view = tuple(self._river_t)
 
     def status_view(self) -> tuple:
         """``(won, escaped)`` as tuples (rebuilt only after a change)."""
