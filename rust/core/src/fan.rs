@@ -172,6 +172,32 @@ pub fn fan(
 const TERMINAL_KINDS: u32 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26;
 const KINDS_258: u32 = 0b010010010 * (1 | 1 << 9 | 1 << 18);
 
+/// Everything R5 needs to know about a complete hand, gathered once: [`fan_unchecked`]
+/// builds it from counts, the waits loop updates it per wait without re-reading the hand.
+#[derive(Clone, Copy)]
+pub(crate) struct Shape {
+    /// Suits present (bit s), concealed and melded.
+    pub present: u8,
+    /// Standard form complete in every suit.
+    pub std_ok: bool,
+    /// Every suit has an all-triplets reading (meaningful with `std_ok`).
+    pub trip: bool,
+    /// Every suit has a terminal reading (concealed part only).
+    pub term: bool,
+    /// Seven pairs (no melds, every count even).
+    pub seven_pairs: bool,
+    /// Kinds with four copies (concealed + melds).
+    pub gen: u8,
+    /// Kinds present (bit k), concealed and melded.
+    pub kinds: u32,
+    /// Every meld is of a 1 or 9.
+    pub melds_term: bool,
+    /// Four melds and the concealed pair is the winning kind.
+    pub single_wait_melded: bool,
+    /// No pung or exposed kong.
+    pub concealed: bool,
+}
+
 /// [`fan`] without validation (see [`crate::is_win_unchecked`] for the caller's duties;
 /// `win_kind` must be in the hand).
 #[inline]
@@ -205,12 +231,10 @@ pub fn fan_unchecked(
             term &= r & T_BIT != 0;
         }
     }
-    let sp = melds.is_empty() && all_even(c);
-    if !std_ok && !sp {
+    let seven_pairs = melds.is_empty() && all_even(c);
+    if !std_ok && !seven_pairs {
         return None;
     }
-
-    // Kinds present (concealed or melded), kinds with all four copies.
     let mc = meld_copies(melds);
     let mut kinds = 0u32;
     let mut gen = 0u8;
@@ -220,73 +244,93 @@ pub fn fan_unchecked(
         gen += (n == 4) as u8;
     }
     let meld_kinds = melds.iter().fold(0u32, |a, m| a | 1 << m.kind);
+    let shape = Shape {
+        present,
+        std_ok,
+        trip,
+        term,
+        seven_pairs,
+        gen,
+        kinds,
+        melds_term: meld_kinds & !TERMINAL_KINDS == 0,
+        single_wait_melded: melds.len() == 4 && c[win_kind as usize] == 2,
+        concealed: !melds.iter().any(|m| m.is_exposed()),
+    };
+    Some(fan_of_shape(&shape, ctx, rules))
+}
 
+/// R5 on a gathered [`Shape`]: context items, reading-independent items, and the best of
+/// the (at most three) readings.
+#[inline]
+pub(crate) fn fan_of_shape(sh: &Shape, ctx: u8, rules: &RulesCore) -> FanResult {
     let mut items = [0u8; item::COUNT];
     let mut set = |id: usize, v: u8| {
         if rules.on(id) {
             items[id] = v;
         }
     };
-    if present.count_ones() == 1 {
+    if sh.present.count_ones() == 1 {
         set(item::ONE_SUIT, 2);
     }
-    if gen > 0 {
-        set(item::GEN, gen);
+    if sh.gen > 0 {
+        set(item::GEN, sh.gen);
     }
-    if melds.len() == 4 && c[win_kind as usize] == 2 {
+    if sh.single_wait_melded {
         set(item::SINGLE_WAIT_MELDED, 1);
     }
-    if !melds.iter().any(|m| m.is_exposed()) {
+    if sh.concealed {
         set(item::CONCEALED, 1);
     }
-    if kinds & TERMINAL_KINDS == 0 {
+    if sh.kinds & TERMINAL_KINDS == 0 {
         set(item::NO_TERMINALS, 1);
     }
-    if ctx & ctx::KONG_DRAW != 0 {
-        set(item::KONG_DRAW, 1);
-    }
-    if ctx & ctx::KONG_DISCARD != 0 {
-        set(item::KONG_DISCARD, 1);
-    }
-    if ctx & ctx::ROBBING_KONG != 0 {
-        set(item::ROBBING_KONG, 1);
-    }
-    if ctx & ctx::LAST_TILE != 0 {
-        set(item::LAST_TILE, 1);
-    }
-    if ctx & ctx::SELF_DRAW != 0
-        && ctx & ctx::DISCARDER_PAYS == 0
-        && (rules.self_draw_fan || rules.on(item::SELF_DRAW))
-    {
-        items[item::SELF_DRAW] = 1;
+    if ctx != 0 {
+        if ctx & ctx::KONG_DRAW != 0 {
+            set(item::KONG_DRAW, 1);
+        }
+        if ctx & ctx::KONG_DISCARD != 0 {
+            set(item::KONG_DISCARD, 1);
+        }
+        if ctx & ctx::ROBBING_KONG != 0 {
+            set(item::ROBBING_KONG, 1);
+        }
+        if ctx & ctx::LAST_TILE != 0 {
+            set(item::LAST_TILE, 1);
+        }
+        if ctx & ctx::SELF_DRAW != 0
+            && ctx & ctx::DISCARDER_PAYS == 0
+            && (rules.self_draw_fan || rules.on(item::SELF_DRAW))
+        {
+            items[item::SELF_DRAW] = 1;
+        }
     }
 
-    // Reading-dependent items: pick the reading with the most (enabled) fan.
+    // Reading-dependent items: the reading with the most (enabled) fan counts.
     let on = |id: usize, v: u8| if rules.on(id) { v } else { 0 };
-    let mut best = (0u8, [0u8; 3]); // (value, [all_triplets, terminals, pairs_258] or seven pairs)
+    // (value, [all_triplets, terminals, pairs_258]) of the best standard reading.
+    let mut best = (0u8, [0u8; 3]);
     let mut best_sp = false;
-    if std_ok {
+    if sh.std_ok {
         // Melds are triplets/kongs, so they never break the triplet reading; for terminals
         // every meld must be of a 1 or 9.
-        let melds_term = meld_kinds & !TERMINAL_KINDS == 0;
-        if trip {
+        if sh.trip {
             let a = on(item::ALL_TRIPLETS, 1);
-            let p = if kinds & !KINDS_258 == 0 { on(item::PAIRS_258, 2) } else { 0 };
-            let tm = if kinds & !TERMINAL_KINDS == 0 { on(item::TERMINALS, 2) } else { 0 };
+            let p = if sh.kinds & !KINDS_258 == 0 { on(item::PAIRS_258, 2) } else { 0 };
+            let tm = if sh.kinds & !TERMINAL_KINDS == 0 { on(item::TERMINALS, 2) } else { 0 };
             if a + p + tm > best.0 {
                 best = (a + p + tm, [a, tm, p]);
             }
         }
-        if term && melds_term {
+        if sh.term && sh.melds_term {
             let tm = on(item::TERMINALS, 2);
             if tm > best.0 {
                 best = (tm, [0, tm, 0]);
             }
         }
     }
-    if sp {
+    if sh.seven_pairs {
         let v = on(item::SEVEN_PAIRS, 2);
-        if v > best.0 || !std_ok {
+        if v > best.0 || !sh.std_ok {
             best = (v, [0; 3]);
             best_sp = true;
         }
@@ -310,7 +354,7 @@ pub fn fan_unchecked(
         raw = raw.max(rules.max_fan);
     }
     let capped = raw.min(rules.max_fan);
-    Some(FanResult { raw, capped, points: rules.points(capped), items })
+    FanResult { raw, capped, points: rules.points(capped), items }
 }
 
 #[cfg(test)]

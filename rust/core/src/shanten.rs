@@ -95,14 +95,20 @@ pub(crate) fn standard_missing(d: &[SuitDist; 3], sets: usize, allowed: u8) -> u
 }
 
 /// Per suit: (pairs available without drawing, kinds with an odd count).
+///
+/// SWAR over the first eight counts of a suit (one u64) plus the ninth: `x >> 1` is the
+/// number of pairs a count gives (2 or 3 → 1, 4 → 2), `x & 1` whether it is odd.
 #[inline(always)]
 pub(crate) fn pair_stats(c: &Counts) -> [(u8, u8); 3] {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const ONES: u64 = 0x0101_0101_0101_0101;
     let mut out = [(0u8, 0u8); 3];
     for (s, o) in out.iter_mut().enumerate() {
-        for &x in &c[s * 9..s * 9 + 9] {
-            o.0 += x >> 1; // 2 or 3 → one pair, 4 → two pairs
-            o.1 += x & 1;
-        }
+        let v = u64::from_le_bytes(c[s * 9..s * 9 + 8].try_into().unwrap());
+        let last = c[s * 9 + 8];
+        let pairs = (((v >> 1) & LOW7).wrapping_mul(ONES) >> 56) as u8;
+        let odd = ((v & ONES).wrapping_mul(ONES) >> 56) as u8;
+        *o = (pairs + (last >> 1), odd + (last & 1));
     }
     out
 }

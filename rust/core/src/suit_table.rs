@@ -44,11 +44,38 @@ pub struct SuitTables {
     lo: Box<[u16]>,
     /// One record per configuration, by rank.
     rec: Box<[u32]>,
-    /// Decoded `d(m,0)` for m = 0..4 from record bits 0–7.
-    dec0: Box<[[u8; 5]; 256]>,
-    /// Decoded `d(m,1)` for m = 0..4 from record bits 8–17.
-    dec1: Box<[[u8; 5]; 1024]>,
 }
+
+/// Decoded `d(m,0)` for m = 0..4 from record bits 0–7 (prefix sums of the 2-bit deltas).
+static DEC0: [[u8; 5]; 256] = {
+    let mut t = [[0u8; 5]; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut m = 1;
+        while m < 5 {
+            t[bits][m] = t[bits][m - 1] + ((bits >> (2 * (m - 1))) & 3) as u8;
+            m += 1;
+        }
+        bits += 1;
+    }
+    t
+};
+
+/// Decoded `d(m,1)` for m = 0..4 from record bits 8–17.
+static DEC1: [[u8; 5]; 1024] = {
+    let mut t = [[0u8; 5]; 1024];
+    let mut bits = 0;
+    while bits < 1024 {
+        t[bits][0] = (bits & 3) as u8;
+        let mut m = 1;
+        while m < 5 {
+            t[bits][m] = t[bits][m - 1] + ((bits >> (2 + 2 * (m - 1))) & 3) as u8;
+            m += 1;
+        }
+        bits += 1;
+    }
+    t
+};
 
 static TABLES: OnceLock<SuitTables> = OnceLock::new();
 
@@ -111,6 +138,14 @@ impl SuitTables {
         self.rec[self.rank(lo, hi)]
     }
 
+    /// Record of the configuration with split code `(lo, hi)` plus one tile of rank `r`
+    /// (the configuration must hold ≤ 13 tiles and fewer than 4 of rank `r`).
+    #[inline(always)]
+    pub fn record_plus(&self, lo: u32, hi: u32, r: usize) -> u32 {
+        let (lo, hi) = if r < 4 { (lo + P5[r], hi) } else { (lo, hi + P5[r - 4]) };
+        self.rec[self.rank(lo, hi)]
+    }
+
     /// Record by rank.
     #[inline(always)]
     pub fn record_at(&self, rank: usize) -> u32 {
@@ -127,7 +162,7 @@ impl SuitTables {
     /// ```
     #[inline(always)]
     pub fn distances(&self, rec: u32) -> ([u8; 5], [u8; 5]) {
-        (self.dec0[(rec & 0xff) as usize], self.dec1[((rec >> 8) & 0x3ff) as usize])
+        (DEC0[(rec & 0xff) as usize], DEC1[((rec >> 8) & 0x3ff) as usize])
     }
 
     /// Bytes held by the tables.
@@ -356,20 +391,7 @@ impl SuitTables {
             }
         }
 
-        let mut dec0 = Box::new([[0u8; 5]; 256]);
-        for (bits, out) in dec0.iter_mut().enumerate() {
-            for m in 1..5 {
-                out[m] = out[m - 1] + ((bits >> (2 * (m - 1))) & 3) as u8;
-            }
-        }
-        let mut dec1 = Box::new([[0u8; 5]; 1024]);
-        for (bits, out) in dec1.iter_mut().enumerate() {
-            out[0] = (bits & 3) as u8;
-            for m in 1..5 {
-                out[m] = out[m - 1] + ((bits >> (2 + 2 * (m - 1))) & 3) as u8;
-            }
-        }
-        SuitTables { hi, lo, rec, dec0, dec1 }
+        SuitTables { hi, lo, rec }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Waits of a 13-tile hand (R4, R7.3): which kinds complete it, and each wait's value.
 
 use crate::error::EvalError;
-use crate::fan::{fan_unchecked, item, RulesCore};
-use crate::suit_table::{tables, WAIT_SHIFT, W_BIT};
+use crate::fan::{fan_of_shape, item, RulesCore, Shape};
+use crate::suit_table::{split_code, tables, A_BIT, T_BIT, WAIT_SHIFT, W_BIT};
 use crate::tiles::{meld_copies, meld_suits, validate, Counts, Meld, Size};
 use crate::win::concealed_suits;
 
@@ -114,6 +114,9 @@ pub fn waits(
 }
 
 /// [`waits`] without validation, appending to `out` (cleared first) to reuse its allocation.
+///
+/// Each wait changes one suit by one tile, so the hand is read once and every wait costs one
+/// table lookup plus [`fan_of_shape`]; no per-wait rescan of the 27 counts.
 #[inline]
 pub fn waits_unchecked(
     c: &Counts,
@@ -127,16 +130,61 @@ pub fn waits_unchecked(
     if mask == 0 {
         return;
     }
-    let shape_rules = RulesCore { items: rules.items & item::SHAPE_MASK, self_draw_fan: false, ..*rules };
-    let mut h = *c;
+    let shape_rules =
+        RulesCore { items: rules.items & item::SHAPE_MASK, self_draw_fan: false, ..*rules };
+    let t = tables();
+    let present = concealed_suits(c) | meld_suits(melds);
+    let mc = meld_copies(melds);
+    let mut kinds = 0u32;
+    let mut gen = 0u8;
+    let mut n_odd = 0u32;
+    for k in 0..27 {
+        let n = c[k] + mc[k];
+        kinds |= ((n != 0) as u32) << k;
+        gen += (n == 4) as u8;
+        n_odd += (c[k] & 1) as u32;
+    }
+    const TERMINAL_KINDS: u32 = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26;
+    let meld_kinds = melds.iter().fold(0u32, |a, m| a | 1 << m.kind);
+    let mut codes = [(0u32, 0u32); 3];
+    // Per suit: (complete, triplet reading, terminal reading) as it stands; empty suits pass.
+    let mut flags = [(true, true, true); 3];
+    for s in 0..3 {
+        let cs = &c[s * 9..s * 9 + 9];
+        codes[s] = split_code(cs);
+        if present & (1 << s) != 0 {
+            let r = t.record(cs);
+            let n: u32 = cs.iter().map(|&x| x as u32).sum();
+            flags[s] = (n % 3 != 1 && r & W_BIT != 0, r & A_BIT != 0, r & T_BIT != 0);
+        }
+    }
+    let base = Shape {
+        present,
+        std_ok: false,
+        trip: false,
+        term: false,
+        seven_pairs: false,
+        gen,
+        kinds,
+        melds_term: meld_kinds & !TERMINAL_KINDS == 0,
+        single_wait_melded: melds.len() == 4,
+        concealed: !melds.iter().any(|m| m.is_exposed()),
+    };
     while mask != 0 {
         let k = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        h[k] += 1;
-        if let Some(f) = fan_unchecked(&h, melds, k as u8, 0, &shape_rules, void) {
-            out.push(Wait { kind: k as u8, fan: f.capped, points: f.points });
-        }
-        h[k] -= 1;
+        let (s, r) = (k / 9, k % 9);
+        let rec = t.record_plus(codes[s].0, codes[s].1, r);
+        let (a, b) = ((s + 1) % 3, (s + 2) % 3);
+        let mut sh = base;
+        sh.std_ok = rec & W_BIT != 0 && flags[a].0 && flags[b].0;
+        sh.trip = rec & A_BIT != 0 && flags[a].1 && flags[b].1;
+        sh.term = rec & T_BIT != 0 && flags[a].2 && flags[b].2;
+        sh.seven_pairs = melds.is_empty() && n_odd == 1 && c[k] & 1 == 1;
+        sh.gen += (c[k] + mc[k] == 3) as u8;
+        sh.kinds |= 1 << k;
+        let f = fan_of_shape(&sh, 0, &shape_rules);
+        out.push(Wait { kind: k as u8, fan: f.capped, points: f.points });
     }
 }
 

@@ -21,9 +21,8 @@ pub(crate) fn allowed_voids(melds: &[Meld], void: Option<u8>) -> u8 {
 pub(crate) fn concealed_suits(c: &Counts) -> u8 {
     let mut s = 0u8;
     for suit in 0..3 {
-        if c[suit * 9..suit * 9 + 9].iter().any(|&x| x != 0) {
-            s |= 1 << suit;
-        }
+        let v = u64::from_le_bytes(c[suit * 9..suit * 9 + 8].try_into().unwrap());
+        s |= (((v | c[suit * 9 + 8] as u64) != 0) as u8) << suit;
     }
     s
 }

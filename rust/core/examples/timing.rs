@@ -1,0 +1,146 @@
+//! Noise-robust timing of the evaluator: the *minimum* over repeated passes of the mean time
+//! per hand (the machine is shared; the minimum filters out preemption, which the criterion
+//! medians in `benches/evaluator.rs` do not). Same seeded hands as the bench.
+//!
+//! Run: `cargo run --release -p xuezhan-core --example timing`
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use xuezhan_core::suit_table::SuitTables;
+use xuezhan_core::*;
+
+const N: usize = 4096;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn two_suits(rng: &mut Rng) -> [usize; 2] {
+    let a = rng.below(3);
+    [a, (a + 1 + rng.below(2)) % 3]
+}
+
+/// `n` tiles dealt from a shuffled two-suit wall.
+fn dealt(rng: &mut Rng, n: usize) -> Counts {
+    let s = two_suits(rng);
+    let mut wall: Vec<usize> = s.iter().flat_map(|&s| (s * 9..s * 9 + 9).flat_map(|k| [k; 4])).collect();
+    for i in (1..wall.len()).rev() {
+        wall.swap(i, rng.below(i + 1));
+    }
+    let mut c = [0u8; 27];
+    for &k in &wall[..n] {
+        c[k] += 1;
+    }
+    c
+}
+
+/// A winning 14-tile hand (no melds) in two suits and one of its tiles as the winning tile.
+fn winning(rng: &mut Rng) -> (Counts, u8) {
+    loop {
+        let s = two_suits(rng);
+        let mut c = [0u8; 27];
+        let mut ok = true;
+        if rng.below(8) == 0 {
+            for _ in 0..7 {
+                let k = s[rng.below(2)] * 9 + rng.below(9);
+                c[k] += 2;
+                ok &= c[k] <= 4;
+            }
+        } else {
+            for _ in 0..4 {
+                let base = s[rng.below(2)] * 9;
+                if rng.below(3) == 0 {
+                    let k = base + rng.below(9);
+                    c[k] += 3;
+                    ok &= c[k] <= 4;
+                } else {
+                    let k = base + rng.below(7);
+                    for d in 0..3 {
+                        c[k + d] += 1;
+                        ok &= c[k + d] <= 4;
+                    }
+                }
+            }
+            let k = s[rng.below(2)] * 9 + rng.below(9);
+            c[k] += 2;
+            ok &= c[k] <= 4;
+        }
+        if ok {
+            let held: Vec<usize> = (0..27).filter(|&k| c[k] > 0).collect();
+            return (c, held[rng.below(held.len())] as u8);
+        }
+    }
+}
+
+/// Minimum over `passes` of the mean ns per call of `f` over all N hands.
+fn time<T>(passes: usize, mut f: impl FnMut(usize) -> T) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..passes {
+        let t = Instant::now();
+        for i in 0..N {
+            black_box(f(black_box(i)));
+        }
+        best = best.min(t.elapsed().as_nanos() as f64 / N as f64);
+    }
+    best
+}
+
+fn main() {
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let random14: Vec<Counts> = (0..N).map(|_| dealt(&mut rng, 14)).collect();
+    let random13: Vec<Counts> = (0..N).map(|_| dealt(&mut rng, 13)).collect();
+    let wins: Vec<(Counts, u8)> = (0..N).map(|_| winning(&mut rng)).collect();
+    // Ready hands: a winning hand minus its winning tile.
+    let ready: Vec<Counts> = wins
+        .iter()
+        .map(|(c, w)| {
+            let mut h = *c;
+            h[*w as usize] -= 1;
+            h
+        })
+        .collect();
+    // is_win input: half random, half winning.
+    let mixed14: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random14[i] } else { wins[i].0 }).collect();
+    let mixed13: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random13[i] } else { ready[i] }).collect();
+    let leshan = RulesCore::leshan();
+    let t0 = Instant::now();
+    warm_up();
+    let first_build = t0.elapsed();
+    let mut build_min = f64::MAX;
+    for _ in 0..10 {
+        let t = Instant::now();
+        black_box(SuitTables::build());
+        build_min = build_min.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    println!("table build: first {:.1} ms, min of 10 {:.1} ms, {} bytes", first_build.as_secs_f64() * 1e3, build_min, suit_table::tables().bytes());
+    let p = 200;
+    let mut out = Vec::with_capacity(27);
+    let mut dout = Vec::with_capacity(14);
+    let visible = [0u8; 27];
+    let rows: Vec<(&str, f64)> = vec![
+        ("is_win_unchecked   mixed14", time(p, |i| is_win_unchecked(&mixed14[i], &[], None))),
+        ("is_win (checked)   mixed14", time(p, |i| is_win(&mixed14[i], &[], None).unwrap())),
+        ("shanten_unchecked  random14", time(p, |i| shanten_unchecked(&random14[i], &[], None))),
+        ("shanten_unchecked  random13", time(p, |i| shanten_unchecked(&random13[i], &[], None))),
+        ("shanten (checked)  random13", time(p, |i| shanten(&random13[i], &[], None).unwrap())),
+        ("wait_mask_unchecked mixed13", time(p, |i| wait_mask_unchecked(&mixed13[i], &[], None))),
+        ("waits_unchecked    mixed13", time(p, |i| { waits_unchecked(&mixed13[i], &[], &leshan, None, &mut out); out.len() })),
+        ("waits_unchecked    ready13", time(p, |i| { waits_unchecked(&ready[i], &[], &leshan, None, &mut out); out.len() })),
+        ("fan_unchecked      wins14", time(p, |i| fan_unchecked(&wins[i].0, &[], wins[i].1, 0, &leshan, None))),
+        ("fan (checked)      wins14", time(p, |i| fan(&wins[i].0, &[], wins[i].1, 0, &leshan, None).unwrap())),
+        ("best_discards_unch random14", time(5, |i| { best_discards_unchecked(&random14[i], &[], &visible, None, &mut dout); dout.len() })),
+    ];
+    for (name, ns) in rows {
+        println!("{name:30} {ns:9.1} ns/hand");
+    }
+}
