@@ -66,6 +66,7 @@ _GANG = [act(s, GANG) for s in range(4)]
 _PASS = [act(s, PASS) for s in range(4)]
 _DISC = [[act(s, DISCARD, k) for k in range(27)] for s in range(4)]
 _ANG = [[act(s, ANGANG, k) for k in range(27)] for s in range(4)]
+_DISC_SUIT = [[tuple(_DISC[s][v * 9 : v * 9 + 9]) for v in range(3)] for s in range(4)]
 _JIA = [[act(s, JIAGANG, k) for k in range(27)] for s in range(4)]
 _VOIDS = [[act(s, VOID, k) for k in range(3)] for s in range(4)]
 _RANGE27 = range(27)
@@ -271,36 +272,49 @@ class Round(HandState):
 
     # ================================================================== setup phases
     def _exchange_actions(self, seat: int) -> list[Action]:
-        """R11.1: every choice of three tiles of one suit (distinct multisets, sorted)."""
+        """R11.1: every choice of three tiles of one suit (distinct multisets, sorted kinds)."""
         c = self.counts[seat]
+        xa = _XACT[seat]
+        get = xa.__getitem__
         out: list[Action] = []
         for a, b in _SUIT_SLICES:
-            key = (seat, a, bytes(c[a:b]))
-            acts = _XCACHE.get(key)
-            if acts is None:
-                acts = _XCACHE[key] = _exchange_choices(seat, a, c[a:b])
-            out.extend(acts)
+            ks = [k for k in range(a, b) if c[k]]
+            out.extend(map(get, combinations(ks, 3)))  # three different kinds
+            for d in ks:
+                n = c[d]
+                if n >= 2:  # a pair and one other kind, or three of a kind
+                    for k in ks:
+                        if k < d:
+                            out.append(xa[(k, d, d)])
+                        elif k > d:
+                            out.append(xa[(d, d, k)])
+                    if n >= 3:
+                        out.append(xa[(d, d, d)])
         return out
 
     def _apply_exchange(self, action: Action, default: bool) -> None:
         seat = action.seat
         tiles = action.arg
-        if action.verb != EXCHANGE or not isinstance(tiles, tuple) or len(tiles) != 3:
+        if action in self.legal:
+            pass  # one of the listed choices
+        elif action.verb != EXCHANGE or not isinstance(tiles, tuple) or len(tiles) != 3:
             raise IllegalAction(action, f"seat {seat} must choose three tiles to exchange (R11.1)")
-        if any(not isinstance(k, int) or not 0 <= k < 27 for k in tiles):
-            raise IllegalAction(action, "not three tiles")
-        if len({k // 9 for k in tiles}) != 1:
-            raise IllegalAction(action, "the three tiles must be of one suit (R11.1)")
-        c = self.counts[seat]
-        for k in set(tiles):
-            if tiles.count(k) > c[k]:
-                raise IllegalAction(action, f"seat {seat} does not hold {tiles.count(k)} × {TILE_STR[k]}")
-        tiles = tuple(sorted(tiles))
+        else:
+            if any(not isinstance(k, int) or not 0 <= k < 27 for k in tiles):
+                raise IllegalAction(action, "not three tiles")
+            if len({k // 9 for k in tiles}) != 1:
+                raise IllegalAction(action, "the three tiles must be of one suit (R11.1)")
+            c = self.counts[seat]
+            for k in set(tiles):
+                if tiles.count(k) > c[k]:
+                    raise IllegalAction(action, f"seat {seat} does not hold {tiles.count(k)} × {TILE_STR[k]}")
+            tiles = tuple(sorted(tiles))
         if default:
             self.defaults_used += 1
         self.x_choice[seat] = tiles
         self.events.append(
-            {"type": "exchange", "seat": seat, "tiles": "".join(TILE_STR[k] for k in tiles), "default": default}
+            {"type": "exchange", "seat": seat, "tiles": TILE_STR[tiles[0]] + TILE_STR[tiles[1]] + TILE_STR[tiles[2]],
+             "default": default}
         )
         if seat < 3:
             self.cur = seat + 1
@@ -424,7 +438,7 @@ class Round(HandState):
         disc = _DISC[seat]
         if v >= 0:
             a = v * 9
-            vk = list(compress(disc[a : a + 9], c[a : a + 9]))
+            vk = list(compress(_DISC_SUIT[seat][v], c[a : a + 9]))
             if vk:  # R11.2: while it holds a tile of its void suit it must discard such a tile
                 legal.extend(vk)
                 self.legal = legal
@@ -769,28 +783,6 @@ class Round(HandState):
 #: R13 reading: once a win has been declared on a discard, a seat that could only peng or kong
 #: it is still asked (its claim cannot be taken, R3.2, but it is a seat that could claim).
 ASK_MELD_AFTER_HU = True
-
-
-_XCACHE: dict = {}
-
-
-def _exchange_choices(seat: int, a: int, cs: bytes) -> tuple:
-    if len(_XCACHE) > 200_000:
-        _XCACHE.clear()
-    if sum(cs) < 3:
-        return ()
-    xa = _XACT[seat]
-    ks = [a + i for i in range(9) if cs[i]]
-    out = []
-    for x, y, z in _TRIPLES[len(ks)]:
-        kx, ky, kz = ks[x], ks[y], ks[z]
-        if x == z:
-            if cs[kx - a] < 3:
-                continue
-        elif (x == y and cs[kx - a] < 2) or (y == z and cs[ky - a] < 2):
-            continue
-        out.append(xa[(kx, ky, kz)])
-    return tuple(out)
 
 
 def _check_deal(hands, wall, dealer) -> None:
