@@ -163,3 +163,41 @@ def test_observation_holds_only_what_the_seat_may_know():
     assert not fields & {"wall", "counts", "hands"}
     d = obs.to_dict()
     assert json.loads(json.dumps(d)) == d
+
+
+# --------------------------------------------------------------------------- logs through the CLI (R12.4)
+
+
+def _cli(*args):
+    import os
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("xuezhan")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from xuezhan.cli import main; main()"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, env=dict(os.environ), timeout=60)
+
+
+def test_r12_4_cli_replay_log_and_validate_dir(tmp_path):
+    play_match(bots(2), "chengdu", hands=2, seed=9, log_dir=tmp_path)
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    proc = _cli("replay", str(logs[0]), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert "deltas" in json.loads(proc.stdout)
+    proc = _cli("validate", str(tmp_path))
+    assert proc.returncode == 0 and "2 of 2" in proc.stdout
+    lines = logs[1].read_text().splitlines()
+    i = next(i for i, ln in enumerate(lines) if '"type":"draw"' in ln)
+    lines[i] = lines[i].replace('"replacement":false', '"replacement":true')
+    logs[1].write_text("\n".join(lines) + "\n")
+    proc = _cli("validate", str(tmp_path))
+    assert proc.returncode != 0 and f"line {i + 1}" in proc.stderr
+    proc = _cli("replay", str(logs[1]), "--json")
+    assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["line"] == i + 1
+
+
+def test_r13_cli_script_log_option(tmp_path):
+    out = tmp_path / "hand.jsonl"
+    proc = _cli("replay", str(VECTORS / "02-kong-then-double-win.json"), "--log", str(out))
+    assert proc.returncode == 0 and "deltas: [-12, 6, 8, -2]" in proc.stdout
+    assert replay_log(out).deltas == [-12, 6, 8, -2]

@@ -7,10 +7,8 @@ seat at a time, in turn order from the discarder (R13), then resolved (R3.2). Co
 of the last-tiles phase (R4.4) are taken by the engine without asking. ``Escape`` (R8) is
 accepted from any active seat at any time.
 
-    >>> from xuezhan.rules import Rules
-    >>> from xuezhan.tiles import parse_tiles as p
-    >>> r = Round(Rules.preset("leshan"), [p("1235679m1235579p"), p("123456789m3455p"),
-    ...           p("123456789s1489m"), p("124468p1356789s")], [], dealer=0)
+    >>> r = Round("leshan", ["1235679m1235579p", "123456789m3455p", "123456789s1489m",
+    ...           "124468p1356789s"], wall="", dealer=0)
     >>> r.apply(act(0, DISCARD, 13)); [str(a) for a in r.legal_actions(1)]
     ['1 hu', '1 peng', '1 pass']
 """
@@ -51,6 +49,7 @@ from xuezhan.engine.actions import (
 )
 from xuezhan.engine.state import CLAIM, EXCHANGE as PH_EXCHANGE, OVER, TURN, VOID as PH_VOID, HandState
 from xuezhan.rules import Rules, as_rules
+from xuezhan.tiles import parse_tiles
 
 __all__ = ["Round", "deal", "DIRECTIONS"]
 
@@ -115,6 +114,9 @@ class Round(HandState):
         scores: Optional[Sequence[int]] = None,
     ) -> None:
         rules = as_rules(rules)
+        if isinstance(wall, str):
+            wall = parse_tiles(wall)
+        hands = [parse_tiles(h) if isinstance(h, str) else h for h in hands]
         _check_deal(hands, wall, dealer)
         if rules.exchange_three and exchange not in DIRECTIONS:
             raise ValueError(
