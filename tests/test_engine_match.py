@@ -201,3 +201,27 @@ def test_r13_cli_script_log_option(tmp_path):
     proc = _cli("replay", str(VECTORS / "02-kong-then-double-win.json"), "--log", str(out))
     assert proc.returncode == 0 and "deltas: [-12, 6, 8, -2]" in proc.stdout
     assert replay_log(out).deltas == [-12, 6, 8, -2]
+
+
+def test_r11_1_observers_see_no_hidden_information():
+    """Strategies get public views only: no other seat's draws, exchange tiles or void choices
+    before the reveal, and the exchange direction only when the tiles pass."""
+    seen = {s: [] for s in range(4)}
+
+    class Watcher(RandomStrategy):
+        def observe(self, event):
+            seen[self.seat].append(event)
+
+    strategies = [Watcher(i) for i in range(4)]
+    play_hand(strategies, "chengdu", seed=21)
+    for s, evs in seen.items():
+        for e in evs:
+            if e["type"] == "draw" and e["seat"] != s:
+                assert e["tile"] is None
+            if e["type"] in ("exchange", "received") and e["seat"] != s:
+                assert e["tiles"] is None
+            if e["type"] == "void":
+                assert e["seat"] == s
+            if e["type"] == "start":
+                assert "exchange" not in e
+        assert any(e["type"] == "exchanged" for e in evs) and any(e["type"] == "voids" for e in evs)

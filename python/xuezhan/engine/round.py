@@ -128,7 +128,7 @@ class Round(HandState):
         self._forced_opt = rules.last_tiles_forced
         self._lock_opt = rules.pass_win_lock
         self.events.append(
-            {"type": "start", "dealer": dealer, "wall_count": len(self.wall), "exchange": exchange}
+            {"type": "start", "dealer": dealer, "wall_count": len(self.wall)}  # R11.1 direction: revealed later
         )
         if rules.exchange_three:
             self.phase = PH_EXCHANGE
