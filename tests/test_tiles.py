@@ -152,3 +152,20 @@ def test_r0_format_parse_roundtrip(kinds):
     assert sorted(parse_tiles(s)) == sorted(kinds)
     assert format_tiles(s.upper()) == s
     assert format_tiles(parse_tiles(s)[::-1]) == s
+
+
+@given(st.text(alphabet="0123456789mpsMPSx() ,", max_size=20))
+def test_r0_any_text_parses_or_raises_tile_error(text):
+    try:
+        kinds = parse_tiles(text)
+    except TileError as exc:
+        assert text in str(exc) or "has" in str(exc)
+    else:
+        assert all(0 <= k < 27 for k in kinds)
+        assert format_tiles(kinds) == format_tiles(text)
+    try:
+        melds = parse_melds(text)
+    except TileError:
+        pass
+    else:
+        assert parse_melds(format_melds(melds)) == melds
