@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import xuezhan
-from xuezhan import _core, batch
+from xuezhan import batch
 from xuezhan.evaluate import WinContext
 
 N = 3000

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Optional, Sequence, Union
 
 from xuezhan import _core
-from xuezhan.rules import FAN_ITEMS, Rules, RulesLike, as_rules
+from xuezhan.rules import FAN_ITEMS, RulesLike, as_rules
 from xuezhan.tiles import (
     HandLike,
     Meld,
