@@ -93,6 +93,8 @@ def test_batch_array_helpers():
         batch.is_win(a)  # 13-tile rows: the core names the row
     with pytest.raises(xuezhan.TileError, match="one entry per hand"):
         batch.fan(a, [0])
+    with pytest.raises(xuezhan.TileError, match="0-26"):
+        batch.fan(a, np.array([0, 256 + 2]))
 
 
 def test_batch_random_generators_are_seeded_and_legal():

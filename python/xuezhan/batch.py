@@ -171,6 +171,8 @@ def fan(
     """``uint8`` capped fan per row of 14 tiles won on ``win_tiles[i]`` (0 = not a win)."""
     arr = to_array(hands)
     if isinstance(win_tiles, np.ndarray) and win_tiles.dtype != object:
+        if win_tiles.size and (win_tiles.min() < 0 or win_tiles.max() >= NUM_KINDS):
+            raise TileError("win_tiles must be tile kinds 0-26")
         kinds = np.ascontiguousarray(win_tiles, dtype=np.uint8)
     else:
         kinds = np.array([tile_kind(t) for t in win_tiles], dtype=np.uint8)
