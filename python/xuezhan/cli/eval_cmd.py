@@ -114,7 +114,7 @@ def _render(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.command("eval")
+@click.command("eval", short_help="Evaluate one hand: win, fan, shanten, waits, discards.")
 @click.argument("hand")
 @click.option("--melds", default="", metavar="MELDS",
               help='Exposed and concealed melds: "666p,7777s,(7777s)" (pung, kong, concealed kong).')
