@@ -101,6 +101,17 @@ fn bench(cr: &mut Criterion) {
     // is_win input: half random, half winning.
     let mixed14: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random14[i] } else { wins[i].0 }).collect();
     let mixed13: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random13[i] } else { ready[i] }).collect();
+    // Melded hands: a ready hand's triplet turned into a pung (the capped-distance path).
+    let with_pung: Vec<(Counts, Vec<Meld>)> = ready
+        .iter()
+        .filter_map(|h| {
+            let k = (0..27).find(|&k| h[k] == 3)?;
+            let mut h = *h;
+            h[k] = 0;
+            Some((h, vec![Meld { ty: MeldType::Pung, kind: k as u8 }]))
+        })
+        .collect();
+    let melded: Vec<(Counts, Vec<Meld>)> = (0..N).map(|i| with_pung[i % with_pung.len()].clone()).collect();
     let leshan = RulesCore::leshan();
     warm_up();
 
@@ -123,6 +134,7 @@ fn bench(cr: &mut Criterion) {
     per_hand!("is_win_checked/mixed14", mixed14, |h| is_win(h, &[], None).unwrap());
     per_hand!("shanten_unchecked/random14", random14, |h| shanten_unchecked(h, &[], None));
     per_hand!("shanten_unchecked/random13", random13, |h| shanten_unchecked(h, &[], None));
+    per_hand!("shanten_unchecked/melded13", melded, |h| shanten_unchecked(&h.0, &h.1, None));
     per_hand!("wait_mask_unchecked/mixed13", mixed13, |h| wait_mask_unchecked(h, &[], None));
     let mut out = Vec::with_capacity(27);
     per_hand!("waits_unchecked/mixed13", mixed13, |h| {

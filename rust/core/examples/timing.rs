@@ -140,6 +140,20 @@ fn main() {
         ("fan (checked)      wins14", time(p, |i| fan(&wins[i].0, &[], wins[i].1, 0, &leshan, None).unwrap())),
         ("best_discards_unch random14", time(5, |i| { best_discards_unchecked(&random14[i], &[], &visible, None, &mut dout); dout.len() })),
     ];
+    // Melded hands: a ready hand's triplet turned into a pung (exercises the capped path).
+    let with_pung: Vec<(Counts, Vec<Meld>)> = ready
+        .iter()
+        .filter_map(|h| {
+            let k = (0..27).find(|&k| h[k] == 3)?;
+            let mut h = *h;
+            h[k] = 0;
+            Some((h, vec![Meld { ty: MeldType::Pung, kind: k as u8 }]))
+        })
+        .collect();
+    let melded: Vec<(Counts, Vec<Meld>)> = (0..N).map(|i| with_pung[i % with_pung.len()].clone()).collect();
+    let mut rows = rows;
+    rows.push(("shanten_unchecked  melded13", time(50, |i| shanten_unchecked(&melded[i].0, &melded[i].1, None))));
+    rows.push(("waits_unchecked    melded13", time(50, |i| { waits_unchecked(&melded[i].0, &melded[i].1, &leshan, None, &mut out); out.len() })));
     for (name, ns) in rows {
         println!("{name:30} {ns:9.1} ns/hand");
     }

@@ -143,38 +143,55 @@ pub(crate) fn seven_pairs_missing(ps: &[(u8, u8); 3], allowed: u8) -> u8 {
 
 /// Exact per-suit distances when melds cap some kinds below four copies (a pung leaves one
 /// copy of its kind for the concealed hand, a kong none): the nearest complete hand must
-/// respect the cap, which the shared table (caps of 4) cannot know. Rank-by-rank dynamic
-/// programme over every placement of triplets, runs and the pair, maximising the overlap
-/// `Σ min(T_r, h_r)`; `d(m, p) = 3m + 2p − overlap`. A few µs: only melded hands with a meld
-/// in the suit take this path.
+/// respect the cap, which the shared table (caps of 4) cannot know. Only melded hands with a
+/// meld in the suit take this path.
+///
+/// Rank-by-rank dynamic programme maximising the overlap `Σ min(T_r, h_r)` with the target;
+/// `d(m, p) = 3m + 2p − overlap`. Only sets and a pair that add overlap are placed: a set
+/// adding none (touching no held tile, or a run beyond the largest count of its ranks) could
+/// go anywhere, so it is counted as a "free" set
+/// (3 missing tiles, 2 for a free pair) at the end. Free sets always fit: a suit with k melds
+/// needs at most 4 − k sets, leaving kinds with room for a triplet.
 pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
-    // best[a][b][j][p]: a = runs started at r−1, b = at r−2, j = sets, p = pair placed.
-    type Dp = [[[[i8; 2]; 5]; 5]; 5];
-    let mut cur: Dp = [[[[-1; 2]; 5]; 5]; 5];
+    const NEG: i8 = i8::MIN / 2;
+    // cur[a][b][p][j]: a = runs started at r−1, b = at r−2, p = pair placed, j = sets placed.
+    type Dp = [[[[i8; 5]; 2]; 5]; 5];
+    let mut cur: Dp = [[[[NEG; 5]; 2]; 5]; 5];
     cur[0][0][0][0] = 0;
+    let hv = |r: usize| if r < 9 { h[r] as usize } else { 0 };
     for r in 0..9 {
-        let mut nxt: Dp = [[[[-1; 2]; 5]; 5]; 5];
-        let max_u = if r <= 6 { 4 } else { 0 };
+        let mut nxt: Dp = [[[[NEG; 5]; 2]; 5]; 5];
+        let (capr, hr) = (cap[r] as usize, h[r] as usize);
+        // A run beyond the largest count among its three ranks adds no overlap anywhere
+        // (each of its ranks is already saturated without it), so it would be a free set.
+        let max_u = if r <= 6 { hr.max(hv(r + 1)).max(hv(r + 2)) } else { 0 };
+        let max_t = if hr > 0 { 1 } else { 0 };
         for a in 0..5 {
             for b in 0..5 - a {
-                for j in 0..5 {
-                    for p in 0..2 {
-                        let v = cur[a][b][j][p];
-                        if v < 0 {
-                            continue;
-                        }
-                        let need = a + b;
-                        for trip in 0..2 {
-                            for pr in 0..2 - p {
-                                for u in 0..=max_u {
-                                    let w = need + 3 * trip + 2 * pr + u;
-                                    let nj = j + trip + u;
-                                    if w > cap[r] as usize || nj > 4 {
-                                        break;
+                let need = a + b;
+                if need > capr {
+                    continue;
+                }
+                for p in 0..2 {
+                    let row = cur[a][b][p];
+                    if row.iter().all(|&v| v < 0) {
+                        continue;
+                    }
+                    for trip in 0..=max_t {
+                        for pr in 0..=(max_t.min(1 - p)) {
+                            for u in 0..=max_u {
+                                let w = need + 3 * trip + 2 * pr + u;
+                                let add = trip + u;
+                                if w > capr || add > 4 {
+                                    break;
+                                }
+                                let gain = w.min(hr) as i8;
+                                let dst = &mut nxt[u][a][p | pr];
+                                for j in 0..5 - add {
+                                    let v = row[j] + gain;
+                                    if v > dst[j + add] {
+                                        dst[j + add] = v;
                                     }
-                                    let gain = w.min(h[r] as usize) as i8;
-                                    let slot = &mut nxt[u][a][nj][p | pr];
-                                    *slot = (*slot).max(v + gain);
                                 }
                             }
                         }
@@ -184,11 +201,16 @@ pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
         }
         cur = nxt;
     }
+    let end = cur[0][0];
     let mut out: SuitDist = ([0; 5], [0; 5]);
-    for j in 0..5 {
-        // Unreachable targets (every kind capped away) get a distance no caller can beat.
-        out.0[j] = if cur[0][0][j][0] < 0 { 60 } else { (3 * j) as u8 - cur[0][0][j][0] as u8 };
-        out.1[j] = if cur[0][0][j][1] < 0 { 60 } else { (3 * j + 2) as u8 - cur[0][0][j][1] as u8 };
+    for m in 0..5 {
+        let (mut best0, mut best1) = (0i8, 0i8); // the empty placement: every set free
+        for j in 0..=m {
+            best0 = best0.max(end[0][j]);
+            best1 = best1.max(end[0][j]).max(end[1][j]);
+        }
+        out.0[m] = (3 * m) as u8 - best0 as u8;
+        out.1[m] = (3 * m + 2) as u8 - best1 as u8;
     }
     out
 }
@@ -304,6 +326,74 @@ mod tests {
         assert_eq!(shanten(&c, &melds, None).unwrap(), 1);
         let c = parse_counts("6m").unwrap();
         assert_eq!(shanten(&c, &melds, None).unwrap(), 0);
+    }
+
+    /// Brute force: every (m sets, p pairs) single-suit target within `cap`.
+    fn brute_capped(h: &[u8; 9], cap: &[u8; 9]) -> SuitDist {
+        fn rec(t: &mut [u8; 9], m: usize, p: usize, from: usize, h: &[u8; 9], cap: &[u8; 9], out: &mut SuitDist) {
+            let miss: u8 = (0..9).map(|r| t[r].saturating_sub(h[r])).sum();
+            let slot = if p == 0 { &mut out.0[m] } else { &mut out.1[m] };
+            *slot = (*slot).min(miss);
+            if p == 0 {
+                for r in 0..9 {
+                    if t[r] + 2 <= cap[r] {
+                        t[r] += 2;
+                        rec(t, m, 1, 99, h, cap, out);
+                        t[r] -= 2;
+                    }
+                }
+            }
+            if m == 4 || from == 99 {
+                return;
+            }
+            for set in from..16 {
+                let ranks: Vec<usize> = if set < 9 { vec![set; 3] } else { (set - 9..set - 6).collect() };
+                let mut ok = true;
+                for &r in &ranks {
+                    t[r] += 1;
+                }
+                for &r in &ranks {
+                    ok &= t[r] <= cap[r];
+                }
+                if ok {
+                    rec(t, m + 1, p, set, h, cap, out);
+                }
+                for &r in &ranks {
+                    t[r] -= 1;
+                }
+            }
+        }
+        let mut out: SuitDist = ([u8::MAX; 5], [u8::MAX; 5]);
+        rec(&mut [0; 9], 0, 0, 0, h, cap, &mut out);
+        out
+    }
+
+    #[test]
+    fn capped_dp_matches_brute_force() {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n) as u8
+        };
+        for _ in 0..300 {
+            let mut cap = [4u8; 9];
+            for _ in 0..=next(2) {
+                cap[next(9) as usize] = next(2); // a kong (0) or pung (1) kind
+            }
+            let mut h = [0u8; 9];
+            for _ in 0..next(12) {
+                let r = next(9) as usize;
+                if h[r] < cap[r] {
+                    h[r] += 1;
+                }
+            }
+            // The brute force's (4, 1) row is only reachable within the caps; compare m ≤ 3
+            // (a suit holding a meld never needs four sets).
+            let (got, want) = (capped_suit_dist(&h, &cap), brute_capped(&h, &cap));
+            assert_eq!((&got.0[..4], &got.1[..4]), (&want.0[..4], &want.1[..4]), "{h:?} {cap:?}");
+        }
     }
 
     #[test]
