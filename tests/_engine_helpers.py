@@ -55,8 +55,7 @@ def check_state(rnd) -> None:
     for ms in rnd.melds:
         for code in ms:
             outside[code % 27] += 3 if code < 27 else 4
-    held = [a + b + c + d for a, b, c, d in zip(*rnd.counts)]
-    total = bytes(held[k] + outside[k] for k in range(27))
+    total = bytes([a + b + c + d + outside[k] for k, (a, b, c, d) in enumerate(zip(*rnd.counts))])
     if total != rnd.dealt:
         raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(rnd.dealt)}")
     penalty = 0
@@ -100,13 +99,41 @@ class LeaningBot:
             if kongs and rng.random() < 0.5:
                 return rng.choice(kongs)
             if len(discards) > 1:
+                h = obs.hand
+                # Cheap heuristic: drop the suit held least (toward two suits, R4.2), then an
+                # isolated tile (no copy or neighbour within two); now and then the core's advice.
+                n = [sum(h[0:9]), sum(h[9:18]), sum(h[18:27])]
+                held = [i for i in range(3) if n[i]]
+                if len(held) == 3:
+                    few = min(held, key=lambda i: n[i])
+                    pick = [a for a in discards if a.arg // 9 == few]
+                    if pick:
+                        return rng.choice(pick)
+                iso = []
+                for a in discards:
+                    k = a.arg
+                    if h[k] > 1:
+                        continue
+                    r = k % 9
+                    if any(h[j] for j in range(k - min(r, 2), k + min(8 - r, 2) + 1) if j != k):
+                        continue
+                    iso.append(a)
+                if iso:
+                    return rng.choice(iso)
+                # Otherwise the discard leaving the lowest shanten (core).
                 melds = bytes(t * 27 + k for t, k in obs.melds[obs.seat])
-                rows = _core.best_discards(obs.hand, melds, bytes(27), obs.voids[obs.seat])
-                allowed = {a.arg: a for a in discards}
-                rows = [r for r in rows if r[0] in allowed]
-                if rows:
-                    best = min(r[1] for r in rows)
-                    return allowed[rng.choice([r[0] for r in rows if r[1] == best])]
+                v = obs.voids[obs.seat]
+                hb = bytearray(h)
+                best, choice = 99, []
+                for a in discards:
+                    hb[a.arg] -= 1
+                    sh = _core.shanten(bytes(hb), melds, v)
+                    hb[a.arg] += 1
+                    if sh < best:
+                        best, choice = sh, [a]
+                    elif sh == best:
+                        choice.append(a)
+                return rng.choice(choice)
         if obs.phase == "claim" and rng.random() < self.p_smart:
             for a in legal:
                 if a.verb in ("gang", "peng") and rng.random() < 0.5:
