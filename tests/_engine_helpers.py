@@ -8,7 +8,7 @@ from itertools import chain, islice
 
 from xuezhan import _core
 
-from xuezhan.engine.actions import ESCAPE, HU, Action
+from xuezhan.engine.actions import HU, Action
 from xuezhan.engine.events import DECISION_TYPES
 from xuezhan.engine.state import InvariantError
 from xuezhan.rules import Rules

@@ -6,8 +6,6 @@ import json
 import time
 from pathlib import Path
 
-import pytest
-
 from _engine_helpers import build, run, types
 from xuezhan.engine import Round, play_hand, play_match, replay_log, replay_script
 from xuezhan.engine.match import first_dealer, hand_seed

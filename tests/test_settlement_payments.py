@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from _engine_helpers import pays, run, types
+from _engine_helpers import pays, run
 from xuezhan.engine import replay_script
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"

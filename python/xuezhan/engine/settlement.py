@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Optional
 
 from xuezhan.engine import _core_adapter as core
-from xuezhan.engine._core_adapter import DISCARDER_PAYS, SELF_DRAW
 from xuezhan.rules import FAN_ITEMS
 
 __all__ = [
