@@ -76,6 +76,12 @@ def test_r0_parse_errors_name_the_input(text, message):
     assert isinstance(exc.value, ValueError)
 
 
+def test_r0_tile_kind_accepts_numpy_integers():
+    assert tile_kind(np.uint8(13)) == 13 and tile_kind(np.int64(0)) == 0
+    with pytest.raises(TileError):
+        tile_kind(np.int64(27))
+
+
 def test_r1_1_tile_kind_rejects_bad_values():
     for bad in (27, -1, True, "12m", 1.5):
         with pytest.raises(TileError):

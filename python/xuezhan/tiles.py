@@ -79,6 +79,8 @@ def tile_kind(tile: str | int) -> int:
             return tile
         raise TileError(f"{tile} is not a tile kind: kinds are 0-26")
     if not isinstance(tile, str):
+        if _is_int(tile):  # numpy integers and other index-likes
+            return _check_kind(tile)
         raise TileError(f"{tile!r} is not a tile: expected a string like '5m' or a kind 0-26")
     kinds = parse_tiles(tile)
     if len(kinds) != 1:
