@@ -107,3 +107,20 @@ def test_r6_5_kong_income_transferred_to_each_winner():
     assert not pays(r, "R6.5")
     assert sorted(pays(r, "R7.5")) == [("R7.5", 0, 1, 2), ("R7.5", 0, 2, 2), ("R7.5", 0, 3, 2)]
     assert res["deltas"] == [-6, 2, 4, 0]
+
+
+def test_r5_heaven_and_earth_are_the_cap():
+    rules = {"preset": "chengdu", "exchange_three": False, "declare_void": False}
+    # 天胡: the dealer's first 14 tiles win (chengdu: max_fan 4 = 8 points, +1 each for 自摸加底).
+    hands = ["111222333456m99m", "13579p12468s135s", "2468p13579s5678m", "1357p24689s1579m"]
+    res, r = run(hands, "1p", ["0 hu"], rules=rules)
+    w = res["wins"][0]
+    assert (w["seat"], w["from"], w["fan"]) == (0, None, 4) and "heaven_earth" in w["items"]
+    assert pays(r, "R6.2") == [("R6.2", s, 0, 9) for s in (1, 2, 3)]
+    # 地胡: a non-dealer self-draws on its first draw before any claim.
+    hands = ["12468m2468p13579s", "123456789m3455p", "2468m13579p2468s", "13579m1379p2468s"]
+    res, _ = run(hands, "5p1m2m3m4m", ["0 discard 9s", "1 hu"], rules=rules)
+    assert res["wins"][0]["fan"] == 4 and "heaven_earth" in res["wins"][0]["items"]
+    # Off in leshan: an ordinary 1-fan self-draw.
+    res, _ = run(hands, "5p1m2m3m4m", ["0 discard 9s", "1 hu"])
+    assert res["wins"][0]["fan"] == 1

@@ -49,9 +49,12 @@ def run_round(
     """Play ``rnd`` to its end with one strategy per seat (R10 timing and escapes).
 
     ``timeouts`` (per seat, mutated) carries the timeout counts of the match (R10.3).
-    ``check(rnd)``, if given, is called after every decision (tests check R12 with it).
+    ``check(rnd)``, if given, is called after every decision (tests check R12 with it); with the
+    environment variable ``XUEZHAN_DEBUG`` set, :meth:`HandState.check_invariants` is.
     """
     rules = rnd.rules
+    if check is None and os.environ.get("XUEZHAN_DEBUG"):
+        check = _debug_check  # ARCHITECTURE: R12 checked cheaply at run time in debug mode
     if timeouts is None:
         timeouts = [0, 0, 0, 0]
     observers = [getattr(s, "observe", None) for s in strategies]
@@ -100,6 +103,10 @@ def run_round(
     if any_obs:
         _deliver(events, seen, observers)
     return rnd
+
+
+def _debug_check(rnd: Round) -> None:
+    rnd.check_invariants()
 
 
 def _deliver(events: list, seen: int, observers: list) -> int:
