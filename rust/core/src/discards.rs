@@ -2,7 +2,7 @@
 
 use crate::error::EvalError;
 use crate::shanten::{
-    capped_suit_dist, prefer_empty_void_mask, pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE,
+    prefer_empty_void_mask, suit_dist_capped, pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE,
 };
 use crate::suit_table::tables;
 use crate::tiles::{validate, Counts, Meld, Size};
@@ -76,7 +76,7 @@ pub fn best_discards_unchecked(
     let dist_of = |h: &Counts, s: usize| -> SuitDist {
         let hs = &h[s * 9..s * 9 + 9];
         if capped & (1 << s) != 0 {
-            capped_suit_dist(hs, &cap[s * 9..s * 9 + 9])
+            suit_dist_capped(hs, &cap[s * 9..s * 9 + 9])
         } else {
             t.distances(t.record(hs))
         }

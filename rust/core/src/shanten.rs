@@ -215,7 +215,26 @@ pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
     out
 }
 
-/// Per-suit distances of the concealed hand: the table, or [`capped_suit_dist`] for a suit
+/// Distances of one suit whose kinds are capped by melds (`cap`, nine values): the table when
+/// no capped kind has a held tile within two ranks (then no set that adds overlap touches
+/// it, and free sets fit elsewhere, so the cap changes nothing), else [`capped_suit_dist`].
+#[inline]
+pub(crate) fn suit_dist_capped(hs: &[u8], cap: &[u8]) -> SuitDist {
+    let mut near = false;
+    for r in 0..9 {
+        if cap[r] < 4 {
+            near |= hs[r.saturating_sub(2)..=(r + 2).min(8)].iter().any(|&x| x != 0);
+        }
+    }
+    if near {
+        capped_suit_dist(hs, cap)
+    } else {
+        let t = tables();
+        t.distances(t.record(hs))
+    }
+}
+
+/// Per-suit distances of the concealed hand: the table, or [`suit_dist_capped`] for a suit
 /// holding a meld kind.
 #[inline(always)]
 pub(crate) fn suit_dists(c: &Counts, melds: &[Meld]) -> [SuitDist; 3] {
@@ -234,7 +253,7 @@ pub(crate) fn suit_dists(c: &Counts, melds: &[Meld]) -> [SuitDist; 3] {
         }
         for s in 0..3 {
             if suits & (1 << s) != 0 {
-                d[s] = capped_suit_dist(&c[s * 9..s * 9 + 9], &cap[s * 9..s * 9 + 9]);
+                d[s] = suit_dist_capped(&c[s * 9..s * 9 + 9], &cap[s * 9..s * 9 + 9]);
             }
         }
     }
