@@ -157,6 +157,11 @@ def test_r11_rules_value_is_immutable_hashable_picklable():
         r.fan["gen"] = False  # type: ignore[index]
     assert {r: 1}[Rules.preset("chengdu")] == 1
     assert pickle.loads(pickle.dumps(r)) == r
+    core = r.core  # cached on the value, not pickled, rebuilt after unpickling
+    assert r.core is core and (core.max_fan, core.base, core.items) == (4, 1, r.fan.mask)
+    again = pickle.loads(pickle.dumps(r))
+    assert again == r and again.core.items == core.items
+    assert Rules.preset("leshan").replace(self_draw_bonus="fan").core.self_draw_fan
     with pytest.raises(RulesError, match="preset"):
         r.replace(preset="leshan")
 
