@@ -69,6 +69,8 @@ _DISC_SUIT = [[tuple(_DISC[s][v * 9 : v * 9 + 9]) for v in range(3)] for s in ra
 _JIA = [[act(s, JIAGANG, k) for k in range(27)] for s in range(4)]
 _VOIDS = [[act(s, VOID, k) for k in range(3)] for s in range(4)]
 _RANGE27 = range(27)
+_TILES = tuple(k for k in range(27) for _ in range(4))
+_IDX108 = range(108)
 _wait_mask = core.wait_mask
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
 # index triples x <= y <= z below n, for the exchange choices
@@ -83,12 +85,15 @@ _XACT = [
 
 
 def deal(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
-    """R1.2/R1.4: shuffle the 108 tiles with ``random.Random(seed)`` (the same on every platform),
-    give the dealer 14 and the others 13 in turn order from the dealer; the rest is the wall.
-    The exchange direction (R11.1) is drawn from the same generator, with equal odds."""
+    """R1.2/R1.4: shuffle the 108 tiles with ``random.Random(seed)`` (Mersenne Twister, the same
+    on every platform): the tiles are ordered by 108 successive ``random()`` draws (a uniformly
+    random permutation; ties, of probability ~2^-40, keep the tile order). The dealer gets the
+    first 14, the others 13 each in turn order from the dealer; the rest is the wall, in order.
+    The exchange direction (R11.1) is the next draw of the same generator, with equal odds."""
     rng = random.Random(seed)
-    tiles = [k for k in range(27) for _ in range(4)]
-    rng.shuffle(tiles)
+    r = rng.random
+    keys = [r() for _ in _TILES]
+    tiles = [_TILES[i] for i in sorted(_IDX108, key=keys.__getitem__)]
     direction = ("next", "prev", "across")[rng.randrange(3)]
     hands: list[list[int]] = [[], [], [], []]
     pos = 0
@@ -797,6 +802,13 @@ def _check_deal(hands, wall, dealer) -> None:
         if len(h) != n:
             who = "the dealer" if s == dealer else f"seat {s}"
             raise ValueError(f"hand of seat {s} has {len(h)} tiles: {who} gets {n} (R1.2)")
+    for what, ks in [(f"hand of seat {s}", h) for s, h in enumerate(hands)] + [("wall", wall)]:
+        try:
+            ok = not ks or (min(ks) >= 0 and max(ks) < 27)
+        except TypeError:
+            ok = False
+        if not ok:
+            raise ValueError(f"the {what} holds something that is not a tile kind 0-26: {list(ks)!r}")
 
 
 def _check_kinds(dealt: bytes) -> None:
