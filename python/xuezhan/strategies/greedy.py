@@ -40,6 +40,14 @@ from xuezhan.engine.actions import (
 
 __all__ = ["GreedyStrategy", "choose_void", "suit_counts", "pick_discard", "own_melds", "visible_counts"]
 
+_shanten_parts = _core.shanten_parts
+
+
+def shanten(counts: bytes, mbytes: bytes, void: int) -> int:
+    """Sichuan shanten (the ``total`` of ``_core.shanten_parts``: min of standard and seven pairs)."""
+    return _shanten_parts(counts, mbytes, void)[0]
+
+
 _TERMINAL = tuple(1 if k % 9 in (0, 8) else 0 for k in range(27))
 _PUNG, _KONG, _CKONG = 0, 1, 2
 
@@ -174,7 +182,7 @@ class GreedyStrategy:
                 else:
                     c[k] -= 1
                     m = bytes(_KONG * 27 + k if code == k else code for code in melds)
-                if _core.shanten(bytes(c), m, void) <= now:
+                if shanten(bytes(c), m, void) <= now:
                     return a
         return act(self.seat, DISCARD, pick_discard(rows, discards, void))
 
@@ -185,15 +193,15 @@ class GreedyStrategy:
         if tile is None or tile // 9 == void:
             return pass_action
         verbs = {a.verb: a for a in legal}
-        now = _core.shanten(counts, melds, void)
+        now = shanten(counts, melds, void)
         if GANG in verbs:
             c = bytearray(counts)
             c[tile] -= 3
-            if _core.shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now:
+            if shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now:
                 return verbs[GANG]
         if PENG in verbs:
             c = bytearray(counts)
             c[tile] -= 2
-            if _core.shanten(bytes(c), melds + bytes([_PUNG * 27 + tile]), void) <= now:
+            if shanten(bytes(c), melds + bytes([_PUNG * 27 + tile]), void) <= now:
                 return verbs[PENG]
         return pass_action

@@ -39,6 +39,7 @@ from xuezhan.strategies.greedy import (
     meld_suits,
     own_melds,
     pick_discard,
+    shanten,
     suit_counts,
     visible_counts,
 )
@@ -184,7 +185,7 @@ class ValueStrategy(GreedyStrategy):
         cands = [s for s in range(3) if s not in used] or [0, 1, 2]
         if not self.smart_void:
             return min(cands, key=lambda s: (n[s], s))
-        return min(cands, key=lambda s: (_core.shanten(counts, melds, s), n[s], s))
+        return min(cands, key=lambda s: (shanten(counts, melds, s), n[s], s))
 
     def _update_void(self, obs: Any, counts: bytes, melds: bytes) -> None:
         declared = obs.voids[obs.seat]
@@ -260,6 +261,8 @@ class ValueStrategy(GreedyStrategy):
         ready hand's wait value (one draw of lookahead: good shapes over raw ukeire)."""
         total = 0.0
         c = bytearray(c13)
+        parts = _core.shanten_parts
+        wait_mask = _core.wait_mask
         for t in range(27):
             if void >= 0 and t // 9 == void:
                 continue
@@ -267,20 +270,20 @@ class ValueStrategy(GreedyStrategy):
             if live <= 0:
                 continue
             c[t] += 1
-            c14 = bytes(c)
-            best = 0.0
-            rows = _core.best_discards(c14, melds, vis, void)
-            ready = [r for r in rows if r[1] == 0]
-            if ready:
-                ready.sort(key=lambda r: -r[2])
-                for kind, _sh, uk in ready[:3]:
-                    h = bytearray(c14)
-                    h[kind] -= 1
-                    v = self._wait_value(bytes(h), melds, vis, void)
-                    if v > best:
-                        best = v
+            if parts(bytes(c), melds, void)[0] == 0:
+                best = 0.0
+                for e in range(27):
+                    if c[e] == 0 or e == t:
+                        continue
+                    c[e] -= 1
+                    h = bytes(c)
+                    if wait_mask(h, melds, void):
+                        v = self._wait_value(h, melds, vis, void)
+                        if v > best:
+                            best = v
+                    c[e] += 1
+                total += live * best
             c[t] -= 1
-            total += live * best
         return total
 
     def _kong(self, legal, counts: bytes, melds: bytes, void: int, now: int):
@@ -296,7 +299,7 @@ class ValueStrategy(GreedyStrategy):
                 else:
                     c[k] -= 1
                     m = bytes(_KONG * 27 + k if code == k else code for code in melds)
-                if _core.shanten(bytes(c), m, void) <= now + self.kong_slack:
+                if shanten(bytes(c), m, void) <= now + self.kong_slack:
                     return a
         return None
 
@@ -319,20 +322,20 @@ class ValueStrategy(GreedyStrategy):
         if GANG not in verbs and PENG not in verbs:
             return pass_action
         if melds:
-            now = _core.shanten(counts, melds, void)
+            now = shanten(counts, melds, void)
             seven = None
         else:
             now, _std, seven = _core.shanten_parts(counts, melds, void)
         if GANG in verbs:
             c = bytearray(counts)
             c[tile] -= 3
-            if _core.shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now + self.kong_slack:
+            if shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now + self.kong_slack:
                 return verbs[GANG]
         if PENG in verbs:
             c = bytearray(counts)
             c[tile] -= 2
             m = melds + bytes([_PUNG * 27 + tile])
-            after = _core.shanten(bytes(c), m, void)
+            after = shanten(bytes(c), m, void)
             if not self.strict_peng:
                 return verbs[PENG] if after <= now else pass_action
             if seven is not None and seven <= now and after >= seven:

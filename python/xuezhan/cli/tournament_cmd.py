@@ -1,0 +1,115 @@
+"""``xuezhan tournament FILE.toml`` and ``xuezhan report RESULTS``.
+
+The tournament command plays the hands of a tournament file (see ``tournaments/quick.toml``)
+on a process pool with a progress bar, writes each finished chunk at once (so Ctrl-C or a
+crash loses nothing; ``--resume`` continues), then writes ``results.parquet`` and the report.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import click
+
+__all__ = ["COMMANDS", "tournament_command", "report_command"]
+
+
+def _print_report(df, out_dir: Optional[Path], title: str, plots: bool) -> None:
+    from xuezhan.tournament.report import format_summary, summarize, write_report
+
+    summary = summarize(df)
+    click.echo(format_summary(summary, title=title))
+    if out_dir is not None and plots:
+        paths = write_report(df, out_dir, title=title, summary=summary)
+        click.echo(f"report: {paths['html']}  (plots and summary.csv beside it)")
+
+
+@click.command("tournament")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: the file's 'output', else results/<file name>).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in the output folder.")
+@click.option("--overwrite", is_flag=True, help="Delete earlier results in the output folder first.")
+@click.option("--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores).")
+@click.option("--hands", "-n", type=int, default=None, help="Override the number of hands.")
+@click.option("--seed", type=int, default=None, help="Override the base seed.")
+@click.option("--csv", "csv_", is_flag=True, help="Also write results.csv.")
+@click.option("--no-report", is_flag=True, help="Do not print or write the report at the end.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def tournament_command(
+    file: Path,
+    output: Optional[Path],
+    resume: bool,
+    overwrite: bool,
+    workers: Optional[int],
+    hands: Optional[int],
+    seed: Optional[int],
+    csv_: bool,
+    no_report: bool,
+    progress: Optional[bool],
+) -> None:
+    """Play the tournament defined in FILE (TOML) and report the results."""
+    from xuezhan.tournament import ConfigError, TournamentError, load_config, run
+
+    try:
+        config = load_config(file)
+        changes = {}
+        if hands is not None:
+            changes["hands"] = hands
+        if seed is not None:
+            changes["seed"] = seed
+        if workers is not None:
+            changes["workers"] = workers
+        if changes:
+            config = config.replace(**changes)
+        out = output or (Path(config.output) if config.output else Path("results") / file.stem)
+        config.build_rules()  # fail early, naming the bad rule field
+    except (ConfigError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(
+        f"{config.name}: {config.n_games} hands, {config.seating} seating, "
+        f"{', '.join(config.labels)}; {config.effective_workers} worker(s); output {out}",
+        err=True,
+    )
+    try:
+        df = run(config, output=out, resume=resume, overwrite=overwrite, progress=progress, csv=csv_)
+    except KeyboardInterrupt:
+        click.echo(
+            f"\ninterrupted: the finished chunks are saved in {out}; continue with\n"
+            f"  xuezhan tournament {file} --output {out} --resume",
+            err=True,
+        )
+        sys.exit(130)
+    except (TournamentError, ConfigError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
+    if not no_report:
+        _print_report(df, out, f"{config.name} ({config.n_games} hands, rules {df['rules_id'].iloc[0]})", True)
+
+
+@click.command("report")
+@click.argument("results", type=click.Path(exists=True, path_type=Path))
+@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to write report.html, the PNG plots and summary.csv "
+              "(default: the results folder, or beside the results file).")
+@click.option("--no-plots", is_flag=True, help="Only print the summary table.")
+def report_command(results: Path, output: Optional[Path], no_plots: bool) -> None:
+    """Summarize RESULTS (an output folder, results.parquet or results.csv): per strategy mean
+    delta with a 95% interval clustered by wall seed, rates, fan, OpenSkill rating; plots and an
+    HTML page."""
+    from xuezhan.tournament.results import load_results
+
+    try:
+        df = load_results(results)
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if df.empty:
+        raise click.ClickException(f"{results}: no results yet")
+    out = output or (results if results.is_dir() else results.parent)
+    title = f"{results.name}: {df['hand'].nunique()} hands"
+    _print_report(df, out, title, not no_plots)
+
+
+COMMANDS = [tournament_command, report_command]
