@@ -4,7 +4,7 @@ use crate::error::EvalError;
 use crate::shanten::{
     prefer_empty_void_mask, suit_dist_capped, pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE,
 };
-use crate::suit_table::tables;
+use crate::suit_table::{split_code, tables};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
 
@@ -93,6 +93,49 @@ pub fn best_discards_unchecked(
     let mut h = *c;
     let base_d = [dist_of(&h, 0), dist_of(&h, 1), dist_of(&h, 2)];
     let base_ps = pair_stats(&h);
+    // Distances of each suit plus one tile of each rank: a draw into a suit other than the
+    // discard's sees exactly that, so these 27 lookups serve every discard.
+    // (A suit holding all 14 tiles gets no draws from other suits' discards: skipped.)
+    let mut plus = [base_d[0]; 27];
+    let suit_tiles: [u32; 3] =
+        std::array::from_fn(|s| h[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
+    // Ranks (bit r) of suit s that can take one more tile of hand `h`.
+    let room = |h: &Counts, s: usize, skip: usize| -> u32 {
+        let mut m = 0u32;
+        for r in 0..9 {
+            let t = s * 9 + r;
+            if t != skip && h[t] < cap[t] {
+                m |= 1 << r;
+            }
+        }
+        m
+    };
+    // Distances of suit s of `h` plus one tile of each rank in `ranks`.
+    let plus_each = |h: &Counts, s: usize, ranks: u32, out: &mut [SuitDist]| {
+        if capped & (1 << s) != 0 {
+            let mut h2 = *h;
+            for r in 0..9 {
+                if ranks & (1 << r) != 0 {
+                    h2[s * 9 + r] += 1;
+                    out[r] = dist_of(&h2, s);
+                    h2[s * 9 + r] -= 1;
+                }
+            }
+        } else {
+            let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
+            let recs = t.records_plus_each(lo, hi, ranks);
+            for r in 0..9 {
+                if ranks & (1 << r) != 0 {
+                    out[r] = t.distances(recs[r]);
+                }
+            }
+        }
+    };
+    for s in 0..3 {
+        if suit_tiles[s] < 14 {
+            plus_each(&h, s, room(&h, s, usize::MAX), &mut plus[s * 9..s * 9 + 9]);
+        }
+    }
     for k in 0..27 {
         if c[k] == 0 {
             continue;
@@ -111,6 +154,10 @@ pub fn best_discards_unchecked(
         ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
         let empty13 = crate::win::concealed_suits(&h) ^ 7;
         let s13 = shanten_of(&d, &ps, empty13);
+        // Same-suit draws: gather the nine lookups first so their cache misses overlap
+        // instead of each waiting behind the previous draw's comparison.
+        let mut same = [base_d[sk]; 9];
+        plus_each(&h, sk, room(&h, sk, k), &mut same);
         let mut ukeire = 0u32;
         for draw in 0..27 {
             if h[draw] >= cap[draw] {
@@ -122,9 +169,8 @@ pub fn best_discards_unchecked(
             }
             let sd = draw / 9;
             let y = h[draw];
-            h[draw] += 1;
             let (saved_d, saved_ps) = (d[sd], ps[sd]);
-            d[sd] = dist_of(&h, sd);
+            d[sd] = if sd != sk { plus[draw] } else { same[draw - sk * 9] };
             ps[sd].0 = ps[sd].0 + ((y + 1) >> 1) - (y >> 1);
             ps[sd].1 = ps[sd].1 + ((y + 1) & 1) - (y & 1);
             if shanten_of(&d, &ps, empty13 & !(1 << sd)) < s13 {
@@ -132,7 +178,6 @@ pub fn best_discards_unchecked(
             }
             d[sd] = saved_d;
             ps[sd] = saved_ps;
-            h[draw] -= 1;
         }
         h[k] += 1;
         out.push(Discard { kind: k as u8, shanten: s13, ukeire });
