@@ -2,5 +2,10 @@
 
 from xuezhan.strategies.base import Strategy
 from xuezhan.strategies.random_bot import RandomStrategy
+from xuezhan.strategies.greedy import GreedyStrategy
+from xuezhan.strategies.value import ValueStrategy
 
-__all__ = ["Strategy", "RandomStrategy"]
+#: Built-in strategies by name (the names tournament files use).
+REGISTRY = {"random": RandomStrategy, "greedy": GreedyStrategy, "value": ValueStrategy}
+
+__all__ = ["Strategy", "RandomStrategy", "GreedyStrategy", "ValueStrategy", "REGISTRY"]
