@@ -176,9 +176,10 @@ def ref_shanten(counts: Sequence[int], melds: Melds = (), void: int = -1) -> int
 
 
 def ref_shanten_bfs(counts: Sequence[int], melds: Melds = (), void: int = -1, max_depth: int = 3) -> Optional[int]:
-    """Fewest swaps to a complete 14-tile hand, minus one (so −1 = complete); a 13-tile hand
-    first draws the best tile for free (shanten13 = min over draws of shanten14 + 1 − 1... i.e.
-    the swaps needed to reach a ready hand). None if deeper than ``max_depth`` swaps."""
+    """The literal definition. 14 tiles: the fewest swaps (discard one concealed tile, take any
+    other) that make the hand complete, minus one (−1 = complete). 13 tiles: the fewest swaps
+    that make it ready, i.e. the minimum over every drawable tile of the swaps that complete
+    the hand with that tile added. None if more than ``max_depth`` swaps are needed."""
     mc = meld_counts(melds)
     size = sum(counts) + 3 * len(melds)
     if size == 13:
@@ -228,11 +229,6 @@ def _swaps_to_win(start: tuple[int, ...], melds: Melds, void: int, mc: Sequence[
 # ------------------------------------------------------------------ fan (R5), every reading
 
 
-FAN_VALUES = {
-    "all_triplets": 1, "one_suit": 2, "seven_pairs": 2, "gen": 1, "single_wait_melded": 1,
-    "kong_draw": 1, "kong_discard": 1, "robbing_kong": 1, "last_tile": 1, "terminals": 2,
-    "pairs_258": 2, "concealed": 1, "no_terminals": 1, "self_draw": 1,
-}
 
 
 def _readings_rec(c: list[int], sets: int, pair: bool) -> Iterable[list[tuple[str, int]]]:
