@@ -229,9 +229,9 @@ def _swaps_to_win(start: tuple[int, ...], melds: Melds, void: int, mc: Sequence[
 # ------------------------------------------------------------------ fan (R5), every reading
 
 
-
-
 def _readings_rec(c: list[int], sets: int, pair: bool) -> Iterable[list[tuple[str, int]]]:
+    """Every split of the counts into ``sets`` sets and (if ``pair``) one pair, as blocks
+    ("pair" | "trip" | "run", kind); the first remaining kind always goes into the next block."""
     i = next((k for k in range(27) if c[k]), None)
     if i is None:
         if sets == 0 and not pair:
