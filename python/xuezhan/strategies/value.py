@@ -77,28 +77,22 @@ def off_suit(counts: bytes, mbytes: bytes) -> tuple[int, int]:
 
 
 def potential(counts: bytes, mbytes: bytes, shanten: int, max_factor: float) -> float:
-    """Expected points factor of a 13-tile hand at ``shanten`` (see the module doc)."""
+    """Expected points factor of a 13-tile hand at ``shanten`` (see the module doc): only the
+    big items, and only when the hand is close to them."""
     f = 1.0
     main, off = off_suit(counts, mbytes)
     if all((code % 27) // 9 == main for code in mbytes):
         if off == 0:
-            f *= 4.0
+            f *= 3.0
         elif off <= 2:
-            f *= 2.2
-        elif off <= 4:
-            f *= 1.35
+            f *= 1.6
     tt = triplets_shanten(counts, mbytes)
     if tt <= shanten:
-        f *= 2.0
-    elif tt == shanten + 1:
-        f *= 1.25
+        f *= 1.5
     if not mbytes:
         _, standard, seven = _core.shanten_parts(counts, b"", -1)
         if seven is not None and seven <= shanten and seven < standard:
-            f *= 3.0
-    gens = sum(1 for n in counts if n == 4) + sum(1 for code in mbytes if code >= 27)
-    if gens:
-        f *= 1.0 + 0.8 * gens
+            f *= 2.0
     return min(f, max_factor)
 
 
@@ -159,7 +153,19 @@ class ValueStrategy(GreedyStrategy):
 
     name = "value"
 
-    def __init__(self, defence: bool = True, fan: bool = True, smart_void: bool = True, strict_peng: bool = True, steer: bool = True, fold: bool = True, alpha: float = 0.5, lookahead: bool = True, kong_slack: int = 1) -> None:
+    def __init__(
+        self,
+        defence: bool = True,
+        fan: bool = True,
+        smart_void: bool = True,
+        strict_peng: bool = False,
+        steer: bool = True,
+        fold: bool = True,
+        alpha: float = 0.25,
+        lookahead: bool = True,
+        kong_slack: int = 1,
+        fold_wall: int = 16,
+    ) -> None:
         super().__init__()
         self.defence = defence
         self.fan = fan
@@ -170,6 +176,7 @@ class ValueStrategy(GreedyStrategy):
         self.alpha = alpha
         self.lookahead = lookahead
         self.kong_slack = kong_slack
+        self.fold_wall = fold_wall
         self._max_factor = 16.0
         self._core_rules: Any = None
 
@@ -216,7 +223,9 @@ class ValueStrategy(GreedyStrategy):
         void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
         threats = self._threats(obs) if self.defence else {}
         worst = max(threats.values(), default=0.0)
-        defend = self.fold and worst >= 0.5 and (now >= 2 or (now >= 1 and obs.wall_count <= 24 and worst >= 0.7))
+        # Fold only when winning is unlikely anyway: far from ready, late, and facing a
+        # ready-looking opponent (being unready at the end costs the same either way, R7.4).
+        defend = self.fold and now >= 2 and obs.wall_count <= self.fold_wall and worst >= 0.6
         if void_rows:
             if defend:
                 return act(self.seat, DISCARD, min(void_rows, key=lambda r: (danger(obs, r[0], vis, threats), r[1], -r[2], r[0]))[0])
