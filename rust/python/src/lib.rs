@@ -20,8 +20,29 @@ fn counts_arg(func: &str, what: &'static str, b: &[u8]) -> PyResult<Counts> {
     b.try_into().map_err(|_| err(func, EvalError::BadLength { what, len: b.len() }))
 }
 
-fn melds_arg(func: &str, b: Option<&[u8]>) -> PyResult<Vec<Meld>> {
-    core::melds_from_codes(b.unwrap_or(&[])).map_err(|e| err(func, e))
+/// Up to four decoded melds on the stack (no allocation per call on the hot path).
+struct Melds {
+    buf: [Meld; 4],
+    len: usize,
+}
+
+impl std::ops::Deref for Melds {
+    type Target = [Meld];
+    fn deref(&self) -> &[Meld] {
+        &self.buf[..self.len]
+    }
+}
+
+fn melds_arg(func: &str, b: Option<&[u8]>) -> PyResult<Melds> {
+    let codes = b.unwrap_or(&[]);
+    if codes.len() > 4 {
+        return Err(err(func, EvalError::TooManyMelds(codes.len())));
+    }
+    let mut m = Melds { buf: [Meld { ty: core::MeldType::Pung, kind: 0 }; 4], len: codes.len() };
+    for (slot, &c) in m.buf.iter_mut().zip(codes) {
+        *slot = Meld::from_code(c).map_err(|e| err(func, e))?;
+    }
+    Ok(m)
 }
 
 fn void_arg(func: &str, v: i64) -> PyResult<Option<u8>> {
@@ -146,6 +167,9 @@ fn waits(
     Ok(w.into_iter().map(|w| (w.kind, w.fan, w.points)).collect())
 }
 
+/// `(raw, capped, points, [(item_bit, fan)])` as returned to Python.
+type FanTuple = (u8, u8, u64, Vec<(u8, u8)>);
+
 /// (raw, capped, points, [(item_bit, fan)]) of a win, or None when the hand does not win.
 #[pyfunction]
 #[pyo3(signature = (counts, melds, win_kind, context, rules, void = -1))]
@@ -156,7 +180,7 @@ fn fan(
     context: i64,
     rules: &CoreRules,
     void: i64,
-) -> PyResult<Option<(u8, u8, u64, Vec<(u8, u8)>)>> {
+) -> PyResult<Option<FanTuple>> {
     const F: &str = "fan";
     let c = counts_arg(F, "counts", counts)?;
     if !(0..27).contains(&win_kind) {
