@@ -160,3 +160,14 @@ def test_tournament_counts_timeouts(tmp_path):
     s = df[df["strategy"] == "sleeper"]
     assert (s["timeouts"] == 2).all() and s["escape"].all()
     assert (df.loc[df["strategy"] != "sleeper", "timeouts"] == 0).all()
+
+
+def test_the_minimal_bot_in_docs_protocol_plays(bots, tmp_path):
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    code = doc.split("## A minimal bot")[1].split("```python")[1].split("```")[0]
+    path = tmp_path / "mini.py"
+    path.write_text(code, encoding="utf-8")
+    bot = bots([sys.executable, str(path)])
+    for seed in range(3):
+        rnd, timeouts = play(bot, rules=Rules.preset("leshan"), seed=seed)
+        assert not any(rnd.escaped) and timeouts == [0, 0, 0, 0]
