@@ -1,0 +1,74 @@
+"""Tournament speed: hands per second for four ``greedy`` bots, on one core and on all cores.
+
+    python benchmarks/tournament.py               # table: 1 core and all cores, greedy and random
+    python benchmarks/tournament.py --hands 4000  # more hands
+    python benchmarks/tournament.py --json        # figures as JSON
+    python benchmarks/tournament.py --quick       # smoke run
+
+Each figure plays the same seeded hands through ``xuezhan.tournament.run`` — the full path of
+``xuezhan tournament``: seat scheduling, strategy decisions, the round engine with R10 timing,
+row building, and (for the pool) pickling chunks back to the main process. No output folder
+is written, so disk speed is not measured. Wall-clock hands/s, best of ``--repeats`` runs
+(least disturbed by other processes); ``per core`` divides the pool figure by the workers.
+Four ``random`` bots give the engine's own cost for comparison (``greedy / random``).
+Target: 1,500 greedy hands/s per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+from xuezhan.tournament import TournamentConfig, run
+
+TARGET_PER_CORE = 1500
+
+
+def measure(lineup: list[str], hands: int, workers: int, repeats: int, seed: int) -> float:
+    cfg = TournamentConfig(strategies=lineup, hands=hands, seed=seed, workers=workers, chunk=50, seating="random")
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        df = run(cfg, progress=False)
+        dt = time.perf_counter() - t0
+        assert len(df) == 4 * hands
+        best = min(best, dt)
+    return hands / best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="200 hands, one repeat")
+    args = ap.parse_args()
+    if args.quick:
+        args.hands, args.repeats = 200, 1
+    cores = os.cpu_count() or 1
+    rows = []
+    for name, lineup in (("greedy", ["greedy"] * 4), ("random", ["random"] * 4)):
+        one = measure(lineup, args.hands, 1, args.repeats, args.seed)
+        alln = measure(lineup, args.hands, cores, args.repeats, args.seed)
+        rows.append({"bots": name, "one_core": one, "all_cores": alln, "workers": cores, "per_core": alln / cores})
+    if args.json:
+        print(json.dumps({"hands": args.hands, "repeats": args.repeats, "python": platform.python_version(),
+                          "cores": cores, "target_per_core": TARGET_PER_CORE, "rows": rows}, indent=2))
+        return
+    print(f"tournament speed: {args.hands} hands, best of {args.repeats}, {cores} cores, "
+          f"Python {platform.python_version()}")
+    print(f"{'4 × bot':<10} {'1 core h/s':>11} {'all cores h/s':>14} {'per core':>9} {'scaling':>8} {'vs target':>10}")
+    for r in rows:
+        print(f"{r['bots']:<10} {r['one_core']:>11.0f} {r['all_cores']:>14.0f} {r['per_core']:>9.0f} "
+              f"{r['all_cores'] / r['one_core']:>7.2f}x {r['one_core'] / TARGET_PER_CORE:>9.2f}x")
+    g, rnd = rows[0], rows[1]
+    print(f"greedy / random cost per hand: {rnd['one_core'] / g['one_core']:.2f}x "
+          f"(strategy share ≈ {100 * (1 - g['one_core'] / rnd['one_core']):.0f}% of a greedy hand)")
+
+
+if __name__ == "__main__":
+    main()
