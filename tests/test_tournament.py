@@ -378,3 +378,18 @@ def test_cli_tournament_and_report(tmp_path):
     bad = subprocess.run([*CLI, "tournament", str(tmp_path / "none.toml")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "no such tournament file" in bad.stderr
+
+
+def test_pairwise_difference_is_the_t_interval_over_walls():
+    from xuezhan.tournament.report import pairwise
+
+    # per wall (cluster) means: a = 1, 2, 0, 3; b = 0, 1, 1, 1 -> differences 1, 1, -1, 2
+    df = _synthetic({"a": [[1, 1], [2, 2], [0, 0], [3, 3]], "b": [[0], [1], [1], [1]]})
+    p = pairwise(df)
+    assert list(p[["a", "b"]].iloc[0]) == ["a", "b"]
+    d = np.array([1, 1, -1, 2], dtype=float)
+    half = 3.1824463 * d.std(ddof=1) / 2  # t_{0.975, 3}
+    assert p["diff"].iloc[0] == pytest.approx(0.75)
+    assert p["ci_low"].iloc[0] == pytest.approx(0.75 - half, abs=1e-6)
+    assert p["ci_high"].iloc[0] == pytest.approx(0.75 + half, abs=1e-6)
+    assert p["clusters"].iloc[0] == 4

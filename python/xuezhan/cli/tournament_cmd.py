@@ -17,10 +17,12 @@ __all__ = ["COMMANDS", "tournament_command", "report_command"]
 
 
 def _print_report(df, out_dir: Optional[Path], title: str, plots: bool) -> None:
-    from xuezhan.tournament.report import format_summary, summarize, write_report
+    from xuezhan.tournament.report import format_pairwise, format_summary, pairwise, summarize, write_report
 
     summary = summarize(df)
     click.echo(format_summary(summary, title=title))
+    if len(summary) > 1:
+        click.echo(format_pairwise(pairwise(df)))
     if out_dir is not None and plots:
         paths = write_report(df, out_dir, title=title, summary=summary)
         click.echo(f"report: {paths['html']}  (plots and summary.csv beside it)")
