@@ -51,6 +51,15 @@ pub fn best_discards(
 
 /// [`best_discards`] without validation; results appended to `out` (cleared first).
 ///
+/// ```
+/// use xuezhan_core::{best_discards_unchecked, parse_counts};
+/// let mut out = Vec::new();
+/// let c = parse_counts("123456789m11p23p5s").unwrap();
+/// best_discards_unchecked(&c, &[], &[0; 27], None, &mut out);
+/// let s5 = out.iter().find(|d| d.kind == 22).unwrap();
+/// assert_eq!((s5.shanten, s5.ukeire), (0, 2 + 4)); // waits 1p (two left) and 4p (four)
+/// ```
+///
 /// Per discard only the discarded tile's suit changes, and per draw only the drawn tile's:
 /// the other suits' distances and pair statistics are reused, so each of the ≤ 14 × 27
 /// evaluations is one table lookup and a combine.

@@ -200,6 +200,13 @@ pub(crate) struct Shape {
 
 /// [`fan`] without validation (see [`crate::is_win_unchecked`] for the caller's duties;
 /// `win_kind` must be in the hand).
+///
+/// ```
+/// use xuezhan_core::{fan_unchecked, parse_counts, ctx, item, RulesCore};
+/// let c = parse_counts("123456m789m11p234p").unwrap();
+/// let f = fan_unchecked(&c, &[], 10, ctx::SELF_DRAW | ctx::KONG_DRAW, &RulesCore::leshan(), None).unwrap();
+/// assert_eq!((f.raw, f.items[item::KONG_DRAW]), (2, 1)); // 杠上开花
+/// ```
 #[inline]
 pub fn fan_unchecked(
     c: &Counts,

@@ -58,6 +58,13 @@ pub fn shanten_parts(
 }
 
 /// [`shanten`] without validation (see [`crate::is_win_unchecked`] for the caller's duties).
+///
+/// ```
+/// use xuezhan_core::{shanten_unchecked, parse_counts};
+/// // Three suits: the lone 5s must go, whichever suit is dropped (R4.2).
+/// let c = parse_counts("123456789m11p22p5s").unwrap();
+/// assert_eq!(shanten_unchecked(&c, &[], None), 0);
+/// ```
 #[inline]
 pub fn shanten_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> i8 {
     shanten_parts_unchecked(c, melds, void).total
@@ -280,6 +287,15 @@ pub(crate) fn prefer_empty_void_mask(empty: u8, allowed: u8) -> u8 {
 }
 
 /// [`shanten_parts`] without validation.
+///
+/// ```
+/// use xuezhan_core::{shanten_parts_unchecked, parse_counts, Meld, MeldType, UNREACHABLE};
+/// let c = parse_counts("1122m").unwrap();
+/// let melds = [Meld { ty: MeldType::Pung, kind: 9 }, Meld { ty: MeldType::Pung, kind: 10 },
+///              Meld { ty: MeldType::Pung, kind: 11 }];
+/// let p = shanten_parts_unchecked(&c, &melds, None);
+/// assert_eq!((p.total, p.standard, p.seven_pairs), (0, 0, UNREACHABLE));
+/// ```
 #[inline]
 pub fn shanten_parts_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> ShantenParts {
     let allowed = allowed_voids(melds, void);

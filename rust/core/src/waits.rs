@@ -32,6 +32,13 @@ pub fn wait_mask(c: &Counts, melds: &[Meld], void: Option<u8>) -> Result<u32, Ev
 }
 
 /// [`wait_mask`] without validation (see [`crate::is_win_unchecked`]).
+///
+/// ```
+/// use xuezhan_core::{wait_mask_unchecked, parse_counts};
+/// let c = parse_counts("1112345678999m").unwrap(); // nine gates, minus one tile: 13
+/// assert_eq!(wait_mask_unchecked(&c, &[], None), 0x1ff);
+/// assert_eq!(wait_mask_unchecked(&c, &[], Some(0)), 0); // holds its void suit
+/// ```
 #[inline]
 pub fn wait_mask_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> u32 {
     let present = concealed_suits(c) | meld_suits(melds);
@@ -114,6 +121,14 @@ pub fn waits(
 }
 
 /// [`waits`] without validation, appending to `out` (cleared first) to reuse its allocation.
+///
+/// ```
+/// use xuezhan_core::{waits_unchecked, parse_counts, RulesCore};
+/// let mut out = Vec::new();
+/// // 清七对 wait on 9m: one_suit + seven_pairs = 5 fan, capped at chengdu's 4 (8 points).
+/// waits_unchecked(&parse_counts("1122335566779m").unwrap(), &[], &RulesCore::chengdu(), None, &mut out);
+/// assert_eq!((out[0].kind, out[0].fan, out[0].points), (8, 4, 8));
+/// ```
 ///
 /// Each wait changes one suit by one tile, so the hand is read once and every wait costs one
 /// table lookup plus [`fan_of_shape`]; no per-wait rescan of the 27 counts.

@@ -53,6 +53,15 @@ pub fn is_win(c: &Counts, melds: &[Meld], void: Option<u8>) -> Result<bool, Eval
 
 /// [`is_win`] without validation. The caller guarantees counts ≤ 4, meld kinds < 27, a void
 /// ≤ 2 and at most 14 concealed tiles (otherwise the result is meaningless or it panics).
+///
+/// ```
+/// use xuezhan_core::{is_win_unchecked, parse_counts, Meld, MeldType};
+/// let melds = [Meld { ty: MeldType::ConcealedKong, kind: 12 }]; // (4444p): a set
+/// let c = parse_counts("123m456m11p788p").unwrap();
+/// assert!(!is_win_unchecked(&c, &melds, None));
+/// let c = parse_counts("123m456m11p789p").unwrap();
+/// assert!(is_win_unchecked(&c, &melds, None));
+/// ```
 #[inline]
 pub fn is_win_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> bool {
     let present = concealed_suits(c) | meld_suits(melds);
