@@ -2,6 +2,30 @@
 
 RULES.md R1–R4 (:mod:`.round`), R5–R8 (:mod:`.settlement`), R9–R10 (:mod:`.match`),
 R12.4 (:mod:`.log`), R13 (:mod:`.script`).
+
+Readings where RULES.md is silent (each is one place in the code):
+
+- R13/R3.2: once a win has been declared on a discard, a later seat that could only peng or kong
+  is still asked (the shared vectors require it); its claim cannot be taken.
+- R4.3: the lock also bars robbing a kong (a robbed tile is won "as a discard", R3.3), and
+  passing a robbable kong locks like passing a discard. The phase of R4.4 begins whatever
+  ``last_tiles_forced`` says (that option only makes wins compulsory), so the lock exception of
+  R4.3 holds in it in every preset.
+- R4.4: a kong replacement draw is a draw (it can begin the phase, and clears the R4.3 lock).
+- R5 heaven_earth: "before any claim" = no peng, kong on a discard or win by anyone yet;
+  a concealed kong is not a claim. For 天胡 the winning tile is the one giving the most fan.
+- R6.3: decided by the kind of the last kong of the turn (a kong on a discard followed by a
+  concealed kong and a win on its replacement is an ordinary self-draw).
+- R7.3/R8: a player caught with a 14th tile by an escape is valued on its best discard; claims
+  declared but not yet resolved when someone escapes are dropped (the hand ends at once).
+- R8: the escapee's refunded kong income excludes income already handed on by R6.5; the pig
+  test is still made (pigs neither pay R7.4 nor are paid), only the R7.2 penalty is skipped.
+- R9.2: after an escape with no win the dealer stays.
+- R10.3: each timeout counts; the one that exceeds ``max_timeouts`` is an escape (and so is every
+  later one in the match). A bot answering for another seat is an illegal action.
+- R11.1: the default exchange takes the suit held fewest (m, p, s order on a tie); the
+  direction is not shown to players before the tiles pass.
+- R13: script lines left over when the hand ends are refused (naming the first one).
 """
 
 from xuezhan.engine.actions import Action, ActionError, IllegalAction, act, parse_action
