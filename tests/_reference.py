@@ -300,8 +300,8 @@ def ref_fan(counts: Sequence[int], melds: Melds, ctx: int, items_on: set[str], m
     if not melds and all(x % 2 == 0 for x in counts):
         it = dict(common)
         it["seven_pairs"] = 2
-        if all(_has_19(k) for k in range(27) if counts[k]):
-            it["terminals"] = 2
+        # no terminals here: R5 reads 带幺九 over "every set and the pair", i.e. the
+        # four-sets-and-a-pair form; seven pairs of 1s and 9s is only seven pairs
         readings.append(it)
 
     def score(it: dict[str, int]) -> int:

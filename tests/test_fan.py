@@ -135,6 +135,12 @@ def test_r5_terminals_chengdu_only():
     assert "terminals" not in fan("123m789m111p456p11m", rules=CHENGDU).items
 
 
+def test_r5_terminals_is_a_four_sets_item_not_a_seven_pairs_item():
+    # R5: "every set and the pair contain a 1 or a 9" reads the four-sets-and-a-pair form
+    r = fan("11119999m111199p", rules=CHENGDU.replace(max_fan=16))
+    assert r.items == {"seven_pairs": 2, "gen": 3}
+
+
 def test_r5_pairs_258_chengdu_only():
     hand = "222m555m888m222p55p"
     assert fan(hand, rules=CHENGDU).items == {"all_triplets": 1, "pairs_258": 2}

@@ -19,7 +19,9 @@ def winning_hands(draw):
     """Four blocks (runs, triplets, melds of every type) and a pair in one or two suits, or
     seven pairs; weighted towards the shapes fan items care about."""
     suits = draw(st.lists(st.integers(0, 2), min_size=1, max_size=2, unique=True))
-    rank = st.integers(0, 8)
+    # rank pools that make the rarer items likely: 2/5/8 only (将对), 1/9 (带幺九), no 1/9 (中张)
+    pool = draw(st.sampled_from([range(9), range(9), [1, 4, 7], [0, 8], range(1, 8)]))
+    rank = st.sampled_from(list(pool))
     total = [0] * 27
     counts = [0] * 27
     melds = []
@@ -30,9 +32,14 @@ def winning_hands(draw):
     else:
         for _ in range(4):
             s = draw(st.sampled_from(suits))
-            kind = draw(st.sampled_from(["run", "trip", "trip", "pung", "kong", "ckong"]))
+            kinds = ["run", "trip", "trip", "pung", "kong", "ckong"]
+            if list(pool) == [0, 8]:  # only four kinds: mostly runs 123/789, or the hand overflows
+                kinds = ["run", "run", "run", "run", "trip", "pung", "ckong"]
+            elif list(pool) == [1, 4, 7]:  # 2/5/8: no runs, so that 将对 comes up
+                kinds = ["trip", "trip", "pung", "kong", "ckong"]
+            kind = draw(st.sampled_from(kinds))
             if kind == "run":
-                r = draw(st.integers(0, 6))
+                r = draw(st.sampled_from([0, 6] if list(pool) == [0, 8] else range(7)))
                 for k in range(9 * s + r, 9 * s + r + 3):
                     counts[k] += 1
             else:
