@@ -281,22 +281,16 @@ class Round(HandState):
     def _exchange_actions(self, seat: int) -> list[Action]:
         """R11.1: every choice of three tiles of one suit (distinct multisets, sorted kinds)."""
         c = self.counts[seat]
-        xa = _XACT[seat]
-        get = xa.__getitem__
         out: list[Action] = []
+        cache = _XCACHE
         for a, b in _SUIT_SLICES:
-            ks = [k for k in range(a, b) if c[k]]
-            out.extend(map(get, combinations(ks, 3)))  # three different kinds
-            for d in ks:
-                n = c[d]
-                if n >= 2:  # a pair and one other kind, or three of a kind
-                    for k in ks:
-                        if k < d:
-                            out.append(xa[(k, d, d)])
-                        elif k > d:
-                            out.append(xa[(d, d, k)])
-                    if n >= 3:
-                        out.append(xa[(d, d, d)])
+            key = (seat, a, bytes(c[a:b]))
+            acts = cache.get(key)
+            if acts is None:
+                if len(cache) >= 100_000:  # bounded memory
+                    cache.clear()
+                acts = cache[key] = _exchange_choices(seat, a, c)
+            out.extend(acts)
         return out
 
     def _apply_exchange(self, action: Action, default: bool) -> None:
@@ -790,6 +784,27 @@ class Round(HandState):
 #: R13 reading: once a win has been declared on a discard, a seat that could only peng or kong
 #: it is still asked (its claim cannot be taken, R3.2, but it is a seat that could claim).
 ASK_MELD_AFTER_HU = True
+
+
+_XCACHE: dict = {}
+
+
+def _exchange_choices(seat: int, a: int, c) -> tuple:
+    """The exchange actions (R11.1) of ``seat`` within the suit starting at kind ``a``."""
+    xa = _XACT[seat]
+    ks = [k for k in range(a, a + 9) if c[k]]
+    out = list(map(xa.__getitem__, combinations(ks, 3)))  # three different kinds
+    for d in ks:
+        n = c[d]
+        if n >= 2:  # a pair and one other kind, or three of a kind
+            for k in ks:
+                if k < d:
+                    out.append(xa[(k, d, d)])
+                elif k > d:
+                    out.append(xa[(d, d, k)])
+            if n >= 3:
+                out.append(xa[(d, d, d)])
+    return tuple(out)
 
 
 def _check_deal(hands, wall, dealer) -> None:
