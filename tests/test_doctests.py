@@ -16,3 +16,13 @@ def test_docstring_examples(name):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_evaluator_guide_examples():
+    """docs/evaluator.md: every example in the guide runs and gives what it shows."""
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "docs" / "evaluator.md"
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 10
+    assert result.failed == 0
