@@ -337,3 +337,77 @@ def test_r13_when_the_script_runs_out_r10_defaults_finish_the_hand():
     res, r = run(SELF_HANDS, "1m2m3m4m5m", ["0 discard 9s"])
     assert res["end"] == "wall" and "R10-defaults" in res["fired"]
     assert all(e.get("default") for e in types(r, "discard")[1:])
+
+
+def _script_from(rnd):
+    """The R13 document of a played hand: its deal and one line per decision event."""
+    from xuezhan.engine.log import header
+
+    h = header(rnd)
+    lines = []
+    for e in rnd.events:
+        t = e["type"]
+        if t in ("discard", "angang", "jiagang"):
+            lines.append(f"{e['seat']} {t} {e['tile']}")
+        elif t == "exchange":
+            lines.append(f"{e['seat']} exchange {e['tiles']}")
+        elif t == "void":
+            lines.append(f"{e['seat']} void {e['suit']}")
+        elif t in ("hu", "peng", "gang", "pass", "escape") and not e.get("forced"):
+            lines.append(f"{e['seat']} {t}")
+    doc = {"rules": h["rules"], "dealer": h["dealer"], "hands": h["hands"], "wall": h["wall"], "script": lines}
+    if h["exchange"]:
+        doc["exchange"] = h["exchange"]
+    return doc
+
+
+@pytest.mark.parametrize("preset", ["leshan", "chengdu"])
+def test_r13_a_played_hand_written_as_a_script_replays_the_same(preset):
+    from _engine_helpers import LeaningBot
+    from xuezhan.engine import replay_script, run_round
+
+    for seed in range(150):
+        rnd = Round.from_seed(preset, seed, seed % 4)
+        bots = [LeaningBot(seed * 4 + i, p_hu=0.7, p_bad=0.002) for i in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, rnd.rules)
+        run_round(rnd, bots)
+        res, again = replay_script(_script_from(rnd), return_round=True)
+        assert res["deltas"] == rnd.deltas and res["next_dealer"] == rnd.next_dealer
+        assert [(w["seat"], w["from"], w["tile"], w["fan"]) for w in res["wins"]] == [
+            (w["seat"], w["from"], w["tile"], w["fan"]) for w in rnd.wins
+        ]
+        strip = lambda evs: [{k: v for k, v in e.items() if k not in ("default", "note")} for e in evs]  # noqa: E731
+        assert strip(again.events) == strip(rnd.events)
+
+
+def test_r13_pass_lines_are_needed_only_before_that_seats_own_claim_verb():
+    """R13: an asked seat whose next line is not its claim verb passes without a line; so a
+    played hand's script stays exact with every other pass line removed."""
+    from _engine_helpers import LeaningBot
+    from xuezhan.engine import replay_script, run_round
+
+    dropped = 0
+    for seed in range(150):
+        preset = ("leshan", "chengdu")[seed % 2]
+        rnd = Round.from_seed(preset, seed, seed % 4)
+        bots = [LeaningBot(seed * 4 + i, p_hu=0.7) for i in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, rnd.rules)
+        run_round(rnd, bots)
+        doc = _script_from(rnd)
+        lines = doc["script"]
+        kept: list[str] = []
+        for line in reversed(lines):
+            seat, verb = line.split()[:2]
+            if verb == "pass":
+                nxt = kept[-1].split()[:2] if kept else None
+                if not (nxt and nxt[0] == seat and nxt[1] in ("hu", "peng", "gang", "pass")):
+                    dropped += 1
+                    continue
+            kept.append(line)
+        doc["script"] = kept[::-1]
+        res = replay_script(doc)
+        assert res["deltas"] == rnd.deltas
+        assert len(res["wins"]) == len(rnd.wins)
+    assert dropped > 100
