@@ -157,7 +157,7 @@ class Round(HandState):
 
         ``escape`` is always accepted by :meth:`apply` from an active seat but is not listed."""
         if seat == self.cur:
-            return self.legal
+            return list(self.legal)  # a copy: callers cannot change the engine's list
         return []
 
     def apply(self, action: Union[Action, str], default: bool = False, note: Optional[str] = None) -> None:
