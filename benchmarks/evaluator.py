@@ -181,6 +181,8 @@ stage = sys.argv[1]
 out = {}
 if stage != "bare":
     import xuezhan
+if stage == "tables":
+    xuezhan._core.warm_up()  # the lookup tables alone
 if stage == "used":
     tracemalloc.start()
     xuezhan.is_win("11122233345m99m3m"); xuezhan.shanten("11122233345m99m")
@@ -189,20 +191,24 @@ if stage == "used":
     out["tracemalloc_peak_kb"] = tracemalloc.get_traced_memory()[1] / 1024
 # VmHWM is this process image's own peak RSS (ru_maxrss would include the parent's peak at fork)
 try:
-    out["maxrss_kb"] = int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1])
-except (OSError, StopIteration):
-    out["maxrss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    status = {l.split(":")[0]: int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("Vm")}
+    out["maxrss_kb"], out["rss_kb"] = status["VmHWM"], status["VmRSS"]
+except (OSError, KeyError):
+    out["maxrss_kb"] = out["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps(out))
 """
     res: dict[str, Any] = {}
-    for stage in ("bare", "import", "used"):
+    for stage in ("bare", "import", "tables", "used"):
         out = subprocess.run([sys.executable, "-c", probe, stage], capture_output=True, text=True, check=True)
         res[stage] = json.loads(out.stdout)
     return {
         "maxrss_bare_mb": res["bare"]["maxrss_kb"] / 1024,
         "maxrss_import_mb": res["import"]["maxrss_kb"] / 1024,
+        "maxrss_tables_mb": res["tables"]["maxrss_kb"] / 1024,
         "maxrss_used_mb": res["used"]["maxrss_kb"] / 1024,
         "tables_and_calls_mb": (res["used"]["maxrss_kb"] - res["bare"]["maxrss_kb"]) / 1024,
+        "tables_resident_mb": (res["tables"]["rss_kb"] - res["import"]["rss_kb"]) / 1024,
+        "tables_build_peak_mb": (res["tables"]["maxrss_kb"] - res["import"]["maxrss_kb"]) / 1024,
         "python_heap_peak_kb": res["used"]["tracemalloc_peak_kb"],
     }
 
@@ -253,9 +259,12 @@ def render(r: dict[str, Any]) -> str:
         f"import xuezhan (fresh interpreter, median): {r['import_ms']:.1f} ms (target ≤ {IMPORT_TARGET_MS} ms: "
         f"{'yes' if r['import_ms'] <= IMPORT_TARGET_MS else 'NO'})",
         f"peak RSS: bare python {r['memory']['maxrss_bare_mb']:.1f} MB, after import {r['memory']['maxrss_import_mb']:.1f} MB, "
+        f"after building the tables {r['memory']['maxrss_tables_mb']:.1f} MB, "
         f"after one call of each function {r['memory']['maxrss_used_mb']:.1f} MB "
         f"(+{r['memory']['tables_and_calls_mb']:.1f} MB); Python heap peak of those calls "
         f"{r['memory']['python_heap_peak_kb']:.0f} KB (tracemalloc)",
+        f"lookup tables: {r['memory']['tables_resident_mb']:.1f} MB resident after the build "
+        f"(target ≤ 2 MB), {r['memory']['tables_build_peak_mb']:.1f} MB peak while building",
     ]
     return "\n".join(lines)
 
