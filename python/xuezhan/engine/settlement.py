@@ -225,6 +225,9 @@ def settle_escape(st, seat: int) -> None:
     refund_kongs(st, seat, "R8")
     seats = [s for s in range(4) if st.active[s]]
     pigs = {s for s in seats if is_pig(st, s)}
+    for p in sorted(pigs):  # R7.1 still tells who is a pig; R7.2 is not applied (R8)
+        st.events.append({"type": "pig", "seat": p})
+        st.fired.add("R7.2-pig")
     ready = {}
     for s in seats:
         if s not in pigs:
