@@ -46,9 +46,16 @@ class HandState:
         self.hands0 = [list(h) for h in hands]
         self.wall = list(wall)
         self.wpos = 0
-        self.counts = counts = [bytearray(map(list(h).count, _K27)) for h in hands]
-        wc = list(map(self.wall.count, _K27))
-        self.dealt = bytes([a + b + c + d + w for a, b, c, d, w in zip(*counts, wc)])
+        self.counts = counts = [bytearray(27) for _ in range(4)]
+        dealt = bytearray(27)
+        for s, h in enumerate(hands):
+            c = counts[s]
+            for k in h:
+                c[k] += 1
+                dealt[k] += 1
+        for k in self.wall:
+            dealt[k] += 1
+        self.dealt = bytes(dealt)
         self.melds: list[list[int]] = [[], [], [], []]
         self.mbytes = [b"", b"", b"", b""]
         self.meld_from: list[list[Optional[int]]] = [[], [], [], []]
