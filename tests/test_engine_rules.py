@@ -411,3 +411,16 @@ def test_r13_pass_lines_are_needed_only_before_that_seats_own_claim_verb():
         assert res["deltas"] == rnd.deltas
         assert len(res["wins"]) == len(rnd.wins)
     assert dropped > 100
+
+
+def test_r11_1_exchange_choices_are_every_three_tiles_of_one_suit():
+    from itertools import combinations
+
+    for seed in range(200):
+        r = Round.from_seed("chengdu", seed, seed % 4)
+        for s in range(4):
+            c = r.counts[s]
+            tiles = [k for k in range(27) for _ in range(c[k])]
+            brute = {t for t in combinations(tiles, 3) if len({k // 9 for k in t}) == 1}
+            got = [a.arg for a in r._exchange_actions(s)]
+            assert len(got) == len(set(got)) and set(got) == brute

@@ -281,16 +281,17 @@ class Round(HandState):
     def _exchange_actions(self, seat: int) -> list[Action]:
         """R11.1: every choice of three tiles of one suit (distinct multisets, sorted kinds)."""
         c = self.counts[seat]
+        get = _XACT[seat].__getitem__
         out: list[Action] = []
         cache = _XCACHE
         for a, b in _SUIT_SLICES:
-            key = (seat, a, bytes(c[a:b]))
-            acts = cache.get(key)
-            if acts is None:
+            key = (a, bytes(c[a:b]).translate(_CAP3))  # 4 copies choose like 3
+            triples = cache.get(key)
+            if triples is None:
                 if len(cache) >= 100_000:  # bounded memory
                     cache.clear()
-                acts = cache[key] = _exchange_choices(seat, a, c)
-            out.extend(acts)
+                triples = cache[key] = _exchange_triples(a, key[1])
+            out.extend(map(get, triples))
         return out
 
     def _apply_exchange(self, action: Action, default: bool) -> None:
@@ -789,21 +790,23 @@ ASK_MELD_AFTER_HU = True
 _XCACHE: dict = {}
 
 
-def _exchange_choices(seat: int, a: int, c) -> tuple:
-    """The exchange actions (R11.1) of ``seat`` within the suit starting at kind ``a``."""
-    xa = _XACT[seat]
-    ks = [k for k in range(a, a + 9) if c[k]]
-    out = list(map(xa.__getitem__, combinations(ks, 3)))  # three different kinds
+_CAP3 = bytes(min(i, 3) for i in range(256))
+
+
+def _exchange_triples(a: int, cs: bytes) -> tuple:
+    """The sorted kind triples (R11.1) within the suit starting at kind ``a`` (counts ``cs``)."""
+    ks = [a + i for i in range(9) if cs[i]]
+    out = list(combinations(ks, 3))  # three different kinds
     for d in ks:
-        n = c[d]
+        n = cs[d - a]
         if n >= 2:  # a pair and one other kind, or three of a kind
             for k in ks:
                 if k < d:
-                    out.append(xa[(k, d, d)])
+                    out.append((k, d, d))
                 elif k > d:
-                    out.append(xa[(d, d, k)])
+                    out.append((d, d, k))
             if n >= 3:
-                out.append(xa[(d, d, d)])
+                out.append((d, d, d))
     return tuple(out)
 
 
