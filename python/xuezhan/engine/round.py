@@ -440,9 +440,9 @@ class Round(HandState):
         disc = _DISC[seat]
         if v >= 0:
             a = v * 9
-            vk = list(compress(_DISC_SUIT[seat][v], c[a : a + 9]))
-            if vk:  # R11.2: while it holds a tile of its void suit it must discard such a tile
-                legal.extend(vk)
+            seg = c[a : a + 9]
+            if any(seg):  # R11.2: while it holds a tile of its void suit it must discard such a tile
+                legal.extend(compress(_DISC_SUIT[seat][v], seg))
                 self.legal = legal
                 return
         legal.extend(compress(disc, c))
