@@ -1,8 +1,8 @@
 //! # xuezhan-core
 //!
 //! Hand evaluation for Sichuan "Xuezhan Daodi" (血战到底) mahjong, rule ids per `RULES.md`:
-//! win check ([`is_win`]), shanten ([`shanten`], [`shanten_parts`]), waits with their R7.3
-//! values ([`wait_mask`], [`waits`]), fan of a win ([`fan`], R5) and discard support
+//! win check ([`is_win`]), shanten ([`shanten()`], [`shanten_parts`]), waits with their R7.3
+//! values ([`wait_mask`], [`waits()`]), fan of a win ([`fan()`], R5) and discard support
 //! ([`best_discards`]).
 //!
 //! Everything is table driven per suit (see [`suit_table`]): a hand is three suit

@@ -131,7 +131,7 @@ pub fn waits(
 /// ```
 ///
 /// Each wait changes one suit by one tile, so the hand is read once and every wait costs one
-/// table lookup plus [`fan_of_shape`]; no per-wait rescan of the 27 counts.
+/// table lookup plus the shared fan-of-shape step; no per-wait rescan of the 27 counts.
 #[inline]
 pub fn waits_unchecked(
     c: &Counts,
