@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import xuezhan
 from xuezhan import (
@@ -126,24 +126,29 @@ def test_r5_win_context_flags():
         WinContext.from_flags(128)
 
 
-def _brute_best_discards(hand: str, visible: bytes) -> dict[str, tuple[int, int]]:
+def _brute_best_discards(hand, visible: bytes, melds=()) -> dict[str, tuple[int, int]]:
+    """Discard each kind, shanten by the reference, ukeire by trying every draw (internals.md:
+    unseen copies max(0, 4 - hand_after - visible) of each kind whose draw lowers the shanten)."""
     c = list(to_counts(hand))
+    mc = [0] * 27
+    for t, k in melds:
+        mc[k] += 3 if t == 0 else 4
     out = {}
     for k in range(27):
         if not c[k]:
             continue
         after = c.copy()
         after[k] -= 1
-        s = ref_shanten_parts(after)[0]
+        s = ref_shanten_parts(after, melds)[0]
         uke = 0
         for t in range(27):
-            if after[t] >= 4:
+            if after[t] + mc[t] >= 4:
                 continue
             drawn = after.copy()
             drawn[t] += 1
-            if ref_shanten_parts(drawn)[0] < s:
+            if ref_shanten_parts(drawn, melds)[0] < s:
                 uke += max(0, 4 - after[t] - visible[t])
-        out[xuezhan.tiles.tile_str(k)] = (s, uke)
+        out[xuezhan.tiles.tile_str(k)] = (min(s, 99), uke)
     return out
 
 
@@ -176,3 +181,29 @@ def test_r4_2_melds_in_three_suits_are_unreachable():
     assert waits("55m2p3p", "111m,222p,333s") == [] and wait_mask("55m2p3p", "111m,222p,333s") == 0
     # R11.2: a meld in the declared void suit
     assert shanten("55m23p", "111m,222p,333p", void="p") == xuezhan.UNREACHABLE
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@given(st.data())
+def test_best_discards_with_melds_and_visible_match_brute_force(data):
+    n_melds = data.draw(st.integers(0, 2))
+    suits = data.draw(st.lists(st.integers(0, 2), min_size=2, max_size=2, unique=True))
+    kinds = [9 * s + r for s in suits for r in range(9)]
+    melds = tuple((data.draw(st.integers(0, 2)), k)
+                  for k in data.draw(st.lists(st.sampled_from(kinds), min_size=n_melds, max_size=n_melds, unique=True)))
+    mc = [0] * 27
+    for t, k in melds:
+        mc[k] += 3 if t == 0 else 4
+    hand: list[int] = []
+    while len(hand) < 14 - 3 * n_melds:
+        k = data.draw(st.sampled_from(kinds))
+        if hand.count(k) + mc[k] < 4:
+            hand.append(k)
+    counts = to_counts(hand)
+    # visible: the melds plus some random discards, never more than the unseen copies
+    vis = [min(mc[k] + data.draw(st.integers(0, 2)), 4 - counts[k]) for k in range(27)]
+    got = best_discards(counts, [Meld(MeldType(t), k) for t, k in melds], visible=bytes(vis))
+    ref = _brute_best_discards(counts, bytes(vis), melds)
+    got_map = {d.tile: (min(d.shanten, 99), d.ukeire) for d in got}
+    assert got_map == ref, (xuezhan.format_tiles(counts), melds)
