@@ -31,6 +31,10 @@ class CoreRules:
     def self_draw_fan(self) -> bool: ...
     def __init__(self, max_fan: int, base: int, items: int, self_draw_fan: bool) -> None:
         """``max_fan`` 1-32, ``base`` 0-2**32-1, ``items`` below ``1 << 15``."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[CoreRules], tuple[int, int, int, bool]]:
+        """Picklable (e.g. for multiprocessing tournament workers)."""
 
 def is_win(counts: bytes, melds: bytes | None = b"", void: int = -1) -> bool:
     """Whether the 14-tile hand wins (R4.1-R4.2: four sets + pair or seven pairs, at most two

@@ -101,6 +101,12 @@ impl CoreRules {
         Ok(CoreRules { max_fan: max_fan as u8, base: base as u32, items: items as u32, self_draw_fan })
     }
 
+    /// Pickle support (tournament workers receive rules across processes).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u8, u32, u32, bool))> {
+        let r = slf.get();
+        Ok((slf.get_type().into_any(), (r.max_fan, r.base, r.items, r.self_draw_fan)))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "CoreRules(max_fan={}, base={}, items={:#x}, self_draw_fan={})",
