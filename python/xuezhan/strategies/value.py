@@ -1,31 +1,35 @@
 """``value``: ``greedy`` plus fan awareness and defence (ARCHITECTURE "Bots").
 
-What it adds to :mod:`~xuezhan.strategies.greedy`:
+What it adds to :mod:`~xuezhan.strategies.greedy` (each part can be switched off by a
+constructor option, for ablations in tournament files: ``options = { defence = false }``):
 
-- **Void suit.** Chosen by the shanten the hand would have without that suit (R4.2), then by
-  the fewest tiles, instead of by the count alone.
-- **Fan steering (R5).** Among the discards of lowest shanten it does not simply take the most
-  ukeire: each option is scored ``ukeire × expected points factor``, where the factor reads the
-  13 tiles left for the big items:
+- **Void suit** (``smart_void``). Chosen by the shanten the hand would have without that suit
+  (R4.2), then by the fewest tiles, instead of by the count alone.
+- **Fan (R5) awareness** (``fan``). Among the discards of lowest shanten it does not simply
+  take the most ukeire:
 
-  - 清一色 ``one_suit`` (+2): the fewer tiles outside the main suit (melds included), the more
-    weight, so off-suit tiles leave first when the hand is close to one suit;
-  - 对对胡 ``all_triplets`` (+1): when the all-triplets shanten (pairs and triplets; every
-    Sichuan meld is a pung or kong) is as low as the hand's shanten, pairs are kept;
-  - 七对 ``seven_pairs`` (+2): when the seven-pairs route is the hand's best route;
-  - 根 ``gen``: a held quad is worth keeping.
-
-  When the hand is ready (tenpai) after a discard, the factor is exact: the sum over its waits
-  of unseen copies × the wait's points (``_core.waits``, shape items only).
-- **Claims.** Pengs only when that lowers shanten, or keeps it on an all-triplets route; never
-  breaks a better seven-pairs route. Kongs as greedy (they pay at once, R6.4).
-- **Defence.** Each active opponent gets a threat level from its melds and the number of its
-  discards (a player with two pengs, or late in the hand, is probably ready). When its own hand
-  is far (shanten ≥ 2, or 1 late in the hand) and some opponent looks ready, it discards the
-  tile least likely to be won on: a tile of a suit the opponent cannot win with (its melds
-  already cover two other suits, or its declared void, R4.2, R11.2) is safe; a tile the
-  opponent discarded itself, one with no unseen copies, or a terminal is safer. Tiles of its
-  own void suit still go first: a pig pays everyone (R7.2).
+  - when a discard leaves the hand ready (tenpai), it is scored exactly: the sum over its waits
+    of unseen copies × the wait's points (``_core.waits``: shape items such as 清一色
+    ``one_suit``, 对对胡 ``all_triplets``, 七对 ``seven_pairs``, 根 ``gen``, capped);
+  - otherwise (``steer``) ukeire is weighted up when the hand is already close to a big item:
+    at most one tile outside its main suit (清一色), the all-triplets shanten as low as the
+    hand's (对对胡; every Sichuan meld is a pung or kong), or seven pairs as its fastest route
+    (七对). The pull is deliberately mild: tournaments showed that chasing big hands harder
+    costs more speed than it earns in Xuezhan, where the hand goes on after each win;
+  - ``lookahead`` (off by default: slower, and no measurable gain) scores 1-shanten
+    discards by the wait value of the best ready hand each useful draw would give.
+- **Kongs** (``kong_slack``). Makes a kong even when it raises shanten by one: a kong pays at
+  once (R6.4) and adds a 根.
+- **Claims.** Pengs like greedy (when shanten does not rise), never in its void suit.
+- **Defence** (``defence``). Each active opponent gets a threat level from its melds and the
+  number of its discards (a player with two pengs, or late in the hand, is probably ready),
+  and each tile a danger: none in a suit the opponent cannot win with (its melds already use
+  the two other suits, or its declared void, R4.2, R11.2), less in the suit it has been
+  throwing away, for a tile it discarded itself, one with no unseen copies, or a terminal.
+  Among equally fast discards the danger lowers the score (``alpha``); and when its own hand is
+  far (shanten ≥ 2), late (``fold_wall`` tiles left) and an opponent looks ready, it folds: it
+  throws the safest tile that keeps shanten within one. Tiles of its own void suit still go
+  first: a pig pays everyone (R7.2).
 """
 
 from __future__ import annotations
@@ -78,21 +82,18 @@ def off_suit(counts: bytes, mbytes: bytes) -> tuple[int, int]:
 
 def potential(counts: bytes, mbytes: bytes, shanten: int, max_factor: float) -> float:
     """Expected points factor of a 13-tile hand at ``shanten`` (see the module doc): only the
-    big items, and only when the hand is close to them."""
+    big items, and only when the hand is already close to them (measured: a stronger pull
+    toward big hands costs more speed than it earns)."""
     f = 1.0
     main, off = off_suit(counts, mbytes)
-    if all((code % 27) // 9 == main for code in mbytes):
-        if off == 0:
-            f *= 3.0
-        elif off <= 2:
-            f *= 1.6
-    tt = triplets_shanten(counts, mbytes)
-    if tt <= shanten:
-        f *= 1.5
+    if off <= 1 and all((code % 27) // 9 == main for code in mbytes):
+        f *= 1.5  # 清一色 within reach
+    if triplets_shanten(counts, mbytes) <= shanten:
+        f *= 1.3  # 对对胡 is (one of) the fastest routes
     if not mbytes:
         _, standard, seven = _core.shanten_parts(counts, b"", -1)
         if seven is not None and seven <= shanten and seven < standard:
-            f *= 2.0
+            f *= 1.5  # 七对 is the fastest route
     return min(f, max_factor)
 
 
@@ -162,7 +163,7 @@ class ValueStrategy(GreedyStrategy):
         steer: bool = True,
         fold: bool = True,
         alpha: float = 0.25,
-        lookahead: bool = True,
+        lookahead: bool = False,
         kong_slack: int = 1,
         fold_wall: int = 16,
     ) -> None:

@@ -267,7 +267,8 @@ def plot_figures(df: pd.DataFrame, summary: pd.DataFrame) -> dict[str, "object"]
     for i, n in enumerate(names):
         w = wins.loc[wins["strategy"] == n, "fan"]
         share = [(w == f).mean() if len(w) else 0.0 for f in fans]
-        ax.bar(np.arange(len(fans)) + (i - (len(names) - 1) / 2) * width, share, width, label=n, color=colors[n])
+        ax.bar(np.arange(len(fans)) + (i - (len(names) - 1) / 2) * width, share, width,
+               label=f"{n} ({len(w)} wins)", color=colors[n])
     ax.set_xticks(np.arange(len(fans)), [str(f) for f in fans])
     ax.set_xlabel("fan of the win (capped)")
     ax.set_ylabel("share of the strategy's wins")
