@@ -124,6 +124,11 @@ def test_r5_win_context_flags():
         assert WinContext.from_flags(f).flags == f
     with pytest.raises(ValueError):
         WinContext.from_flags(128)
+    assert WinContext(self_draw=np.bool_(True), last_tile=1).flags == 0b10001
+    with pytest.raises(ValueError, match="kong_draw"):
+        WinContext(kong_draw="yes")
+    with pytest.raises(ValueError, match="not a win context"):
+        xuezhan.fan(WIN, context=300)
 
 
 def _brute_best_discards(hand, visible: bytes, melds=()) -> dict[str, tuple[int, int]]:

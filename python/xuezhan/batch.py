@@ -178,11 +178,16 @@ def fan(
         kinds = np.array([tile_kind(t) for t in win_tiles], dtype=np.uint8)
     if kinds.shape != (arr.shape[0],):
         raise TileError(f"win_tiles must have one entry per hand ({arr.shape[0]}), got shape {kinds.shape}")
-    if isinstance(context, WinContext):
-        ctx = context.flags
-    else:
-        ctx = WinContext.from_flags(context or 0).flags
+    ctx = _context_flags(context)
     return _call(_core.batch_fan, arr, kinds, ctx, as_rules(rules).core, parse_void(void), parallel)
+
+
+def _context_flags(context: Union[WinContext, int, None]) -> int:
+    if context is None:
+        return 0
+    if isinstance(context, WinContext):
+        return context.flags
+    return WinContext.from_flags(context).flags  # validates an int (ValueError naming it)
 
 
 def mask_to_kinds(mask: int) -> list[int]:

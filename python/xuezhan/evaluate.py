@@ -101,10 +101,24 @@ class WinContext:
     _NAMES = ("self_draw", "kong_draw", "kong_discard", "robbing_kong", "last_tile",
               "heaven_earth", "discarder_pays")
 
+    def __post_init__(self) -> None:
+        for n in self._NAMES:
+            v = getattr(self, n)
+            if type(v) is not bool:
+                try:
+                    ok = v in (0, 1)  # 0/1 and numpy booleans are accepted as they are
+                except Exception:
+                    ok = False
+                if not ok:
+                    raise ValueError(f"WinContext.{n} = {v!r} is not true or false")
+                object.__setattr__(self, n, bool(v))
+        # computed once: the flags cross into the core on every call
+        object.__setattr__(self, "_flags", sum(1 << i for i, n in enumerate(self._NAMES) if getattr(self, n)))
+
     @property
     def flags(self) -> int:
         """The context as the integer of bit flags the core reads."""
-        return sum(1 << i for i, n in enumerate(self._NAMES) if getattr(self, n))
+        return self._flags  # type: ignore[attr-defined, no-any-return]
 
     @classmethod
     def from_flags(cls, flags: int) -> "WinContext":
@@ -303,10 +317,12 @@ def fan(
     r = as_rules(rules)
     if context is None:
         ctx = 0
+    elif type(context) is int and 0 <= context < 128:
+        ctx = context
     elif isinstance(context, WinContext):
         ctx = context.flags
     else:
-        ctx = WinContext.from_flags(context).flags
+        ctx = WinContext.from_flags(context).flags  # raises ValueError naming a bad value
     if type(hand) is bytes and not melds and void is None and type(win_tile) is int:
         try:  # fast path: 27 counts, no melds, a kind
             res = _core.fan(hand, b"", win_tile, ctx, r.core)
