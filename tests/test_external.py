@@ -171,3 +171,29 @@ def test_the_minimal_bot_in_docs_protocol_plays(bots, tmp_path):
     for seed in range(3):
         rnd, timeouts = play(bot, rules=Rules.preset("leshan"), seed=seed)
         assert not any(rnd.escaped) and timeouts == [0, 0, 0, 0]
+
+
+def test_pool_workers_stop_their_bot_processes(tmp_path):
+    marker = f"xuezhan-test-marker-{time.time_ns()}"
+    cfg = TournamentConfig(
+        strategies=["greedy", {"name": "example", "cmd": f"{EXAMPLE} {marker}"}, "greedy", "value"],
+        hands=8, seed=3, workers=2, chunk=2,
+    )
+    df = run(cfg, progress=False)
+    assert not df["escape"].any() and (df["timeouts"] == 0).all()
+
+    def running() -> int:
+        n = 0
+        for p in Path("/proc").iterdir():
+            if p.name.isdigit():
+                try:
+                    if marker.encode() in (p / "cmdline").read_bytes():
+                        n += 1
+                except OSError:
+                    pass
+        return n
+
+    deadline = time.monotonic() + 5
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running() == 0

@@ -33,6 +33,11 @@ def _init_worker(config: TournamentConfig) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _RUNNER
     _RUNNER = HandRunner(config)
+    # Pool workers leave through multiprocessing's exit path, which skips atexit: stop the
+    # external bots' processes there.
+    from multiprocessing.util import Finalize
+
+    Finalize(None, _RUNNER.close, exitpriority=10)
 
 
 def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pd.DataFrame:
