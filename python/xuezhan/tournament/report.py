@@ -348,7 +348,7 @@ figure {{ display: inline-block; margin: 1em; }} img {{ max-width: 100%; }}
 <p class="meta">{'<br>'.join(html.escape(m) for m in meta)}</p>
 <p>Mean delta per hand with a 95% interval clustered by wall seed; rating = OpenSkill
 Plackett-Luce ordinal (μ − 3σ), each hand ranked by delta.</p>
-{table.to_html(escape=True)}
+{table.reset_index().to_html(index=False, escape=True)}
 <h2>Paired differences</h2>
 <p>Mean delta per hand of A minus B over the wall seeds both played (same walls, same seats
 under duplicate seating), with a 95% t-interval over the walls.</p>
