@@ -6,7 +6,7 @@ How it plays, decision by decision:
   the suit it holds fewest concealed tiles of (melds excluded; ties in m, p, s order), among
   the suits none of its melds uses. With ``declare_void`` it declares that suit (R11.2);
   otherwise it simply commits to it. While it holds a tile of that suit it discards one (the
-  one whose removal leaves the best shanten/ukeire), so it is never a pig (R7.1) for long.
+  most isolated one), so it is never a pig (R7.1) for long.
 - **Exchange (R11.1).** Passes three tiles of the suit it holds fewest of (at least three).
 - **Win.** Always, on a discard, a robbed kong or its own draw (R3.1, R2.1).
 - **Discard.** The legal discard with the lowest shanten of the 13 tiles left, then the most
@@ -83,6 +83,18 @@ def visible_counts(obs: Any) -> bytes:
         for t, k in ms:
             vis[k] += 3 if t == _PUNG else 4
     return bytes(vis)
+
+
+def isolated(counts: bytes, kinds: Sequence[int]) -> int:
+    """The most isolated of ``kinds``: fewest tiles within two ranks in its suit, then fewest
+    copies, then a terminal, then the lowest kind."""
+
+    def key(k: int) -> tuple[int, int, int, int]:
+        lo, hi = k - k % 9, k - k % 9 + 8
+        near = sum(counts[j] for j in range(max(lo, k - 2), min(hi, k + 2) + 1) if j != k)
+        return (near, counts[k], -_TERMINAL[k], k)
+
+    return min(kinds, key=key)
 
 
 def pick_discard(rows, legal: set[int], void: int) -> int:
@@ -168,6 +180,12 @@ class GreedyStrategy:
     def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
         void = self.void
         discards = {a.arg for a in legal if a.verb == DISCARD}
+        if void >= 0 and len(discards) == len(legal):
+            # Fast path (no kong to weigh): void-suit tiles are useless to the hand (R4.2), so
+            # any of them keeps the shanten; throw the most isolated one first.
+            in_void = [k for k in discards if k // 9 == void]
+            if in_void:
+                return act(self.seat, DISCARD, isolated(counts, in_void))
         rows = _core.best_discards(counts, melds, visible_counts(obs), void)
         now = min(sh for k, sh, uk in rows if k in discards) if rows else 99
         for a in legal:
