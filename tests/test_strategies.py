@@ -196,14 +196,32 @@ def test_triplets_shanten_counts_melds_as_triplets():
     assert triplets_shanten(to_counts("111m22m33p44p55p9s"), b"") == 2
 
 
+VARIANTS = {
+    "default": {},
+    "lookahead": {"lookahead": True},
+    "plain": {"defence": False, "fan": False, "smart_void": False, "steer": False, "kong_slack": 0},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("preset", ["leshan", "chengdu"])
-def test_many_hands_always_legal_never_pig(preset):
-    """Every decision of greedy and value is legal (an illegal action would be an escape, R10.3)
-    over seeded hands under both presets; neither ever ends a hand as a pig (R7.1)."""
-    cfg = TournamentConfig(strategies=["greedy", "value", "greedy", "value"], hands=60, seed=3,
+def test_many_hands_always_legal_never_pig(preset, variant):
+    """Every decision of greedy and value (with its options) is legal (an illegal action would
+    be an escape, R10.3) over seeded hands under both presets; neither ends a hand as a pig (R7.1)."""
+    value = {"strategy": "value", "options": VARIANTS[variant], "name": "value"}
+    cfg = TournamentConfig(strategies=["greedy", value, "greedy", value], hands=40, seed=3,
                            workers=1, rules={"preset": preset})
     df = run(cfg, progress=False)
     assert not df["escape"].any() and (df["timeouts"] == 0).all()
     assert not df["pig"].any()
     assert (df.groupby("hand")["delta"].sum() == 0).all()
     assert df["won"].mean() > 0.5
+
+
+def test_value_with_every_option_off_plays_like_greedy():
+    plain = {"strategy": "value", "options": VARIANTS["plain"], "name": "plain"}
+    cfg = TournamentConfig(strategies=["greedy", plain, "greedy", plain], hands=24, seed=8, workers=1)
+    df = run(cfg, progress=False)
+    # identical decisions: the two labels' results mirror each other on every wall
+    per = df.groupby(["seed_index", "strategy"])["delta"].sum().unstack()
+    assert (per["greedy"] == per["plain"]).all() and (per["greedy"] == 0).all()

@@ -40,6 +40,7 @@ from xuezhan import _core
 from xuezhan.engine.actions import DISCARD, GANG, PASS, PENG, Action, act
 from xuezhan.strategies.greedy import (
     GreedyStrategy,
+    isolated,
     meld_suits,
     own_melds,
     pick_discard,
@@ -230,7 +231,7 @@ class ValueStrategy(GreedyStrategy):
         if void_rows:
             if defend:
                 return act(self.seat, DISCARD, min(void_rows, key=lambda r: (danger(obs, r[0], vis, threats), r[1], -r[2], r[0]))[0])
-            return act(self.seat, DISCARD, pick_discard(void_rows, discards, void))
+            return act(self.seat, DISCARD, isolated(counts, [r[0] for r in void_rows]))
         if defend:
             cands = [r for r in rows if r[1] <= now + 1]
             best = min(cands, key=lambda r: (round(danger(obs, r[0], vis, threats), 3), r[1], -r[2], r[0]))

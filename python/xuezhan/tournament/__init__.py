@@ -4,7 +4,7 @@
     >>> df = run(TournamentConfig(strategies=["random", "greedy", "value", "value"], hands=200))
     >>> print(summarize(df))
 
-See ``docs/tournaments`` in the README, :mod:`.config` for the TOML format, :mod:`.results`
+See the README's Tournaments section, :mod:`.config` for the TOML format, :mod:`.results`
 for the table's columns and :mod:`.report` for the summary and plots.
 """
 

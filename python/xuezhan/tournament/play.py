@@ -162,6 +162,8 @@ def rows_from_round(
     checked_any = (reason == "wall" and n_active >= 2) or (reason == "escape" and n_active >= 1)
     rows = []
     labels = config.labels
+    end = str(reason)
+    fired = "+".join(sorted(rnd.fired))
     for seat in range(SEATS):
         entry = game.seating[seat]
         won = seat in win_of
@@ -190,6 +192,8 @@ def rows_from_round(
                 "ready": ready[seat],
                 "escape": bool(rnd.escaped[seat]),
                 "timeouts": timeouts[seat],
+                "end": end,
+                "fired": fired,
             }
         )
     return rows

@@ -27,6 +27,8 @@ checked        bool     went to the ready check (active at an exhausted wall, or
 ready          bool     ready at the ready check (R7.3)
 escape         bool     the seat escaped (R8)
 timeouts       int8     decisions that timed out in the hand (R10)
+end            string   how the hand ended: ``wall``, ``three_won`` or ``escape`` (R4.5, R8)
+fired          string   the rules that fired in the hand, ``+``-joined (R9.3; rule studies)
 =============  =======  ================================================================
 
 During a run each finished chunk of hands is written as ``parts/part-NNNNNN.parquet`` (written
@@ -79,6 +81,8 @@ COLUMNS: dict[str, str] = {
     "ready": "bool",
     "escape": "bool",
     "timeouts": "int8",
+    "end": "string",
+    "fired": "string",
 }
 
 PARTS = "parts"
