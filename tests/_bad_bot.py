@@ -4,7 +4,7 @@ Modes: ``ok`` (first legal action), ``sleep`` (never answers in time), ``late`` 
 comes after ARG seconds, then prompt answers), ``crash`` (exits at its first request),
 ``garbage`` (answers a line that is not JSON), ``illegal`` (answers ``peng`` when it may not),
 ``wrongid`` (answers with the wrong request id), ``record`` (like ``ok``, appends every line it
-reads to the file ARG).
+reads to the file ARG), ``deaf`` (never reads its input again: the pipe fills up).
 """
 
 import json
@@ -13,6 +13,9 @@ import time
 
 mode = sys.argv[1]
 arg = sys.argv[2] if len(sys.argv) > 2 else None
+if mode == "deaf":
+    time.sleep(60)
+    sys.exit(0)
 first = True
 for line in sys.stdin:
     if mode == "record":

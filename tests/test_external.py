@@ -197,3 +197,24 @@ def test_pool_workers_stop_their_bot_processes(tmp_path):
     while running() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert running() == 0
+
+
+def test_a_bot_that_stops_reading_cannot_block_the_engine(bots):
+    """Its input pipe fills up; writes happen off the engine's clock, so the requests time out
+    (R10) and the bot escapes (R10.3) instead of hanging the tournament."""
+    bot = bots([*BAD, "deaf"])
+    bot.reset(0, FAST)
+    for i in range(2000):  # about 1 MB of events: far more than a pipe holds
+        bot.observe({"type": "discard", "seat": 1, "tile": "5m", "default": False, "pad": "x" * 400, "i": i})
+    t0 = time.monotonic()
+    rnd = Round.from_seed(FAST, 5, 0)
+    strategies = [bot, GreedyStrategy(), GreedyStrategy(), GreedyStrategy()]
+    for s in (1, 2, 3):
+        strategies[s].reset(s, FAST)
+    timeouts = [0, 0, 0, 0]
+    run_round(rnd, strategies, timeouts)
+    assert time.monotonic() - t0 < 10
+    assert rnd.escaped[0] and timeouts[0] == 2
+    t1 = time.monotonic()
+    bot.close()
+    assert time.monotonic() - t1 < 5

@@ -91,6 +91,8 @@ class ExternalStrategy:
         self.rules: Any = None
         self.proc: Optional[subprocess.Popen] = None
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._writes: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._write_error: list[str] = []
         self._out: list[str] = []
         self._next_id = 0
         self._pending = False  # a request is unanswered (timed out)
@@ -132,6 +134,13 @@ class ExternalStrategy:
         self.starts += 1
         self._lines = queue.Queue()
         threading.Thread(target=self._reader, args=(self.proc, self._lines), daemon=True).start()
+        # Writes go through a thread too: a bot that stops reading fills the pipe, and a
+        # blocked write must not stop the clock of R10 (the request then simply times out).
+        self._writes = queue.Queue()
+        self._write_error: list[str] = []
+        threading.Thread(
+            target=self._writer, args=(self.proc, self._writes, self._write_error), daemon=True
+        ).start()
         self._out = []
         self._pending = False
         self._broken = False
@@ -147,16 +156,31 @@ class ExternalStrategy:
         finally:
             lines.put(None)  # end of stream
 
+    @staticmethod
+    def _writer(proc: subprocess.Popen, writes: "queue.Queue[Optional[str]]", error: list[str]) -> None:
+        while True:
+            data = writes.get()
+            if data is None:  # close(): end of input, so a well-behaved bot exits by itself
+                try:
+                    if proc.stdin:
+                        proc.stdin.close()
+                except (OSError, ValueError):
+                    pass
+                return
+            try:
+                assert proc.stdin is not None
+                proc.stdin.write(data)
+                proc.stdin.flush()
+            except (OSError, ValueError) as exc:
+                error.append(str(exc))
+                return
+
     def close(self) -> None:
         """Stop the bot's process (it gets its stdin closed, then is killed if still running)."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        try:
-            if proc.stdin:
-                proc.stdin.close()
-        except OSError:
-            pass
+        self._writes.put(None)
         try:
             proc.wait(timeout=0.2)
         except subprocess.TimeoutExpired:
@@ -165,11 +189,12 @@ class ExternalStrategy:
                 proc.wait(timeout=2)
             except subprocess.TimeoutExpired:  # pragma: no cover
                 pass
-        if proc.stdout:
-            try:
-                proc.stdout.close()
-            except OSError:
-                pass
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe:
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
 
     def _send(self, obj: dict) -> None:
         self._out.append(json.dumps(obj, separators=(",", ":"), ensure_ascii=False))
@@ -177,17 +202,14 @@ class ExternalStrategy:
     def _flush(self) -> None:
         if not self._out:
             return
-        proc = self.proc
         data = "\n".join(self._out) + "\n"
         self._out = []
-        if proc is None or proc.stdin is None:
+        if self.proc is None:
             raise ExternalBotError(f"external bot {self.name!r} is not running")
-        try:
-            proc.stdin.write(data)
-            proc.stdin.flush()
-        except (OSError, ValueError) as exc:
+        if self._write_error:
             self._broken = True
-            raise ExternalBotError(f"external bot {self.name!r} closed its input ({exc})") from None
+            raise ExternalBotError(f"external bot {self.name!r} closed its input ({self._write_error[0]})")
+        self._writes.put(data)
 
     # ------------------------------------------------------------------ Strategy protocol
     def reset(self, seat: int, rules: Any) -> None:
