@@ -133,8 +133,19 @@ def test_adapter_errors_name_the_bot(bots):
     rnd = Round.from_seed(FAST, 1, 0)
     with pytest.raises(ExternalBotError, match="noisy.*not JSON"):
         bot.act(rnd.observation(0))
-    with pytest.raises(ExternalBotError, match="cannot start"):
-        ExternalStrategy(["/nonexistent/bot"]).reset(0, FAST)
+
+
+
+def test_a_bot_that_cannot_start_escapes_and_a_tournament_refuses_it_up_front(bots):
+    bot = bots(["/nonexistent/bot"])
+    rnd, _ = play(bot)
+    assert rnd.escaped[0] and sum(rnd.deltas) == -50  # R8: a dead process is an escape
+    from xuezhan.tournament import ConfigError
+
+    cfg = TournamentConfig(strategies=["greedy", "greedy", "greedy", {"name": "ghost", "cmd": "/nonexistent/bot -v"}],
+                           hands=4, workers=1)
+    with pytest.raises(ConfigError, match="ghost.*cannot find the program '/nonexistent/bot'"):
+        run(cfg, progress=False)
 
 
 def test_tournament_keeps_going_with_a_crashing_bot(tmp_path):

@@ -216,10 +216,16 @@ class ExternalStrategy:
         if self.proc is not None and (self._broken or self._pending or self.proc.poll() is not None):
             self.close()
             self.restarts += 1
-        if self.proc is None:
-            self._start()
         self.seat = seat
         self.rules = rules
+        if self.proc is None:
+            try:
+                self._start()
+            except ExternalBotError:
+                # R8/R10.3: a bot that cannot run escapes at its first decision (act raises);
+                # the next hand tries to start it again.
+                self._broken = True
+                return
         self._send({"type": "start_hand", "protocol": PROTOCOL, "seat": seat, "rules": rules.to_dict()})
 
     def observe(self, event: dict) -> None:

@@ -70,6 +70,23 @@ def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite
     return done
 
 
+def check_programs(config: TournamentConfig) -> None:
+    """Fail fast, naming the entry, when an external bot's program cannot be found."""
+    import os
+    import shlex
+    import shutil
+
+    for i, spec in enumerate(config.strategies):
+        if spec.cmd is None:
+            continue
+        argv = shlex.split(spec.cmd)
+        prog = argv[0] if argv else ""
+        base = spec.cwd or "."
+        found = (os.path.exists(os.path.join(base, prog)) if os.sep in prog else shutil.which(prog) is not None)
+        if not found:
+            raise ConfigError(f"strategies[{i}] ({spec.name!r}): cannot find the program {prog!r} of cmd = {spec.cmd!r}")
+
+
 def run(
     config: TournamentConfig | str | Path | dict[str, Any],
     *,
@@ -97,6 +114,7 @@ def run(
         config = config_from_dict(config)
     if workers is not None:
         config = config.replace(workers=workers)
+    check_programs(config)
     out = Path(output) if output is not None else (Path(config.output) if config.output else None)
     all_chunks = chunks(config)
     done: set[int] = set()
