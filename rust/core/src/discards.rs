@@ -61,8 +61,10 @@ pub fn best_discards(
 /// ```
 ///
 /// Per discard only the discarded tile's suit changes, and per draw only the drawn tile's:
-/// the other suits' distances and pair statistics are reused, so each of the ≤ 14 × 27
-/// evaluations is one table lookup and a combine.
+/// the other suits' distances are fixed, so a draw into suit `s` lowers the standard form
+/// exactly when its new distances beat per-suit thresholds computed once per discard (see
+/// [`DrawTest`]). A suit whose thresholds no draw can meet is skipped without any lookup,
+/// which matters most for suits holding a meld kind (their distances need a small DP).
 pub fn best_discards_unchecked(
     c: &Counts,
     melds: &[Meld],
@@ -72,65 +74,208 @@ pub fn best_discards_unchecked(
 ) {
     out.clear();
     let allowed = allowed_voids(melds, void);
-    let t = tables();
+    if allowed == 0 {
+        out.extend(
+            (0..27).filter(|&k| c[k] != 0).map(|k| Discard { kind: k as u8, shanten: UNREACHABLE, ukeire: 0 }),
+        );
+        return;
+    }
+    let sd = SuitDists::new(melds);
     let sets = 4 - melds.len();
     let seven = melds.is_empty();
-    // Suits holding a meld kind need the capped (exact, slower) distances.
-    let mut cap = [4u8; 27];
-    let mut capped = 0u8;
-    for m in melds {
-        cap[m.kind as usize] = 4u8.saturating_sub(m.copies());
-        capped |= 1 << (m.kind / 9);
+    let mut h = *c;
+    let base_d = [sd.dist(&h, 0), sd.dist(&h, 1), sd.dist(&h, 2)];
+    let base_ps = pair_stats(&h);
+    // Distances of each suit of `c` plus one tile of each rank, filled lazily per suit: a
+    // draw into a suit other than the discard's sees exactly that configuration.
+    let mut plus = [base_d[0]; 27];
+    let mut plus_done = 0u8;
+    for k in 0..27 {
+        if c[k] == 0 {
+            continue;
+        }
+        let sk = k / 9;
+        h[k] -= 1;
+        let mut d = base_d;
+        d[sk] = sd.dist(&h, sk);
+        let mut ps = base_ps;
+        let x = h[k];
+        ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
+        ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
+        let al13 = prefer_empty_void_mask(crate::win::concealed_suits(&h) ^ 7, allowed);
+        let std13 = standard_missing(&d, sets, al13);
+        let sp13 = if seven { seven_pairs_missing(&ps, al13) } else { u8::MAX };
+        let miss13 = std13.min(sp13);
+        let mut ukeire = 0u32;
+        for s in 0..3 {
+            let test = DrawTest::new(&d, s, sets, allowed, miss13);
+            // Seven pairs after a draw depends only on the drawn kind's count parity.
+            let sp_lower = |odd_before: bool| -> bool {
+                if !seven || sp13 > miss13 {
+                    return false;
+                }
+                let mut p2 = ps;
+                if odd_before {
+                    p2[s] = (p2[s].0 + 1, p2[s].1 - 1);
+                } else {
+                    p2[s].1 += 1;
+                }
+                seven_pairs_missing(&p2, allowed) < miss13
+            };
+            let (sp_odd, sp_even) = (sp_lower(true), sp_lower(false));
+            let ranks = sd.room(&h, visible, s);
+            if ranks == 0 || (test.hopeless() && !sp_odd && !sp_even) {
+                continue;
+            }
+            let mut same = [base_d[s]; 9];
+            let news: &[SuitDist] = if s == sk {
+                if !test.hopeless() {
+                    sd.plus_each(&h, s, ranks, &mut same);
+                }
+                &same
+            } else {
+                if plus_done & (1 << s) == 0 && !test.hopeless() {
+                    sd.plus_each(c, s, sd.room(c, &[0; 27], s), &mut plus[s * 9..s * 9 + 9]);
+                    plus_done |= 1 << s;
+                }
+                &plus[s * 9..s * 9 + 9]
+            };
+            for r in 0..9 {
+                if ranks & (1 << r) == 0 {
+                    continue;
+                }
+                let t = s * 9 + r;
+                let sp = if h[t] & 1 != 0 { sp_odd } else { sp_even };
+                if sp || (!test.hopeless() && test.lowers(&news[r])) {
+                    ukeire += (4 - h[t] - visible[t]) as u32;
+                }
+            }
+        }
+        h[k] += 1;
+        out.push(Discard { kind: k as u8, shanten: miss13 as i8 - 1, ukeire });
     }
-    let dist_of = |h: &Counts, s: usize| -> SuitDist {
+}
+
+/// Whether a draw into suit `s` lowers the standard-form missing count of a 13-tile hand
+/// whose per-suit distances are `d`, given only the suit's new distances.
+///
+/// Dropping `s` (void = `s`) ignores the draw, so only the allowed voids `v ≠ s` matter; they
+/// keep `s` with the third suit `o`, and the new missing count is
+/// `min over (m, p) of d'_s(m, p) + d_o(sets − m, 1 − p)`. The draw lowers it iff some
+/// `d'_s(m, p) ≤ miss13 − 1 − min_o d_o(sets − m, 1 − p)`: one threshold per `(m, p)`. A draw
+/// lowers a distance by at most one, so when every threshold is below `d_s(m, p) − 1` no draw
+/// into `s` can help ([`DrawTest::hopeless`]).
+struct DrawTest {
+    /// Thresholds `[p][m]`, −1 where unreachable.
+    thr: [[i8; 5]; 2],
+    hopeless: bool,
+}
+
+impl DrawTest {
+    fn new(d: &[SuitDist; 3], s: usize, sets: usize, allowed: u8, miss13: u8) -> DrawTest {
+        let mut other = [[u8::MAX; 5]; 2]; // min over kept partners of d_o(sets − m, 1 − p)
+        for v in 0..3 {
+            if v == s || allowed & (1 << v) == 0 {
+                continue;
+            }
+            let o = &d[3 - s - v];
+            for m in 0..=sets {
+                other[0][m] = other[0][m].min(o.1[sets - m]);
+                other[1][m] = other[1][m].min(o.0[sets - m]);
+            }
+        }
+        let mut thr = [[-1i8; 5]; 2];
+        let mut hopeless = true;
+        for p in 0..2 {
+            let ds = if p == 0 { &d[s].0 } else { &d[s].1 };
+            for m in 0..=sets {
+                let t = miss13 as i16 - 1 - other[p][m] as i16;
+                if t >= 0 {
+                    thr[p][m] = t as i8;
+                    hopeless &= (ds[m] as i16) - 1 > t;
+                }
+            }
+        }
+        DrawTest { thr, hopeless }
+    }
+
+    #[inline(always)]
+    fn hopeless(&self) -> bool {
+        self.hopeless
+    }
+
+    #[inline(always)]
+    fn lowers(&self, nd: &SuitDist) -> bool {
+        let mut hit = false;
+        for m in 0..5 {
+            hit |= (nd.0[m] as i8) <= self.thr[0][m];
+            hit |= (nd.1[m] as i8) <= self.thr[1][m];
+        }
+        hit
+    }
+}
+
+/// Per-suit distances of concealed configurations under the melds' four-copies caps: the
+/// shared table, or [`suit_dist_capped`] for a suit holding a meld kind.
+struct SuitDists {
+    cap: [u8; 27],
+    /// Suits (bit s) holding a meld kind.
+    capped: u8,
+}
+
+impl SuitDists {
+    fn new(melds: &[Meld]) -> SuitDists {
+        let mut cap = [4u8; 27];
+        let mut capped = 0u8;
+        for m in melds {
+            cap[m.kind as usize] = 4u8.saturating_sub(m.copies());
+            capped |= 1 << (m.kind / 9);
+        }
+        SuitDists { cap, capped }
+    }
+
+    #[inline]
+    fn dist(&self, h: &Counts, s: usize) -> SuitDist {
         let hs = &h[s * 9..s * 9 + 9];
-        if capped & (1 << s) != 0 {
-            suit_dist_capped(hs, &cap[s * 9..s * 9 + 9])
+        if self.capped & (1 << s) != 0 {
+            suit_dist_capped(hs, &self.cap[s * 9..s * 9 + 9])
         } else {
+            let t = tables();
             t.distances(t.record(hs))
         }
-    };
-    let shanten_of = |d: &[SuitDist; 3], ps: &[(u8, u8); 3], empty: u8| -> i8 {
-        let al = prefer_empty_void_mask(empty, allowed);
-        let st = standard_missing(d, sets, al) as i8 - 1;
-        if seven {
-            st.min(seven_pairs_missing(ps, al) as i8 - 1)
-        } else {
-            st
+    }
+
+    /// Ranks (bit r) of suit `s` worth drawing into `h`: a copy is left unseen and the cap
+    /// allows one more. (A suit of 14 tiles takes no draw: its configuration is full.)
+    #[inline]
+    fn room(&self, h: &Counts, visible: &Counts, s: usize) -> u32 {
+        let hs = &h[s * 9..s * 9 + 9];
+        if hs.iter().map(|&x| x as u32).sum::<u32>() >= 14 {
+            return 0;
         }
-    };
-    let mut h = *c;
-    let base_d = [dist_of(&h, 0), dist_of(&h, 1), dist_of(&h, 2)];
-    let base_ps = pair_stats(&h);
-    // Distances of each suit plus one tile of each rank: a draw into a suit other than the
-    // discard's sees exactly that, so these 27 lookups serve every discard.
-    // (A suit holding all 14 tiles gets no draws from other suits' discards: skipped.)
-    let mut plus = [base_d[0]; 27];
-    let suit_tiles: [u32; 3] =
-        std::array::from_fn(|s| h[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
-    // Ranks (bit r) of suit s that can take one more tile of hand `h`.
-    let room = |h: &Counts, s: usize, skip: usize| -> u32 {
         let mut m = 0u32;
         for r in 0..9 {
             let t = s * 9 + r;
-            if t != skip && h[t] < cap[t] {
+            if h[t] < self.cap[t] && h[t] + visible[t] < 4 {
                 m |= 1 << r;
             }
         }
         m
-    };
-    // Distances of suit s of `h` plus one tile of each rank in `ranks`.
-    let plus_each = |h: &Counts, s: usize, ranks: u32, out: &mut [SuitDist]| {
-        if capped & (1 << s) != 0 {
+    }
+
+    /// Distances of suit `s` of `h` plus one tile of each rank in `ranks`, into `out[r]`.
+    fn plus_each(&self, h: &Counts, s: usize, ranks: u32, out: &mut [SuitDist]) {
+        if self.capped & (1 << s) != 0 {
             let mut h2 = *h;
             for r in 0..9 {
                 if ranks & (1 << r) != 0 {
                     h2[s * 9 + r] += 1;
-                    out[r] = dist_of(&h2, s);
+                    out[r] = self.dist(&h2, s);
                     h2[s * 9 + r] -= 1;
                 }
             }
         } else {
+            let t = tables();
             let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
             let recs = t.records_plus_each(lo, hi, ranks);
             for r in 0..9 {
@@ -139,56 +284,5 @@ pub fn best_discards_unchecked(
                 }
             }
         }
-    };
-    for s in 0..3 {
-        if suit_tiles[s] < 14 {
-            plus_each(&h, s, room(&h, s, usize::MAX), &mut plus[s * 9..s * 9 + 9]);
-        }
-    }
-    for k in 0..27 {
-        if c[k] == 0 {
-            continue;
-        }
-        if allowed == 0 {
-            out.push(Discard { kind: k as u8, shanten: UNREACHABLE, ukeire: 0 });
-            continue;
-        }
-        let sk = k / 9;
-        h[k] -= 1;
-        let mut d = base_d;
-        d[sk] = dist_of(&h, sk);
-        let mut ps = base_ps;
-        let x = h[k];
-        ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
-        ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
-        let empty13 = crate::win::concealed_suits(&h) ^ 7;
-        let s13 = shanten_of(&d, &ps, empty13);
-        // Same-suit draws: gather the nine lookups first so their cache misses overlap
-        // instead of each waiting behind the previous draw's comparison.
-        let mut same = [base_d[sk]; 9];
-        plus_each(&h, sk, room(&h, sk, k), &mut same);
-        let mut ukeire = 0u32;
-        for draw in 0..27 {
-            if h[draw] >= cap[draw] {
-                continue;
-            }
-            let left = 4i32 - h[draw] as i32 - visible[draw] as i32;
-            if left <= 0 {
-                continue;
-            }
-            let sd = draw / 9;
-            let y = h[draw];
-            let (saved_d, saved_ps) = (d[sd], ps[sd]);
-            d[sd] = if sd != sk { plus[draw] } else { same[draw - sk * 9] };
-            ps[sd].0 = ps[sd].0 + ((y + 1) >> 1) - (y >> 1);
-            ps[sd].1 = ps[sd].1 + ((y + 1) & 1) - (y & 1);
-            if shanten_of(&d, &ps, empty13 & !(1 << sd)) < s13 {
-                ukeire += left as u32;
-            }
-            d[sd] = saved_d;
-            ps[sd] = saved_ps;
-        }
-        h[k] += 1;
-        out.push(Discard { kind: k as u8, shanten: s13, ukeire });
     }
 }
