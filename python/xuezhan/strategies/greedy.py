@@ -90,8 +90,8 @@ def isolated(counts: bytes, kinds: Sequence[int]) -> int:
     copies, then a terminal, then the lowest kind."""
 
     def key(k: int) -> tuple[int, int, int, int]:
-        lo, hi = k - k % 9, k - k % 9 + 8
-        near = sum(counts[j] for j in range(max(lo, k - 2), min(hi, k + 2) + 1) if j != k)
+        lo = k - k % 9
+        near = sum(counts[max(lo, k - 2) : min(lo + 8, k + 2) + 1]) - counts[k]
         return (near, counts[k], -_TERMINAL[k], k)
 
     return min(kinds, key=key)
@@ -106,9 +106,7 @@ def pick_discard(rows, legal: set[int], void: int) -> int:
     best_key = None
     have_void = void >= 0 and any(k // 9 == void for k in legal)
     for kind, sh, uk in rows:
-        if kind not in legal:
-            continue
-        if have_void and kind // 9 != void:
+        if kind not in legal or (have_void and kind // 9 != void):
             continue
         key = (sh, -uk, -_TERMINAL[kind], kind)
         if best_key is None or key < best_key:
@@ -187,6 +185,8 @@ class GreedyStrategy:
             if in_void:
                 return act(self.seat, DISCARD, isolated(counts, in_void))
         rows = _core.best_discards(counts, melds, visible_counts(obs), void)
+        if len(discards) == len(legal):  # no kong to weigh
+            return act(self.seat, DISCARD, pick_discard(rows, discards, void))
         now = min(sh for k, sh, uk in rows if k in discards) if rows else 99
         for a in legal:
             if a.verb == ANGANG or a.verb == JIAGANG:
