@@ -86,10 +86,13 @@ pub fn best_discards_unchecked(
     let mut h = *c;
     let base_d = [sd.dist(&h, 0), sd.dist(&h, 1), sd.dist(&h, 2)];
     let base_ps = pair_stats(&h);
-    // Distances of each suit of `c` plus one tile of each rank, filled lazily per suit: a
-    // draw into a suit other than the discard's sees exactly that configuration.
+    // Table distances of each suit of `c` plus one tile of each rank (filled lazily per suit):
+    // a draw into a suit other than the discard's sees exactly that configuration. For a
+    // capped suit they are lower bounds; the exact values are computed on demand (`exact`).
     let mut plus = [base_d[0]; 27];
     let mut plus_done = 0u8;
+    let mut exact = [base_d[0]; 27];
+    let mut exact_done = 0u32;
     for k in 0..27 {
         if c[k] == 0 {
             continue;
@@ -128,14 +131,14 @@ pub fn best_discards_unchecked(
                 continue;
             }
             let mut same = [base_d[s]; 9];
-            let news: &[SuitDist] = if s == sk {
+            let bound: &[SuitDist] = if s == sk {
                 if !test.hopeless() {
-                    sd.plus_each(&h, s, ranks, &mut same);
+                    sd.table_plus_each(&h, s, ranks, &mut same);
                 }
                 &same
             } else {
                 if plus_done & (1 << s) == 0 && !test.hopeless() {
-                    sd.plus_each(c, s, sd.room(c, &[0; 27], s), &mut plus[s * 9..s * 9 + 9]);
+                    sd.table_plus_each(c, s, sd.room(c, &[0; 27], s), &mut plus[s * 9..s * 9 + 9]);
                     plus_done |= 1 << s;
                 }
                 &plus[s * 9..s * 9 + 9]
@@ -146,7 +149,20 @@ pub fn best_discards_unchecked(
                 }
                 let t = s * 9 + r;
                 let sp = if h[t] & 1 != 0 { sp_odd } else { sp_even };
-                if sp || (!test.hopeless() && test.lowers(&news[r])) {
+                let lowers = sp
+                    || (!test.hopeless()
+                        && test.lowers(&bound[r])
+                        && (!sd.is_capped(s)
+                            || test.lowers(&if s == sk {
+                                sd.dist_plus(&h, t)
+                            } else {
+                                if exact_done & (1 << t) == 0 {
+                                    exact[t] = sd.dist_plus(c, t);
+                                    exact_done |= 1 << t;
+                                }
+                                exact[t]
+                            })));
+                if lowers {
                     ukeire += (4 - h[t] - visible[t]) as u32;
                 }
             }
@@ -263,25 +279,28 @@ impl SuitDists {
         m
     }
 
-    /// Distances of suit `s` of `h` plus one tile of each rank in `ranks`, into `out[r]`.
-    fn plus_each(&self, h: &Counts, s: usize, ranks: u32, out: &mut [SuitDist]) {
-        if self.capped & (1 << s) != 0 {
-            let mut h2 = *h;
-            for r in 0..9 {
-                if ranks & (1 << r) != 0 {
-                    h2[s * 9 + r] += 1;
-                    out[r] = self.dist(&h2, s);
-                    h2[s * 9 + r] -= 1;
-                }
-            }
-        } else {
-            let t = tables();
-            let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
-            let recs = t.records_plus_each(lo, hi, ranks);
-            for r in 0..9 {
-                if ranks & (1 << r) != 0 {
-                    out[r] = t.distances(recs[r]);
-                }
+    #[inline(always)]
+    fn is_capped(&self, s: usize) -> bool {
+        self.capped & (1 << s) != 0
+    }
+
+    /// Exact distances of the suit of kind `t` in `h` plus one tile `t`.
+    fn dist_plus(&self, h: &Counts, t: usize) -> SuitDist {
+        let mut h2 = *h;
+        h2[t] += 1;
+        self.dist(&h2, t / 9)
+    }
+
+    /// Table distances of suit `s` of `h` plus one tile of each rank in `ranks`, into
+    /// `out[r]`: exact for an uncapped suit, a lower bound for a capped one (the caps only
+    /// remove targets).
+    fn table_plus_each(&self, h: &Counts, s: usize, ranks: u32, out: &mut [SuitDist]) {
+        let t = tables();
+        let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
+        let recs = t.records_plus_each(lo, hi, ranks);
+        for r in 0..9 {
+            if ranks & (1 << r) != 0 {
+                out[r] = t.distances(recs[r]);
             }
         }
     }
