@@ -393,3 +393,19 @@ def test_pairwise_difference_is_the_t_interval_over_walls():
     assert p["ci_low"].iloc[0] == pytest.approx(0.75 - half, abs=1e-6)
     assert p["ci_high"].iloc[0] == pytest.approx(0.75 + half, abs=1e-6)
     assert p["clusters"].iloc[0] == 4
+
+
+def test_rule_frequencies_count_hands_per_rule():
+    from xuezhan.tournament.report import rule_frequencies
+
+    df = run(cfg(hands=12), progress=False)
+    freq = rule_frequencies(df)
+    assert set(freq["rules_id"]) == {"leshan"}
+    for r in freq.itertuples():
+        expected = sum(r.rule in f.split("+") for f in df.drop_duplicates("hand")["fired"])
+        assert r.hands == expected and r.share == pytest.approx(expected / 12)
+    # a hand that went to the wall ran the ready check (R7)
+    walls = df.drop_duplicates("hand")
+    n_wall = int((walls["end"] == "wall").sum())
+    if n_wall:
+        assert freq.set_index("rule").loc["R7-ready-check", "hands"] >= 1

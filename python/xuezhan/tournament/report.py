@@ -19,7 +19,7 @@ import pandas as pd
 
 from xuezhan.tournament.stats import clustered_mean_ci
 
-__all__ = ["summarize", "pairwise", "ratings", "format_summary", "format_pairwise", "write_report", "plot_figures"]
+__all__ = ["summarize", "pairwise", "rule_frequencies", "ratings", "format_summary", "format_pairwise", "write_report", "plot_figures"]
 
 SUMMARY_COLUMNS = [
     "hands",
@@ -171,6 +171,23 @@ def pairwise(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
             rows.append({"a": a2, "b": b2, "diff": m, "ci_low": m - half, "ci_high": m + half, "clusters": g})
     out = pd.DataFrame(rows, columns=["a", "b", "diff", "ci_low", "ci_high", "clusters"])
     return out.sort_values("diff", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def rule_frequencies(df: pd.DataFrame) -> pd.DataFrame:
+    """How often each rule fired (share of hands, per rules id), from the ``fired`` column —
+    for rule studies: the same walls under several rule variants."""
+    if "fired" not in df or df.empty:
+        return pd.DataFrame(columns=["rules_id", "rule", "hands", "share"])
+    hands = df.drop_duplicates("hand")[["hand", "rules_id", "fired"]]
+    rows = []
+    for rid, g in hands.groupby("rules_id", sort=True):
+        counts: dict[str, int] = {}
+        for fired in g["fired"]:
+            for rule in filter(None, str(fired).split("+")):
+                counts[rule] = counts.get(rule, 0) + 1
+        for rule, n in sorted(counts.items()):
+            rows.append({"rules_id": rid, "rule": rule, "hands": n, "share": n / len(g)})
+    return pd.DataFrame(rows, columns=["rules_id", "rule", "hands", "share"])
 
 
 def format_pairwise(pairs: pd.DataFrame) -> str:
@@ -329,6 +346,10 @@ def write_report(
     meta += list(notes)
     pairs = pairwise(df)
     pairs_html = pairs.to_html(index=False, float_format=lambda v: f"{v:+.3f}", escape=True)
+    rules = rule_frequencies(df)
+    paths["rules_csv"] = out / "rules.csv"
+    rules.to_csv(paths["rules_csv"], index=False)
+    rules_html = rules.to_html(index=False, float_format=lambda v: f"{100 * v:.1f}%", escape=True)
     img_html = "\n".join(
         f'<figure><img alt="{html.escape(n)}" src="data:image/png;base64,{base64.b64encode(d).decode()}">'
         f"<figcaption>{html.escape(n.replace('_', ' '))}</figcaption></figure>"
@@ -354,6 +375,9 @@ Plackett-Luce ordinal (μ − 3σ), each hand ranked by delta.</p>
 under duplicate seating), with a 95% t-interval over the walls.</p>
 {pairs_html}
 {img_html}
+<h2>Rules fired</h2>
+<p>Share of hands in which each rule of RULES.md fired.</p>
+{rules_html}
 </body></html>
 """
     paths["html"] = out / "report.html"
