@@ -198,8 +198,8 @@ def test_triplets_shanten_counts_melds_as_triplets():
 
 VARIANTS = {
     "default": {},
-    "lookahead": {"lookahead": True},
-    "plain": {"defence": False, "fan": False, "smart_void": False, "steer": False, "kong_slack": 0},
+    "no-lookahead": {"lookahead": False},
+    "plain": {"defence": False, "fan": False, "smart_void": False, "steer": False, "lookahead": False, "kong_slack": 0},
 }
 
 
