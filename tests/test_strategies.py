@@ -198,7 +198,7 @@ def test_triplets_shanten_counts_melds_as_triplets():
 
 VARIANTS = {
     "default": {},
-    "no-lookahead": {"lookahead": False},
+    "lookahead": {"lookahead": True},
     "plain": {"defence": False, "fan": False, "smart_void": False, "steer": False, "lookahead": False, "kong_slack": 0},
 }
 
