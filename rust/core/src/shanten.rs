@@ -158,19 +158,21 @@ pub(crate) fn seven_pairs_missing(ps: &[(u8, u8); 3], allowed: u8) -> u8 {
 /// adding none (touching no held tile, or a run beyond the largest count of its ranks) could
 /// go anywhere, so it is counted as a "free" set
 /// (3 missing tiles, 2 for a free pair) at the end. Free sets always fit: a suit with k melds
-/// needs at most 4 − k sets, leaving kinds with room for a triplet.
+/// needs at most 4 − k sets, leaving kinds with room for a triplet. At most three sets are
+/// tracked (a suit holding a meld kind never needs four): `d(4, p)` is reported as
+/// `d(3, p) + 3`, which no caller reads.
+///
+/// The eight (pair, sets) values of a DP state share one `u64` ([`Lanes`]), so a transition
+/// is a shift, an add and a byte-wise max instead of a loop over the set counts.
 pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
-    const NEG: i8 = i8::MIN / 2;
-    /// Sets tracked: a suit holding a meld kind needs at most three (`d(4, p)` is not
-    /// computed: it is reported as `d(3, p) + 3`, and no caller reads it).
+    /// Sets tracked.
     const J: usize = 4;
-    // cur[a][b][p][j]: a = runs started at r−1, b = at r−2, p = pair placed, j = sets placed.
-    type Dp = [[[[i8; J]; 2]; J]; J];
-    let mut cur: Dp = [[[[NEG; J]; 2]; J]; J];
-    cur[0][0][0][0] = 0;
+    // cur[a][b]: a = runs started at r−1, b = at r−2 (a + b < J).
+    let mut cur = [[0u64; J]; J];
+    cur[0][0] = Lanes::START;
     let hv = |r: usize| if r < 9 { h[r] as usize } else { 0 };
     for r in 0..9 {
-        let mut nxt: Dp = [[[[NEG; J]; 2]; J]; J];
+        let mut nxt = [[0u64; J]; J];
         let (capr, hr) = (cap[r] as usize, h[r] as usize);
         // A run beyond the largest count among its three ranks adds no overlap anywhere
         // (each of its ranks is already saturated without it), so it would be a free set.
@@ -179,31 +181,21 @@ pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
         for a in 0..J {
             for b in 0..J - a {
                 let need = a + b;
-                if need > capr {
+                let v = cur[a][b];
+                if need > capr || !Lanes::any(v) {
                     continue;
                 }
-                for p in 0..2 {
-                    let row = cur[a][b][p];
-                    if row.iter().all(|&v| v < 0) {
-                        continue;
-                    }
-                    for trip in 0..=max_t {
-                        for pr in 0..=(max_t.min(1 - p)) {
-                            for u in 0..=max_u {
-                                let w = need + 3 * trip + 2 * pr + u;
-                                let add = trip + u;
-                                if w > capr || add >= J {
-                                    break;
-                                }
-                                let gain = w.min(hr) as i8;
-                                let dst = &mut nxt[u][a][p | pr];
-                                for j in 0..J - add {
-                                    let v = row[j] + gain;
-                                    if v > dst[j + add] {
-                                        dst[j + add] = v;
-                                    }
-                                }
+                for trip in 0..=max_t {
+                    for pr in 0..=max_t {
+                        let with_pair = if pr == 1 { Lanes::place_pair(v) } else { v };
+                        for u in 0..=max_u {
+                            let w = need + 3 * trip + 2 * pr + u;
+                            let add = trip + u;
+                            if w > capr || add >= J {
+                                break;
                             }
+                            let x = Lanes::add(Lanes::place_sets(with_pair, add), w.min(hr) as u64);
+                            nxt[u][a] = Lanes::max(nxt[u][a], x);
                         }
                     }
                 }
@@ -214,17 +206,71 @@ pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
     let end = cur[0][0];
     let mut out: SuitDist = ([0; 5], [0; 5]);
     for m in 0..J {
-        let (mut best0, mut best1) = (0i8, 0i8); // the empty placement: every set free
+        let (mut best0, mut best1) = (0u8, 0u8); // the empty placement: every set free
         for j in 0..=m {
-            best0 = best0.max(end[0][j]);
-            best1 = best1.max(end[0][j]).max(end[1][j]);
+            best0 = best0.max(Lanes::get(end, 0, j));
+            best1 = best1.max(Lanes::get(end, 0, j)).max(Lanes::get(end, 1, j));
         }
-        out.0[m] = (3 * m) as u8 - best0 as u8;
-        out.1[m] = (3 * m + 2) as u8 - best1 as u8;
+        out.0[m] = (3 * m) as u8 - best0;
+        out.1[m] = (3 * m + 2) as u8 - best1;
     }
     out.0[J] = out.0[J - 1] + 3;
     out.1[J] = out.1[J - 1] + 3;
     out
+}
+
+/// Eight byte lanes of a `u64`: lane `4p + j` holds the best overlap with `p` pairs and `j`
+/// sets placed, plus [`Lanes::BIAS`] when reachable. An unreachable lane holds less than the
+/// bias (it starts at 0 and gains at most 4 per rank over 9 ranks), and no lane reaches 128,
+/// so byte-wise adds never carry and the byte-wise max needs no sign handling.
+struct Lanes;
+
+impl Lanes {
+    const BIAS: u64 = 64;
+    const BIAS_BITS: u64 = 0x4040_4040_4040_4040;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    /// Nothing placed: lane (0, 0) reachable with overlap 0.
+    const START: u64 = Self::BIAS;
+
+    #[inline(always)]
+    fn any(v: u64) -> bool {
+        v & Self::BIAS_BITS != 0
+    }
+
+    /// `add` more sets: lane j moves to j + add within each pair half; lanes past three sets
+    /// are dropped and the vacated lower lanes become unreachable.
+    #[inline(always)]
+    fn place_sets(v: u64, add: usize) -> u64 {
+        const KEEP: [u64; 4] = [!0, 0xffff_ff00_ffff_ff00, 0xffff_0000_ffff_0000, 0xff00_0000_ff00_0000];
+        (v << (8 * add)) & KEEP[add]
+    }
+
+    /// The pair: the no-pair half moves to the pair half (a second pair is not allowed).
+    #[inline(always)]
+    fn place_pair(v: u64) -> u64 {
+        (v & 0xffff_ffff) << 32
+    }
+
+    #[inline(always)]
+    fn add(v: u64, gain: u64) -> u64 {
+        v + gain * Self::ONES
+    }
+
+    /// Byte-wise max of lanes below 128: `(a | 0x80) − b` keeps bit 7 exactly where a ≥ b.
+    #[inline(always)]
+    fn max(a: u64, b: u64) -> u64 {
+        let ge = ((a | Self::HIGH) - b) & Self::HIGH;
+        let m = (ge >> 7) * 0xff;
+        (a & m) | (b & !m)
+    }
+
+    /// Overlap of lane (p, j), 0 when unreachable.
+    #[inline(always)]
+    fn get(v: u64, p: usize, j: usize) -> u8 {
+        let x = (v >> (8 * (4 * p + j))) & 0xff;
+        x.saturating_sub(Self::BIAS) as u8
+    }
 }
 
 /// Distances of one suit whose kinds are capped by melds (`cap`, nine values): the table when
