@@ -1,12 +1,13 @@
 """The engine's only door to the hand evaluator (``xuezhan._core``, docs/internals.md).
 
 Hands cross as 27 counts (``bytes``) and melds as meld-code ``bytes``; nothing is converted
-per call beyond ``bytes(bytearray)``. Win-context flags are the bits of docs/internals.md.
+per call beyond ``bytes(bytearray)``.
 """
 
 from __future__ import annotations
 
 from xuezhan import _core
+from xuezhan.evaluate import WinContext
 
 __all__ = [
     "SELF_DRAW",
@@ -22,14 +23,15 @@ __all__ = [
     "is_win",
 ]
 
-# Win context flags (docs/internals.md).
-SELF_DRAW = 1 << 0
-KONG_DRAW = 1 << 1
-KONG_DISCARD = 1 << 2
-ROBBING_KONG = 1 << 3
-LAST_TILE = 1 << 4
-HEAVEN_EARTH = 1 << 5
-DISCARDER_PAYS = 1 << 6
+# Win context flags: one definition, the bit order of ``WinContext`` (docs/internals.md).
+_FLAG = {name: 1 << bit for bit, name in enumerate(WinContext._NAMES)}
+SELF_DRAW = _FLAG["self_draw"]
+KONG_DRAW = _FLAG["kong_draw"]
+KONG_DISCARD = _FLAG["kong_discard"]
+ROBBING_KONG = _FLAG["robbing_kong"]
+LAST_TILE = _FLAG["last_tile"]
+HEAVEN_EARTH = _FLAG["heaven_earth"]
+DISCARDER_PAYS = _FLAG["discarder_pays"]
 
 wait_mask = _core.wait_mask  # (counts13: bytes, melds: bytes, void: int) -> int
 fan = _core.fan  # (counts14, melds, win_kind, ctx, core_rules, void) -> (raw, capped, points, items) | None
