@@ -496,14 +496,16 @@ def as_rules(rules: RulesLike) -> Rules:
     >>> as_rules("chengdu").max_fan, as_rules({"max_fan": 3}).max_fan, as_rules(None).preset_name
     (4, 3, 'leshan')
     """
+    if rules.__class__ is Rules:  # the hot case: every evaluator call passes through here
+        return rules  # type: ignore[return-value]
     if rules is None:
-        return Rules.preset("leshan")
+        return _load_preset("leshan")
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, (str, os.PathLike)):
         s = os.fspath(rules)
         if s in PRESETS:
-            return Rules.preset(s)
+            return _load_preset(s)
         if s.endswith(".toml") or os.sep in s or os.path.exists(s):
             return Rules.from_toml(s)
         raise RulesError(f"unknown preset {s!r} (presets: {', '.join(PRESETS)}; or give a .toml file)")
