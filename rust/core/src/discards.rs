@@ -119,6 +119,9 @@ pub fn best_discards_unchecked(
                 }
                 let mut p2 = ps;
                 if odd_before {
+                    if p2[s].1 == 0 {
+                        return false; // no odd count in this suit: no draw can pair one
+                    }
                     p2[s] = (p2[s].0 + 1, p2[s].1 - 1);
                 } else {
                     p2[s].1 += 1;
