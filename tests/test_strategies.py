@@ -199,7 +199,9 @@ def test_triplets_shanten_counts_melds_as_triplets():
 VARIANTS = {
     "default": {},
     "lookahead": {"lookahead": True},
-    "plain": {"defence": False, "fan": False, "smart_void": False, "steer": False, "lookahead": False, "kong_slack": 0},
+    "no_one_suit": {"one_suit": False},
+    "plain": {"defence": False, "fan": False, "smart_void": False, "steer": False, "lookahead": False, "kong_slack": 0,
+              "one_suit": False},
 }
 
 
