@@ -250,7 +250,7 @@ class ValueStrategy(GreedyStrategy):
         if void_rows:
             if defend:
                 return act(self.seat, DISCARD, min(void_rows, key=lambda r: (danger(obs, r[0], vis, threats), r[1], -r[2], r[0]))[0])
-            return act(self.seat, DISCARD, isolated(counts, [r[0] for r in void_rows]))
+            return act(self.seat, DISCARD, self._clear_tile(obs, counts, vis, threats, [r[0] for r in void_rows]))
         second = self._one_suit_target(obs, counts, melds, now) if not defend else -1
         if second >= 0:
             # play as if the second suit were void too: its tiles go first, waits are 清一色
@@ -260,7 +260,7 @@ class ValueStrategy(GreedyStrategy):
             second_rows = [r for r in rows if r[0] // 9 == void]
             if second_rows:
                 best_sh = min(r[1] for r in second_rows)
-                return act(self.seat, DISCARD, isolated(counts, [r[0] for r in second_rows if r[1] == best_sh]))
+                return act(self.seat, DISCARD, self._clear_tile(obs, counts, vis, threats, [r[0] for r in second_rows if r[1] == best_sh]))
         if defend:
             cands = [r for r in rows if r[1] <= now + 1]
             best = min(cands, key=lambda r: (round(danger(obs, r[0], vis, threats), 3), r[1], -r[2], r[0]))
@@ -286,6 +286,14 @@ class ValueStrategy(GreedyStrategy):
             if score > best_score:
                 best_kind, best_score = kind, score
         return act(self.seat, DISCARD, best_kind)
+
+    def _clear_tile(self, obs: Any, counts: bytes, vis: bytes, threats: dict[int, float], kinds: list[int]) -> int:
+        """Which tile of a suit being cleared to throw: all are useless to the hand, so the
+        least dangerous one, then the most isolated."""
+        if threats:
+            low = min(round(danger(obs, k, vis, threats), 2) for k in kinds)
+            kinds = [k for k in kinds if round(danger(obs, k, vis, threats), 2) <= low]
+        return isolated(counts, kinds)
 
     def _one_suit_target(self, obs: Any, counts: bytes, melds: bytes, now: int) -> int:
         """The suit to clear for 清一色 (+2 fan: four times the points), or -1. Only early, with
