@@ -330,8 +330,11 @@ def fan(
             pass  # redo with the checks below, whose message names the hand as given
         else:
             if res is not None:
-                raw, capped, points, items = res
-                return _new(FanResult, (capped, raw, points, {FAN_ITEMS[b]: f for b, f in items if f}))
+                raw, capped, points, bits = res
+                items = {}
+                for b, f in bits:  # a loop, not a comprehension: no frame per call (hot path)
+                    items[FAN_ITEMS[b]] = f
+                return _new(FanResult, (capped, raw, points, items))
     counts, codes = _prepare(hand, melds, (14,), "a fan count")
     win_kind = _win_kind(hand, counts, win_tile)
     res = _call(_core.fan, counts, codes, win_kind, ctx, r.core, parse_void(void))

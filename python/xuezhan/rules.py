@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Iterator, Mapping, Union
 
 __all__ = [
@@ -389,18 +389,18 @@ class Rules:
         """
         return _rules_id(self)
 
-    @property
+    @cached_property
     def core(self) -> Any:
-        """The ``xuezhan._core.CoreRules`` for the hand evaluator (built once per value)."""
-        c = self.__dict__.get("_core")
-        if c is None:
-            c = _core_rules(self.max_fan, self.base, self.fan.mask, self.self_draw_bonus == "fan")
-            self.__dict__["_core"] = c  # a cache, not a field: eq/hash/repr ignore it
-        return c
+        """The ``xuezhan._core.CoreRules`` for the hand evaluator (built once per value).
+
+        A cache, not a field (eq/hash/repr ignore it); once built it is a plain instance
+        attribute, so the evaluator's hot path reads it without a descriptor call.
+        """
+        return _core_rules(self.max_fan, self.base, self.fan.mask, self.self_draw_bonus == "fan")
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state.pop("_core", None)  # rebuilt on first use after unpickling
+        state.pop("core", None)  # rebuilt on first use after unpickling
         return state
 
     @property
