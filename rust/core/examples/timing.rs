@@ -10,77 +10,9 @@ use std::time::Instant;
 use xuezhan_core::suit_table::SuitTables;
 use xuezhan_core::*;
 
-const N: usize = 4096;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn two_suits(rng: &mut Rng) -> [usize; 2] {
-    let a = rng.below(3);
-    [a, (a + 1 + rng.below(2)) % 3]
-}
-
-/// `n` tiles dealt from a shuffled two-suit wall.
-fn dealt(rng: &mut Rng, n: usize) -> Counts {
-    let s = two_suits(rng);
-    let mut wall: Vec<usize> = s.iter().flat_map(|&s| (s * 9..s * 9 + 9).flat_map(|k| [k; 4])).collect();
-    for i in (1..wall.len()).rev() {
-        wall.swap(i, rng.below(i + 1));
-    }
-    let mut c = [0u8; 27];
-    for &k in &wall[..n] {
-        c[k] += 1;
-    }
-    c
-}
-
-/// A winning 14-tile hand (no melds) in two suits and one of its tiles as the winning tile.
-fn winning(rng: &mut Rng) -> (Counts, u8) {
-    loop {
-        let s = two_suits(rng);
-        let mut c = [0u8; 27];
-        let mut ok = true;
-        if rng.below(8) == 0 {
-            for _ in 0..7 {
-                let k = s[rng.below(2)] * 9 + rng.below(9);
-                c[k] += 2;
-                ok &= c[k] <= 4;
-            }
-        } else {
-            for _ in 0..4 {
-                let base = s[rng.below(2)] * 9;
-                if rng.below(3) == 0 {
-                    let k = base + rng.below(9);
-                    c[k] += 3;
-                    ok &= c[k] <= 4;
-                } else {
-                    let k = base + rng.below(7);
-                    for d in 0..3 {
-                        c[k + d] += 1;
-                        ok &= c[k + d] <= 4;
-                    }
-                }
-            }
-            let k = s[rng.below(2)] * 9 + rng.below(9);
-            c[k] += 2;
-            ok &= c[k] <= 4;
-        }
-        if ok {
-            let held: Vec<usize> = (0..27).filter(|&k| c[k] > 0).collect();
-            return (c, held[rng.below(held.len())] as u8);
-        }
-    }
-}
+#[path = "../benches/common/hands.rs"]
+mod hands;
+use hands::{dealt, two_suits, winning, Rng, N};
 
 /// Minimum over `passes` of the mean ns per call of `f` over all N hands.
 fn time<T>(passes: usize, mut f: impl FnMut(usize) -> T) -> f64 {
