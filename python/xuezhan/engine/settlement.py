@@ -207,6 +207,12 @@ def end_of_wall(st) -> None:
             for q in range(4):
                 if q != p and q not in pigs and not st.escaped[q]:
                     pay(st, "R7.2", p, q, mp)
+    ready = _ready_values(st, seats, pigs)
+    _ready_and_refund(st, seats, ready, pigs)
+
+
+def _ready_values(st, seats, pigs) -> dict:
+    """R7.3: each ready non-pig among ``seats`` with its value (包大), announced as an event."""
     ready = {}
     for s in seats:
         if s not in pigs:
@@ -214,7 +220,7 @@ def end_of_wall(st) -> None:
             if v > 0:
                 ready[s] = v
                 st.events.append({"type": "ready", "seat": s, "value": v})
-    _ready_and_refund(st, seats, ready, pigs)
+    return ready
 
 
 def settle_escape(st, seat: int) -> None:
@@ -228,13 +234,7 @@ def settle_escape(st, seat: int) -> None:
     for p in sorted(pigs):  # R7.1 still tells who is a pig; R7.2 is not applied (R8)
         st.events.append({"type": "pig", "seat": p})
         st.fired.add("R7.2-pig")
-    ready = {}
-    for s in seats:
-        if s not in pigs:
-            v = ready_value(st, s)
-            if v > 0:
-                ready[s] = v
-                st.events.append({"type": "ready", "seat": s, "value": v})
+    ready = _ready_values(st, seats, pigs)
     if seats:
         st.fired.add("R7-ready-check")
     _ready_and_refund(st, seats, ready, pigs)

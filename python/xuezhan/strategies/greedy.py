@@ -150,12 +150,16 @@ class GreedyStrategy:
         return self.claim(obs, legal, counts, melds)
 
     # ------------------------------------------------------------------ decisions
+    def _choose_void(self, counts: bytes, melds: bytes) -> int:
+        """The suit to give up (subclasses choose differently)."""
+        return choose_void(counts, melds)
+
     def _update_void(self, obs: Any, counts: bytes, melds: bytes) -> None:
         declared = obs.voids[obs.seat]
         if declared >= 0:
             self.void = declared
         elif self.void < 0 or self.void in meld_suits(melds):
-            self.void = choose_void(counts, melds)
+            self.void = self._choose_void(counts, melds)
 
     def exchange(self, obs: Any) -> Action:
         c = obs.hand
@@ -169,7 +173,7 @@ class GreedyStrategy:
         return act(self.seat, EXCHANGE, tuple(tiles[:3]))
 
     def declare(self, obs: Any, legal: list[Action]) -> Action:
-        self.void = choose_void(obs.hand, own_melds(obs))
+        self.void = self._choose_void(obs.hand, own_melds(obs))
         for a in legal:
             if a.arg == self.void:
                 return a

@@ -53,7 +53,6 @@ from xuezhan.strategies.greedy import (
     GreedyStrategy,
     isolated,
     meld_suits,
-    own_melds,
     pick_discard,
     shanten,
     suit_counts,
@@ -216,20 +215,6 @@ class ValueStrategy(GreedyStrategy):
         if not self.smart_void:
             return min(cands, key=lambda s: (n[s], s))
         return min(cands, key=lambda s: (shanten(counts, melds, s), n[s], s))
-
-    def _update_void(self, obs: Any, counts: bytes, melds: bytes) -> None:
-        declared = obs.voids[obs.seat]
-        if declared >= 0:
-            self.void = declared
-        elif self.void < 0 or self.void in meld_suits(melds):
-            self.void = self._choose_void(counts, melds)
-
-    def declare(self, obs: Any, legal: list[Action]) -> Action:
-        self.void = self._choose_void(obs.hand, own_melds(obs))
-        for a in legal:
-            if a.arg == self.void:
-                return a
-        return legal[0]
 
     # ------------------------------------------------------------------ turn
     def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
