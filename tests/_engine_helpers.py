@@ -2,16 +2,42 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from itertools import chain, islice
+from pathlib import Path
 
 from xuezhan import _core
 
+from xuezhan.engine import replay_script
 from xuezhan.engine.actions import HU, Action
 from xuezhan.engine.events import DECISION_TYPES
 from xuezhan.engine.state import InvariantError
 from xuezhan.rules import Rules
+
+
+# The shared vectors: the repository is cloned beside shared/ (README, CI).
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+
+# Scripted deals used across the engine and settlement tests.
+W25 = "123m456m789m46p99p"  # 13 tiles waiting on 5p only
+W2P5P = "123456789m3455p"  # waits 2p and 5p
+JD0 = "12468m2468p13579s"  # 14 junk tiles for a dealer
+J3X = "13579m1379p2468s"  # junk without 5p
+KONG_HANDS = ["9999s2468m2468p13s", "13579m2468p1357s", "2468m13579p2468s", "13579m13579p246s"]
+# Seat 1 holds 555p, seat 2 waits on 5p, the dealer holds the fourth 5p.
+PENG_HANDS = ["12468m24568p1379s", "2468m13555p1357s", W25, "1379m1379p24678s"]
+SELF_HANDS = [JD0, W2P5P, "2468m13579p2468s", J3X]
+
+
+def vector(name: str, **rules) -> tuple:
+    """Replay the shared vector ``name`` (rules overridden by ``rules``): (result, round)."""
+    doc = json.loads((VECTORS / name).read_text(encoding="utf-8"))
+    if rules:
+        doc["rules"] = {**doc["rules"], **rules}
+    return replay_script(doc, return_round=True)
+
 
 _AFTER_ESCAPE = {"pay", "ready", "pig", "end"}
 
@@ -163,7 +189,7 @@ def rule_variants(n: int, seed: int = 7) -> list[Rules]:
 
 # --------------------------------------------------------------------------- scenario builders
 
-from xuezhan.engine import Round, replay_script  # noqa: E402
+from xuezhan.engine import Round  # noqa: E402
 from xuezhan.tiles import parse_tiles, tile_str  # noqa: E402
 
 # Three-suited hands without pairs or waits, to fill seats a test does not look at.

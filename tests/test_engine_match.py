@@ -6,14 +6,11 @@ import json
 import time
 from pathlib import Path
 
-from _engine_helpers import build, run, types
+from _engine_helpers import PENG_HANDS, VECTORS, build, run, types
 from xuezhan.engine import Round, play_hand, play_match, replay_log, replay_script
 from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.rules import Rules
 from xuezhan.strategies import RandomStrategy, Strategy
-
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
-PENG_HANDS = ["12468m24568p1379s", "2468m13555p1357s", "123m456m789m46p99p", "1379m1379p24678s"]
 
 
 def bots(seed=0):

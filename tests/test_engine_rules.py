@@ -6,21 +6,13 @@ from collections import Counter
 
 import pytest
 
-from _engine_helpers import build, pays, run, types
+from _engine_helpers import J3X, JD0, KONG_HANDS, PENG_HANDS, SELF_HANDS, W25, build, pays, run, types
 from xuezhan.engine import IllegalAction, Round, ScriptError, deal, public_view
 from xuezhan.engine.log import header
 from xuezhan.rules import Rules
 from xuezhan.tiles import parse_tiles
 
-W25 = "123m456m789m46p99p"  # 13 tiles waiting on 5p only
-W2P5P = "123456789m3455p"  # waits 2p and 5p
-JD0 = "12468m2468p13579s"  # 14 junk tiles for a dealer
-J3X = "13579m1379p2468s"  # junk without 5p
-KONG_HANDS = ["9999s2468m2468p13s", "13579m2468p1357s", "2468m13579p2468s", "13579m13579p246s"]
-# Seat 1 holds 555p, seat 2 waits on 5p, the dealer holds the fourth 5p.
-PENG_HANDS = ["12468m24568p1379s", "2468m13555p1357s", W25, "1379m1379p24678s"]
 LOCK_HANDS = ["12468m24568p1379s", "2468m1237p13579s", W25, "1379m1379p24678s"]
-SELF_HANDS = [JD0, W2P5P, "2468m13579p2468s", J3X]
 
 
 def _last_two(r):

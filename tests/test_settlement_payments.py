@@ -3,28 +3,9 @@ its rule id, payer, payee and amount."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from _engine_helpers import pays, run
-from xuezhan.engine import replay_script
-
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
-W2P5P = "123456789m3455p"
-JD0 = "12468m2468p13579s"
-J3X = "13579m1379p2468s"
-SELF_HANDS = [JD0, W2P5P, "2468m13579p2468s", J3X]
-PENG_HANDS = ["12468m24568p1379s", "2468m13555p1357s", "123m456m789m46p99p", "1379m1379p24678s"]
-KONG_HANDS = ["9999s2468m2468p13s", "13579m2468p1357s", "2468m13579p2468s", "13579m13579p246s"]
-
-
-def vector(name: str, **rules) -> tuple:
-    doc = json.loads((VECTORS / name).read_text(encoding="utf-8"))
-    if rules:
-        doc["rules"] = {**doc["rules"], **rules}
-    return replay_script(doc, return_round=True)
+from _engine_helpers import KONG_HANDS, PENG_HANDS, SELF_HANDS, W2P5P, pays, run, vector
 
 
 # --------------------------------------------------------------------------- R5

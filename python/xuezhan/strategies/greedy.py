@@ -21,7 +21,7 @@ counts, so a greedy hand costs a few hundred microseconds.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Sequence
 
 from xuezhan import _core
 from xuezhan.engine.actions import (
@@ -33,7 +33,6 @@ from xuezhan.engine.actions import (
     JIAGANG,
     PASS,
     PENG,
-    VOID,
     Action,
     act,
 )
