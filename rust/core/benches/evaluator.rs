@@ -14,25 +14,11 @@ use xuezhan_core::*;
 
 #[path = "common/hands.rs"]
 mod hands;
-use hands::{dealt, winning, Rng, N};
+use hands::{corpus, Corpus, Rng, N};
 
 fn bench(cr: &mut Criterion) {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let random14: Vec<Counts> = (0..N).map(|_| dealt(&mut rng, 14)).collect();
-    let random13: Vec<Counts> = (0..N).map(|_| dealt(&mut rng, 13)).collect();
-    let wins: Vec<(Counts, u8)> = (0..N).map(|_| winning(&mut rng)).collect();
-    // Ready hands: a winning hand minus its winning tile.
-    let ready: Vec<Counts> = wins
-        .iter()
-        .map(|(c, w)| {
-            let mut h = *c;
-            h[*w as usize] -= 1;
-            h
-        })
-        .collect();
-    // is_win input: half random, half winning.
-    let mixed14: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random14[i] } else { wins[i].0 }).collect();
-    let mixed13: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random13[i] } else { ready[i] }).collect();
+    let Corpus { random14, random13, wins, ready, mixed14, mixed13 } = corpus(&mut rng);
     // Melded hands: a ready hand's triplet turned into a pung (the capped-distance path).
     let with_pung: Vec<(Counts, Vec<Meld>)> = ready
         .iter()

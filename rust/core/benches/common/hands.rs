@@ -79,3 +79,39 @@ pub fn winning(rng: &mut Rng) -> (Counts, u8) {
         }
     }
 }
+
+/// The benchmark corpora, `N` hands each, drawn from `rng` in a fixed order.
+pub struct Corpus {
+    /// 14 tiles dealt from a two-suit wall.
+    pub random14: Vec<Counts>,
+    /// 13 tiles dealt from a two-suit wall.
+    pub random13: Vec<Counts>,
+    /// Winning hands with their winning tile.
+    pub wins: Vec<(Counts, u8)>,
+    /// Ready hands: a winning hand minus its winning tile.
+    pub ready: Vec<Counts>,
+    /// is_win input: half random, half winning.
+    pub mixed14: Vec<Counts>,
+    /// waits input: half random, half ready.
+    pub mixed13: Vec<Counts>,
+}
+
+/// Draws the corpora (the same hands for the criterion bench and the timing example).
+pub fn corpus(rng: &mut Rng) -> Corpus {
+    let random14: Vec<Counts> = (0..N).map(|_| dealt(rng, 14)).collect();
+    let random13: Vec<Counts> = (0..N).map(|_| dealt(rng, 13)).collect();
+    let wins: Vec<(Counts, u8)> = (0..N).map(|_| winning(rng)).collect();
+    // Ready hands: a winning hand minus its winning tile.
+    let ready: Vec<Counts> = wins
+        .iter()
+        .map(|(c, w)| {
+            let mut h = *c;
+            h[*w as usize] -= 1;
+            h
+        })
+        .collect();
+    // is_win input: half random, half winning.
+    let mixed14: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random14[i] } else { wins[i].0 }).collect();
+    let mixed13: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random13[i] } else { ready[i] }).collect();
+    Corpus { random14, random13, wins, ready, mixed14, mixed13 }
+}
