@@ -207,13 +207,21 @@ class GreedyStrategy:
                     return a
         return act(self.seat, DISCARD, pick_discard(rows, discards, void))
 
+    def _claim_choices(self, obs: Any, legal: list[Action]) -> tuple[Action, dict[str, Action] | None]:
+        """The pass action, and the legal claims by verb; None when passing is the only sensible
+        answer (no tile to claim, or a tile of the void suit, R11.2)."""
+        pass_action = next((a for a in legal if a.verb == PASS), legal[0])
+        tile = obs.claim_tile
+        if tile is None or tile // 9 == self.void:
+            return pass_action, None
+        return pass_action, {a.verb: a for a in legal}
+
     def claim(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        pass_action, verbs = self._claim_choices(obs, legal)
+        if verbs is None:
+            return pass_action
         tile = obs.claim_tile
         void = self.void
-        pass_action = next((a for a in legal if a.verb == PASS), legal[0])
-        if tile is None or tile // 9 == void:
-            return pass_action
-        verbs = {a.verb: a for a in legal}
         now = shanten(counts, melds, void)
         if GANG in verbs:
             c = bytearray(counts)

@@ -48,7 +48,7 @@ from __future__ import annotations
 from typing import Any
 
 from xuezhan import _core
-from xuezhan.engine.actions import DISCARD, GANG, PASS, PENG, Action, act
+from xuezhan.engine.actions import DISCARD, GANG, PENG, Action, act
 from xuezhan.strategies.greedy import (
     GreedyStrategy,
     isolated,
@@ -372,12 +372,11 @@ class ValueStrategy(GreedyStrategy):
 
     # ------------------------------------------------------------------ claims
     def claim(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        pass_action, verbs = self._claim_choices(obs, legal)
+        if verbs is None:
+            return pass_action
         tile = obs.claim_tile
         void = self.void
-        pass_action = next((a for a in legal if a.verb == PASS), legal[0])
-        if tile is None or tile // 9 == void:
-            return pass_action
-        verbs = {a.verb: a for a in legal}
         if GANG not in verbs and PENG not in verbs:
             return pass_action
         if self._one_suit_target(obs, counts, melds, shanten(counts, melds, void)) == tile // 9:
