@@ -6,12 +6,12 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
 from xuezhan.tournament.config import ConfigError, TournamentConfig, load_config
-from xuezhan.tournament.executors import execute
+from xuezhan.tournament.executors import executor_for
 from xuezhan.tournament.results import (
     FINAL,
     MANIFEST,
@@ -96,6 +96,9 @@ def run(
     progress: bool | None = None,
     csv: bool = False,
     workers: int | None = None,
+    executor: str = "local",
+    address: str | None = None,
+    on_hands: Callable[[int], None] | None = None,
 ) -> pd.DataFrame:
     """Play a tournament and return its per-(hand, seat) results table, sorted by (hand, seat).
 
@@ -105,6 +108,9 @@ def run(
     ``csv``). Without any output folder the results are only returned. ``resume`` continues an
     interrupted run in the same folder (same tournament required). ``workers`` overrides the
     configuration (0 = all cores). ``progress`` shows a tqdm bar (default: when stderr is a tty).
+    ``executor`` is ``local`` (a process pool) or ``ray`` (a Ray cluster at ``address``, see
+    :mod:`.ray_executor`); both give the same table. ``on_hands(n)`` is called with each
+    finished chunk's number of hands (a caller's own progress bar).
     """
     if isinstance(config, (str, Path)):
         config = load_config(config)
@@ -115,6 +121,7 @@ def run(
     if workers is not None:
         config = config.replace(workers=workers)
     check_programs(config)
+    execute = executor_for(executor, address)
     out = Path(output) if output is not None else (Path(config.output) if config.output else None)
     all_chunks = chunks(config)
     done: set[int] = set()
@@ -141,6 +148,8 @@ def run(
     def on_chunk(chunk_id: int, frame: pd.DataFrame) -> None:
         if bar is not None:
             bar.update(len(all_chunks[chunk_id]))
+        if on_hands is not None:
+            on_hands(len(all_chunks[chunk_id]))
 
     try:
         frames = execute(config, pending, out_dir=out, on_chunk=on_chunk)

@@ -124,3 +124,23 @@ def execute(
 
 def cpu_count() -> int:
     return os.cpu_count() or 1
+
+
+#: The executors ``--executor`` names: ``local`` (this module) and ``ray`` (:mod:`.ray_executor`).
+EXECUTORS = ("local", "ray")
+
+
+def executor_for(name: str, address: str | None = None) -> Callable[..., list[pd.DataFrame]]:
+    """The ``execute`` function of the executor ``name`` (same signature as :func:`execute`);
+    ``address`` is the Ray cluster's (``ray`` only)."""
+    if name == "local":
+        if address is not None:
+            raise ValueError("--address is for --executor ray (the address of a Ray cluster)")
+        return execute
+    if name == "ray":
+        from functools import partial
+
+        from xuezhan.tournament.ray_executor import execute_ray
+
+        return partial(execute_ray, address=address)
+    raise ValueError(f"executor {name!r}: expected one of {', '.join(EXECUTORS)}")

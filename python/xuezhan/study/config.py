@@ -1,0 +1,401 @@
+"""Rule-study definitions: the TOML format and its validated Python form.
+
+A study plays the same hands (same wall seeds, same seats, same strategies) under several rule
+variants, so that every difference between the variants comes from the rules alone. A study
+file (see ``studies/cap-sweep.toml``)::
+
+    name = "cap-sweep"
+    hands = 4000              # hands per variant (rounded up to whole duplicate groups)
+    seed = 20261202           # base seed: the walls, the same for every variant
+    seating = "duplicate"     # as in tournaments
+    strategies = ["greedy", "value", "random", "value"]   # the line-up (tournament format)
+    base_variant = "max_fan=5"  # the variant the others are compared with (default: the first)
+
+    [rules]                   # the base rules: a preset and overrides shared by every variant
+    preset = "leshan"
+
+    [[variants]]              # one variant: overrides of the base rules (any RULES.md R11 field)
+    name = "no pig penalty"   # optional; default: the overrides written out, or "base"
+    pig_penalty = false
+
+    [[variants]]              # a sweep: a list of values gives one variant per value
+    max_fan = [3, 4, 5, 6]    # (several lists: every combination)
+
+``workers``, ``chunk`` and ``output`` mean what they mean in a tournament file. A variant may
+name another ``preset``: the base overrides then apply on top of that preset. Fan items are
+written ``"fan.terminals" = true`` or ``fan = { terminals = true }``. Unknown keys, unknown rule
+fields, empty or repeated sweeps and duplicate variant names are errors naming the field.
+
+    >>> cfg = study_from_dict({"strategies": ["greedy"] * 4, "hands": 8,
+    ...                        "variants": [{"max_fan": [4, 5]}, {"name": "chengdu", "preset": "chengdu"}]})
+    >>> [v.name for v in cfg.variants], cfg.base_variant
+    (['max_fan=4', 'max_fan=5', 'chengdu'], 'max_fan=4')
+    >>> cfg.tournament(cfg.variants[2]).build_rules().rules_id
+    'chengdu'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xuezhan.tournament.config import ConfigError, StrategySpec, TournamentConfig
+
+__all__ = [
+    "MAX_VARIANTS",
+    "StudyConfig",
+    "StudyConfigError",
+    "Variant",
+    "load_study",
+    "study_from_dict",
+]
+
+#: More variants than this is almost surely a sweep written by mistake (a cartesian product).
+MAX_VARIANTS = 64
+
+
+class StudyConfigError(ConfigError):
+    """A study definition that is not valid; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule variant: a name and its overrides of the base rules (flat: ``fan.<id>`` keys)."""
+
+    name: str
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        """A file-name-safe form of the name (the variant's output sub-folder)."""
+        s = re.sub(r"[^A-Za-z0-9._=+-]+", "-", self.name).strip("-.")
+        return s or "variant"
+
+
+def _flatten_rules(table: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``{"fan": {"gen": x}}`` → ``{"fan.gen": x}``; other keys unchanged."""
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "fan":
+            if not isinstance(value, Mapping):
+                raise StudyConfigError(
+                    f"{where}.fan: expected a table of fan items, got {value!r}"
+                )
+            for item, on in value.items():
+                flat[f"fan.{item}"] = on
+        else:
+            flat[key] = value
+    return flat
+
+
+def _merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules table of a variant: the base overrides, then the variant's (flat keys)."""
+    merged = dict(base)
+    merged.update(overrides)
+    return merged
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """A validated study. Build it with :func:`load_study` or :func:`study_from_dict`."""
+
+    strategies: tuple[StrategySpec, ...]
+    variants: tuple[Variant, ...]
+    rules: Mapping[str, Any] = field(default_factory=lambda: {"preset": "leshan"})
+    base_variant: str = ""
+    hands: int = 1000
+    seed: int = 0
+    seating: str = "duplicate"
+    workers: int = 0
+    chunk: int = 40
+    output: str | None = None
+    name: str = "study"
+
+    def __post_init__(self) -> None:
+        if not self.variants:
+            raise StudyConfigError("variants: a study needs at least one variant")
+        names = [v.name for v in self.variants]
+        for i, n in enumerate(names):
+            if n in names[:i]:
+                raise StudyConfigError(
+                    f"variants[{i}]: the variant name {n!r} is used twice"
+                )
+        slugs = [v.slug for v in self.variants]
+        for i, s in enumerate(slugs):
+            if s in slugs[:i]:
+                raise StudyConfigError(
+                    f"variants[{i}]: the name {names[i]!r} gives the same folder name as {names[slugs.index(s)]!r}"
+                )
+        if not self.base_variant:
+            object.__setattr__(self, "base_variant", names[0])
+        elif self.base_variant not in names:
+            raise StudyConfigError(
+                f"base_variant: {self.base_variant!r} is not a variant (variants: {', '.join(names)})"
+            )
+        object.__setattr__(self, "rules", dict(self.rules))
+        # The shared settings are a tournament's: validate them once with its rules.
+        self.tournament(self.variants[0])
+
+    @property
+    def n_games(self) -> int:
+        """Hands played per variant (``hands`` rounded up to whole duplicate groups)."""
+        return self.tournament(self.variants[0]).n_games
+
+    @property
+    def base_index(self) -> int:
+        return [v.name for v in self.variants].index(self.base_variant)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.strategies)
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    def variant_rules(self, variant: Variant) -> dict[str, Any]:
+        """The rules table (preset + overrides) the variant plays."""
+        return _merge(_flatten_rules(self.rules, "rules"), variant.overrides)
+
+    def tournament(self, variant: Variant) -> TournamentConfig:
+        """The tournament one variant plays: the study's line-up, hands, seed and seating (so the
+        same walls and seats as every other variant) under the variant's rules."""
+        try:
+            return TournamentConfig(
+                strategies=self.strategies,
+                hands=self.hands,
+                seed=self.seed,
+                seating=self.seating,
+                rules=self.variant_rules(variant),
+                workers=self.workers,
+                chunk=self.chunk,
+                output=None,
+                name=f"{self.name}/{variant.name}",
+            )
+        except ConfigError as exc:
+            raise StudyConfigError(str(exc)) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "hands": self.hands,
+            "seed": self.seed,
+            "seating": self.seating,
+            "workers": self.workers,
+            "chunk": self.chunk,
+            "output": self.output,
+            "rules": dict(self.rules),
+            "base_variant": self.base_variant,
+            "strategies": [s.to_dict() for s in self.strategies],
+            "variants": [{"name": v.name, **dict(v.overrides)} for v in self.variants],
+        }
+
+    def identity(self) -> str:
+        """A digest of everything that determines the results (not workers, output or name);
+        ``--resume`` refuses a folder written by a study with another identity."""
+        d = self.to_dict()
+        for key in ("workers", "output", "name"):
+            d.pop(key)
+        return hashlib.sha256(
+            json.dumps(d, sort_keys=True, default=str).encode()
+        ).hexdigest()[:16]
+
+    def replace(self, **changes: Any) -> StudyConfig:
+        d: dict[str, Any] = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d.update(changes)
+        return StudyConfig(**d)
+
+
+_TOP_KEYS = {
+    "name",
+    "hands",
+    "seed",
+    "seating",
+    "workers",
+    "chunk",
+    "output",
+    "strategies",
+    "rules",
+    "variants",
+    "base_variant",
+}
+
+
+def _expand(entry: Mapping[str, Any], where: str) -> list[Variant]:
+    """One ``[[variants]]`` entry → its variants (several for a sweep)."""
+    name = entry.get("name")
+    if name is not None and not (isinstance(name, str) and name.strip()):
+        raise StudyConfigError(
+            f"{where}.name: expected a non-empty string, got {name!r}"
+        )
+    overrides = _flatten_rules({k: v for k, v in entry.items() if k != "name"}, where)
+    swept = {k: v for k, v in overrides.items() if isinstance(v, list)}
+    for key, values in swept.items():
+        if not values:
+            raise StudyConfigError(
+                f"{where}.{key}: a sweep needs at least one value, got []"
+            )
+        for v in values:
+            if isinstance(v, (list, dict)):
+                raise StudyConfigError(
+                    f"{where}.{key}: a sweep is a list of plain values, got {v!r} in it"
+                )
+        seen: list[Any] = []
+        for v in values:
+            if any(v == s and type(v) is type(s) for s in seen):
+                raise StudyConfigError(
+                    f"{where}.{key}: the sweep repeats the value {_value_text(v)}"
+                )
+            seen.append(v)
+    fixed = {k: v for k, v in overrides.items() if k not in swept}
+    if not swept:
+        label = name or (
+            ", ".join(f"{k}={_value_text(v)}" for k, v in fixed.items()) or "base"
+        )
+        return [Variant(label, fixed)]
+    keys = list(swept)
+    out = []
+    for combo in itertools.product(*(swept[k] for k in keys)):
+        point = dict(zip(keys, combo))
+        text = ", ".join(f"{k}={_value_text(v)}" for k, v in point.items())
+        out.append(Variant(f"{name} {text}" if name else text, {**fixed, **point}))
+    return out
+
+
+def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyConfig:
+    """Validate a parsed study TOML document (or any mapping) into a :class:`StudyConfig`."""
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise StudyConfigError(
+            f"{source}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_TOP_KEYS))})"
+        )
+    for required in ("strategies", "variants"):
+        if required not in data:
+            raise StudyConfigError(f"{source}: {required!r} is required")
+    raw = data["strategies"]
+    if not isinstance(raw, list):
+        raise StudyConfigError(f"{source}: 'strategies' must be a list, got {raw!r}")
+    try:
+        specs = tuple(
+            StrategySpec.parse(e, f"{source}: strategies[{i}]")
+            for i, e in enumerate(raw)
+        )
+    except ConfigError as exc:
+        raise StudyConfigError(str(exc)) from None
+    rules = data.get("rules", {"preset": "leshan"})
+    if not isinstance(rules, Mapping):
+        raise StudyConfigError(
+            f"{source}: rules: expected a table (preset and overrides), got {rules!r}"
+        )
+    for key, value in _flatten_rules(rules, f"{source}: rules").items():
+        if isinstance(value, list):
+            raise StudyConfigError(
+                f"{source}: rules.{key}: a sweep belongs in [[variants]], not in the base rules"
+            )
+    entries = data["variants"]
+    if not isinstance(entries, list) or not entries:
+        raise StudyConfigError(
+            f"{source}: 'variants' must be a non-empty list of tables ([[variants]]), got {entries!r}"
+        )
+    variants: list[Variant] = []
+    origin: list[str] = []
+    for i, entry in enumerate(entries):
+        where = f"variants[{i}]"
+        if not isinstance(entry, Mapping):
+            raise StudyConfigError(
+                f"{source}: {where}: expected a table of rule overrides, got {entry!r}"
+            )
+        try:
+            expanded = _expand(entry, where)
+        except StudyConfigError as exc:
+            raise StudyConfigError(f"{source}: {exc}") from None
+        variants += expanded
+        origin += [where] * len(expanded)
+    if len(variants) > MAX_VARIANTS:
+        raise StudyConfigError(
+            f"{source}: variants: {len(variants)} variants (at most {MAX_VARIANTS}); a sweep over "
+            "several lists plays every combination"
+        )
+    kwargs = {
+        k: data[k]
+        for k in (
+            "name",
+            "hands",
+            "seed",
+            "seating",
+            "workers",
+            "chunk",
+            "output",
+            "base_variant",
+        )
+        if k in data
+    }
+    if "base_variant" in kwargs and not isinstance(kwargs["base_variant"], str):
+        raise StudyConfigError(
+            f"{source}: base_variant: expected a variant name, got {kwargs['base_variant']!r}"
+        )
+    try:
+        config = StudyConfig(
+            strategies=specs, variants=tuple(variants), rules=dict(rules), **kwargs
+        )
+    except ConfigError as exc:
+        raise StudyConfigError(f"{source}: {exc}") from None
+    # Every variant's rules must be valid: name the variant and the field (R11: nothing ignored).
+    from xuezhan.rules import RulesError
+
+    try:
+        config.tournament(Variant("base", {})).build_rules()
+    except RulesError as exc:
+        raise StudyConfigError(f"{source}: rules: {exc}") from None
+    for v, where in zip(config.variants, origin):
+        try:
+            config.tournament(v).build_rules()
+        except RulesError as exc:
+            field_name = next((k for k in v.overrides if _names(str(exc), k)), None)
+            at = f"{where}.{field_name}" if field_name else where
+            raise StudyConfigError(
+                f"{source}: {at} (variant {v.name!r}): {exc}"
+            ) from None
+    return config
+
+
+def _names(message: str, key: str) -> bool:
+    """Whether a rules error message is about the override ``key`` (``fan.<id>`` included)."""
+    short = key.removeprefix("fan.")
+    return (
+        f"'{key}'" in message
+        or f"'{short}'" in message
+        or message.startswith((f"{key} ", f"{key}="))
+    )
+
+
+def load_study(path: str | os.PathLike[str]) -> StudyConfig:
+    """Read a study TOML file; errors name the file and the field."""
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise StudyConfigError(f"{p}: no such study file") from None
+    except IsADirectoryError:
+        raise StudyConfigError(f"{p}: is a folder, not a study file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyConfigError(f"{p}: not valid TOML: {exc}") from None
+    data.setdefault("name", p.stem)
+    return study_from_dict(data, source=str(p))

@@ -1,0 +1,146 @@
+"""Running a tournament's chunks on a Ray cluster (``--executor ray``; ``pip install 'xuezhan[ray]'``).
+
+The unit of work is the local executor's: a chunk of hand indices (a wall-seed range,
+:func:`xuezhan.tournament.scheduling.chunks`), played by :func:`.executors.play_chunk` from
+each hand's own seed. So a chunk's rows are the same on any node, and a Ray run gives the
+local run's table row for row. Each chunk is a Ray task; the driver (this process) writes each
+finished chunk as a part file at once, exactly like the local executor, so:
+
+- a worker process or node that dies mid-chunk loses only that chunk, which Ray runs again
+  (``max_retries``); nothing half-done ever reaches the results;
+- a run stopped for good (the cluster went away, Ctrl-C) keeps every finished chunk, and
+  ``--resume`` plays only the rest.
+
+Every node needs the same ``xuezhan`` (and any ``module:Class`` strategy) importable: the
+tasks name the playing function by module, not by value. A worker process builds a line-up's
+strategies once and reuses them for every chunk of that tournament it is given.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from xuezhan.tournament.config import TournamentConfig
+from xuezhan.tournament.play import HandRunner
+from xuezhan.tournament.results import write_part
+
+__all__ = ["MAX_RETRIES", "connect", "execute_ray"]
+
+#: Times Ray runs a chunk again after its worker process died (not after a bot's exception).
+MAX_RETRIES = 3
+
+# Per worker process: the line-up of each tournament it played (identity → runner).
+_RUNNERS: dict[str, HandRunner] = {}
+
+
+def _runner(config: TournamentConfig) -> HandRunner:
+    key = config.identity()
+    runner = _RUNNERS.get(key)
+    if runner is None:
+        runner = HandRunner(config)
+        _RUNNERS[key] = runner
+        atexit.register(runner.close)  # external bots' processes end with the worker
+    return runner
+
+
+def _play(config: TournamentConfig, chunk_id: int) -> pd.DataFrame:
+    """The task body, run in a Ray worker process."""
+    from xuezhan.tournament.executors import play_chunk
+
+    return play_chunk(_runner(config), config, chunk_id)
+
+
+@cache
+def _remote() -> Any:
+    import ray
+
+    return ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)(_play)
+
+
+def connect(address: str | None = None) -> None:
+    """Join the Ray cluster at ``address`` (``"auto"``: the one this machine belongs to), or
+    start a local Ray instance when ``address`` is None; nothing when Ray is already running
+    in this process (e.g. a test's ``ray.init``)."""
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError(
+            "--executor ray needs Ray: pip install 'xuezhan[ray]'"
+        ) from None
+    if ray.is_initialized():
+        return
+    ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+
+
+def execute_ray(
+    config: TournamentConfig,
+    pending: Iterable[int],
+    *,
+    out_dir: str | Path | None,
+    on_chunk: Callable[[int, pd.DataFrame], None] | None = None,
+    address: str | None = None,
+) -> list[pd.DataFrame]:
+    """Play the ``pending`` chunks as Ray tasks; write each as a part file as it finishes.
+
+    Same contract as :func:`xuezhan.tournament.executors.execute`. At most twice as many
+    chunks as the cluster has CPUs are in flight, so Ctrl-C or a lost cluster leaves little
+    queued work and the part files on disk tell exactly which chunks are done.
+    """
+    import ray
+    from ray.exceptions import RayError, RayTaskError
+
+    pending = list(pending)
+    frames: list[pd.DataFrame] = []
+    if not pending:
+        return frames
+    connect(address)
+    remote = _remote()
+    config_ref = ray.put(config)
+    capacity = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    queue = iter(pending)
+    in_flight: dict[Any, int] = {}
+
+    def submit() -> None:
+        chunk_id = next(queue, None)
+        if chunk_id is not None:
+            in_flight[remote.remote(config_ref, chunk_id)] = chunk_id
+
+    for _ in range(capacity):
+        submit()
+    try:
+        while in_flight:
+            # A short timeout keeps Ctrl-C responsive while waiting on the cluster.
+            done, _ = ray.wait(list(in_flight), num_returns=1, timeout=1.0)
+            for ref in done:
+                chunk_id = in_flight.pop(ref)
+                try:
+                    frame = ray.get(ref)
+                except RayTaskError as exc:
+                    # A bot or strategy raised: the same error a local run would give.
+                    cause = getattr(exc, "cause", None)
+                    raise (cause if isinstance(cause, Exception) else exc) from None
+                except RayError as exc:
+                    from xuezhan.tournament.driver import TournamentError
+
+                    raise TournamentError(
+                        f"chunk {chunk_id} failed on the Ray cluster after {MAX_RETRIES} retries "
+                        f"({type(exc).__name__}: {exc}); the finished chunks are saved, continue with --resume"
+                    ) from None
+                if out_dir is not None:
+                    write_part(out_dir, chunk_id, frame)
+                frames.append(frame)
+                if on_chunk is not None:
+                    on_chunk(chunk_id, frame)
+                submit()
+    except BaseException:
+        for ref in in_flight:
+            ray.cancel(ref, force=False)
+        raise
+    return frames
