@@ -8,7 +8,7 @@ import click
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="xuezhan")
 def main() -> None:
-    """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run tournaments."""
+    """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run tournaments and rule studies."""
 
 
 def _register() -> None:
@@ -16,7 +16,7 @@ def _register() -> None:
     # tournament runner can grow their commands without touching each other's code.
     import importlib
 
-    for name in ("eval_cmd", "replay_cmd", "tournament_cmd"):
+    for name in ("eval_cmd", "replay_cmd", "tournament_cmd", "study_cmd"):
         try:
             module = importlib.import_module(f"xuezhan.cli.{name}")
         except ModuleNotFoundError as exc:  # command group not written yet

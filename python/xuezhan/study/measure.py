@@ -1,0 +1,457 @@
+"""What a study measures: the metric catalogue and its vectorised computation.
+
+:func:`study_report` turns a tidy study table (``variant`` + the tournament's columns, one row
+per variant, hand and seat) into :class:`StudyReport`: for each variant and metric the estimate
+with its 95% interval and, against the base variant, the paired difference over the shared
+walls (clustered by wall seed, :mod:`.estimators`). Sections (the rule ids are RULES.md's):
+
+- ``ends``: how hands end — three players won, the wall ran out, an escape (R4.5, R8);
+- ``rules``: share of hands in which each rule fired (the ``fired`` column, R9.3), with words;
+  plus kongs, wins and pigs per hand;
+- ``scores``: mean absolute delta of a seat, points changing hands, standard deviation of a
+  seat's delta, share of hands with a win at the cap (R5), quantiles of a seat's delta;
+- ``fan``: average fan of a win and the share of wins with each fan item (R5);
+- ``dealer``: the dealer's mean delta and win rate (R1.2);
+- ``strategies``: each line-up entry's mean delta, win rate and deal-in rate.
+
+No Python loop runs per hand or per row: strings are parsed once per distinct value
+(``pd.factorize``) and every sum is a ``np.bincount`` over (variant, wall) cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from xuezhan.rules import FAN_ITEMS, FAN_NAMES
+from xuezhan.study.estimators import ratio_estimates, sd_estimates
+
+__all__ = [
+    "QUANTILES",
+    "RULE_WORDS",
+    "SECTIONS",
+    "Metric",
+    "StudyReport",
+    "study_report",
+]
+
+#: The report's sections, in order: key → heading.
+SECTIONS: dict[str, str] = {
+    "ends": "How hands end",
+    "rules": "How often each rule fires",
+    "scores": "Scores",
+    "fan": "Fan",
+    "dealer": "Dealer",
+    "strategies": "Strategies",
+}
+
+#: Words for the rule ids of the ``fired`` column, in the order the report lists them.
+RULE_WORDS: dict[str, str] = {
+    "R3.2-multi-win": "several wins on one discard (一炮多响)",
+    "R6.5-kong-transfer": "kong income handed on, 杠上炮 (呼叫转移)",
+    "R3.3-rob-kong": "robbed kong (抢杠胡)",
+    "kong_draw": "win on a kong replacement (杠上开花)",
+    "R6.3-kong-draw-discarder-pays": "杠上开花 after a kong on a discard: discarder pays",
+    "R4.4-phase-win": "forced win in the last tiles (R4.4)",
+    "R4.3-pass": "passed win (过水)",
+    "R7-ready-check": "end-of-wall ready check (查叫)",
+    "R7.4-ready-paid": "not-ready player pays a ready one",
+    "R7.2-pig": "pig caught (花猪)",
+    "R7.5-refund": "kong refund (退税)",
+    "R8-escape": "escape (逃跑)",
+    "R5-capped": "win at the cap (极品)",
+    "R6.1-discard-win": "win on a discard",
+    "R6.2-self-draw": "self-draw win (自摸)",
+    "R6.4-gang": "kong on a discard (点杠)",
+    "R6.4-jiagang": "added kong (加杠)",
+    "R6.4-angang": "concealed kong (暗杠)",
+    "R11.1-exchange": "exchange of three tiles (换三张)",
+    "R11.2-void": "void suit declared (定缺)",
+    "R10-defaults": "a decision taken by default (R10)",
+}
+#: Quantiles of a seat's delta reported in ``scores``.
+QUANTILES: tuple[float, ...] = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+_ENDS = {
+    "three_won": ("three players won", "R4.5"),
+    "wall": ("the wall ran out", "R4.5"),
+    "escape": ("a player escaped", "R8"),
+}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One reported quantity: ``key`` (stable id), its section, words, rule id and kind
+    (``share``: a proportion shown in %, ``mean``: a number)."""
+
+    key: str
+    section: str
+    label: str
+    rule: str
+    kind: str = "share"
+
+
+@dataclass
+class StudyReport:
+    """A study's measurements. ``table`` is tidy: one row per (metric, variant) with columns
+    ``section, key, label, rule, kind, variant, value, ci_low, ci_high, diff, diff_low,
+    diff_high, significant, clusters`` (``diff*`` NaN for the base variant; the quantiles have
+    no interval). ``distribution`` holds, per variant, the share of seat-hands at each delta."""
+
+    variants: list[str]
+    base: str
+    table: pd.DataFrame
+    distribution: pd.DataFrame
+    clusters: int
+    hands: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _indicator(strings: pd.Series, sep: str = "+") -> tuple[np.ndarray, list[str]]:
+    """A 0/1 matrix (rows × ids) of the ``sep``-joined ids in each string, and the ids.
+    Parsed once per distinct string, so a million rows cost a factorize."""
+    codes, uniques = pd.factorize(strings.astype(object), sort=False)
+    sets = [set(filter(None, str(u).split(sep))) for u in uniques]
+    ids = sorted(set().union(*sets)) if sets else []
+    col = {k: i for i, k in enumerate(ids)}
+    table = np.zeros((len(uniques), len(ids)), dtype=np.int8)
+    for r, s in enumerate(sets):
+        for k in s:
+            table[r, col[k]] = 1
+    return table[codes], ids
+
+
+def _cells(key: np.ndarray, values: np.ndarray, cells: int) -> np.ndarray:
+    """Per-cell sums of each column of ``values`` (rows × M) → (cells, M)."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim == 1:
+        values = values[:, None]
+    return np.stack(
+        [
+            np.bincount(key, weights=values[:, j], minlength=cells)
+            for j in range(values.shape[1])
+        ],
+        axis=1,
+    )
+
+
+def study_report(
+    df: pd.DataFrame,
+    *,
+    variants: list[str] | None = None,
+    base: str | None = None,
+    level: float = 0.95,
+) -> StudyReport:
+    """Measure a tidy study table (see :mod:`xuezhan.study.runner`): every metric per variant
+    with its ``level`` interval, and paired differences against ``base`` (default: the first
+    variant) over the walls every variant played.
+
+    >>> from xuezhan.study.runner import run_study
+    >>> df = run_study({"strategies": ["greedy"] * 4, "hands": 16, "workers": 1,
+    ...                 "variants": [{"max_fan": [5, 3]}]}, progress=False)
+    >>> rep = study_report(df)
+    >>> row = rep.table.set_index(["key", "variant"]).loc[("score.abs_delta", "max_fan=3")]
+    >>> bool(row["diff"] <= 0)  # a lower cap never makes a hand's wins worth more
+    True
+    """
+    if df.empty:
+        raise ValueError("no results to report")
+    present = list(pd.unique(df["variant"]))
+    variants = [v for v in (variants or present) if v in set(present)]
+    base = base if base in variants else variants[0]
+    notes: list[str] = []
+    # --- walls played by every variant (an interrupted study is compared on those only)
+    vcode_all = pd.Categorical(df["variant"], categories=variants).codes
+    seeds_all = df["seed_index"].to_numpy()
+    keep = vcode_all >= 0
+    per_variant = [
+        np.unique(seeds_all[keep & (vcode_all == i)]) for i in range(len(variants))
+    ]
+    common = per_variant[0]
+    for s in per_variant[1:]:
+        common = np.intersect1d(common, s, assume_unique=True)
+    if any(len(s) != len(common) for s in per_variant):
+        notes.append(
+            f"compared on the {len(common)} walls every variant played (the study is incomplete)"
+        )
+    keep &= np.isin(seeds_all, common)
+    d = df.loc[keep]
+    V, G = len(variants), len(common)
+    cells = V * G
+    vcode = vcode_all[keep].astype(np.int64)
+    ccode = np.searchsorted(common, d["seed_index"].to_numpy())
+    key = vcode * G + ccode
+    delta = d["delta"].to_numpy().astype(float)
+    won = d["won"].to_numpy().astype(float)
+
+    # --- per-hand sums over the four seats (hand id unique within a variant)
+    hand = d["hand"].to_numpy().astype(np.int64)
+    hkey = vcode * (int(hand.max()) + 1) + hand
+    hcodes, hunique = pd.factorize(hkey, sort=False)
+    H = len(hunique)
+    first = np.unique(hcodes, return_index=True)[1]  # the first row of each hand
+    fan_items, fan_ids = _indicator(d["fan_items"])
+
+    def per_hand(values: np.ndarray) -> np.ndarray:
+        return np.bincount(hcodes, weights=values, minlength=H)
+
+    hand_key = key[first]
+    metrics: list[Metric] = []
+    ys: list[np.ndarray] = []
+    ns: list[np.ndarray] = []
+
+    def add(
+        m: Metric, hand_level: bool, y: np.ndarray, n: np.ndarray | None = None
+    ) -> None:
+        k = hand_key if hand_level else key
+        metrics.append(m)
+        ys.append(_cells(k, y, cells)[:, 0])
+        ns.append(_cells(k, np.ones(len(k)) if n is None else n, cells)[:, 0])
+
+    # ends (R4.5, R8)
+    end = d["end"].to_numpy()[first]
+    for e, (words, rule) in _ENDS.items():
+        add(Metric(f"end.{e}", "ends", words, rule), True, (end == e).astype(float))
+    # rules fired (R9.3), in the order of RULE_WORDS, then any other id
+    fired, fired_ids = _indicator(d["fired"].iloc[first])
+    kong_draw = (
+        per_hand(fan_items[:, fan_ids.index("kong_draw")]) > 0
+        if "kong_draw" in fan_ids
+        else np.zeros(H, bool)
+    )
+    rule_cols = {r: fired[:, i] for i, r in enumerate(fired_ids)}
+    rule_cols["kong_draw"] = kong_draw
+    order = [r for r in RULE_WORDS if r in rule_cols] + [
+        r for r in sorted(rule_cols) if r not in RULE_WORDS
+    ]
+    for r in order:
+        if r == "R5-capped":  # reported once, in scores
+            continue
+        rule_id = "R5 kong_draw" if r == "kong_draw" else r.split("-")[0]
+        add(
+            Metric(f"rule.{r}", "rules", RULE_WORDS.get(r, r), rule_id),
+            True,
+            rule_cols[r].astype(float),
+        )
+    add(
+        Metric("count.kongs", "rules", "kongs made per hand", "R6.4", "mean"),
+        True,
+        per_hand(d["kongs"].to_numpy().astype(float)),
+    )
+    add(
+        Metric("count.wins", "rules", "wins per hand", "R4.5", "mean"),
+        True,
+        per_hand(won),
+    )
+    add(
+        Metric("count.pigs", "rules", "pigs per hand", "R7.1", "mean"),
+        True,
+        per_hand(d["pig"].to_numpy().astype(float)),
+    )
+    # scores
+    add(
+        Metric(
+            "score.abs_delta",
+            "scores",
+            "mean absolute delta of a seat",
+            "R6–R8",
+            "mean",
+        ),
+        False,
+        np.abs(delta),
+    )
+    add(
+        Metric(
+            "score.swing",
+            "scores",
+            "points changing hands per hand (Σ|delta|/2)",
+            "R6–R8",
+            "mean",
+        ),
+        True,
+        per_hand(np.abs(delta)) / 2.0,
+    )
+    add(
+        Metric("score.capped", "scores", "hands with a win at the cap (极品)", "R5"),
+        True,
+        rule_cols.get("R5-capped", np.zeros(H)).astype(float),
+    )
+    # moments for the standard deviation (derived below, not listed themselves)
+    y_m1 = _cells(key, delta, cells)[:, 0]
+    y_m2 = _cells(key, delta * delta, cells)[:, 0]
+    n_rows = _cells(key, np.ones(len(key)), cells)[:, 0]
+    # fan (R5)
+    fan = d["fan"].to_numpy().astype(float)
+    add(
+        Metric("fan.mean", "fan", "average fan of a win", "R5", "mean"), False, fan, won
+    )
+    for item in FAN_ITEMS:
+        if item in fan_ids:
+            col = fan_items[:, fan_ids.index(item)].astype(float)
+            add(
+                Metric(
+                    f"fan_item.{item}",
+                    "fan",
+                    f"wins with {item} ({FAN_NAMES.get(item, item)})",
+                    "R5",
+                ),
+                False,
+                col,
+                won,
+            )
+    # dealer (R1.2)
+    dealer = d["dealer"].to_numpy().astype(float)
+    add(
+        Metric(
+            "dealer.delta", "dealer", "dealer's mean delta per hand", "R1.2", "mean"
+        ),
+        False,
+        delta * dealer,
+        dealer,
+    )
+    add(
+        Metric("dealer.win", "dealer", "dealer's win rate", "R1.2"),
+        False,
+        won * dealer,
+        dealer,
+    )
+    # strategies: each line-up label
+    strat_codes, strat_names = pd.factorize(d["strategy"].astype(object), sort=True)
+    dealt_in = (d["dealt_in"].to_numpy() > 0).astype(float)
+    for i, s in enumerate(strat_names):
+        mask = (strat_codes == i).astype(float)
+        add(
+            Metric(
+                f"strategy.{s}.delta",
+                "strategies",
+                f"{s}: mean delta per hand",
+                "",
+                "mean",
+            ),
+            False,
+            delta * mask,
+            mask,
+        )
+        add(
+            Metric(f"strategy.{s}.win", "strategies", f"{s}: win rate", "R4"),
+            False,
+            won * mask,
+            mask,
+        )
+        add(
+            Metric(f"strategy.{s}.deal_in", "strategies", f"{s}: deal-in rate", "R6.1"),
+            False,
+            dealt_in * mask,
+            mask,
+        )
+
+    Y = np.stack(ys, axis=1).reshape(V, G, -1)
+    N = np.stack(ns, axis=1).reshape(V, G, -1)
+    est = ratio_estimates(Y, N, level)
+    moments = ratio_estimates(
+        np.stack([y_m1, y_m2], axis=1).reshape(V, G, 2),
+        np.stack([n_rows, n_rows], axis=1).reshape(V, G, 2),
+        level,
+    )
+    sd = sd_estimates(moments.take([0]), moments.take([1]))
+    at = next(i for i, m in enumerate(metrics) if m.key == "score.swing") + 1
+    metrics.insert(
+        at,
+        Metric(
+            "score.sd",
+            "scores",
+            "standard deviation of a seat's delta",
+            "R6–R8",
+            "mean",
+        ),
+    )
+    est = (
+        est.take(list(range(at)))
+        .concat(sd)
+        .concat(est.take(list(range(at, len(metrics) - 1))))
+    )
+
+    b = variants.index(base)
+    low, high = est.interval()
+    diff, dlow, dhigh = est.paired(b)
+    M = len(metrics)
+    vv = np.repeat(np.arange(V), M)
+    mm = np.tile(np.arange(M), V)
+    table = pd.DataFrame(
+        {
+            "section": [metrics[j].section for j in mm],
+            "key": [metrics[j].key for j in mm],
+            "label": [metrics[j].label for j in mm],
+            "rule": [metrics[j].rule for j in mm],
+            "kind": [metrics[j].kind for j in mm],
+            "variant": [variants[i] for i in vv],
+            "value": est.value.ravel(),
+            "ci_low": low.ravel(),
+            "ci_high": high.ravel(),
+            "diff": diff.ravel(),
+            "diff_low": dlow.ravel(),
+            "diff_high": dhigh.ravel(),
+        }
+    )
+    base_rows = table["variant"] == base
+    table.loc[base_rows, ["diff", "diff_low", "diff_high"]] = np.nan
+    table["significant"] = (table["diff_low"] > 0) | (table["diff_high"] < 0)
+    table["clusters"] = G
+
+    # quantiles of a seat's delta: point estimates (no interval), differences against base
+    qrows = []
+    qvals = np.array(
+        [
+            np.quantile(delta[vcode == i], QUANTILES, method="inverted_cdf")
+            if np.any(vcode == i)
+            else np.full(len(QUANTILES), np.nan)
+            for i in range(V)
+        ]
+    )
+    for i, v in enumerate(variants):
+        for j, q in enumerate(QUANTILES):
+            qrows.append(
+                {
+                    "section": "scores",
+                    "key": f"score.q{round(q * 100):02d}",
+                    "label": f"{q:.0%} quantile of a seat's delta",
+                    "rule": "R6–R8",
+                    "kind": "mean",
+                    "variant": v,
+                    "value": qvals[i, j],
+                    "ci_low": np.nan,
+                    "ci_high": np.nan,
+                    "diff": np.nan if v == base else qvals[i, j] - qvals[b, j],
+                    "diff_low": np.nan,
+                    "diff_high": np.nan,
+                    "significant": False,
+                    "clusters": G,
+                }
+            )
+    table = pd.concat([table, pd.DataFrame(qrows)], ignore_index=True)
+    sec_order = {s: i for i, s in enumerate(SECTIONS)}
+    met_order = {k: i for i, k in enumerate(dict.fromkeys(table["key"]))}
+    table = table.assign(
+        _s=table["section"].map(sec_order),
+        _m=table["key"].map(met_order),
+        _v=table["variant"].map({v: i for i, v in enumerate(variants)}),
+    )
+    table = (
+        table.sort_values(["_s", "_m", "_v"], kind="stable")
+        .drop(columns=["_s", "_m", "_v"])
+        .reset_index(drop=True)
+    )
+
+    # score distribution: share of seat-hands at each delta, per variant
+    dist = (
+        pd.DataFrame({"variant": vcode, "delta": delta.astype(np.int64)})
+        .value_counts()
+        .rename("count")
+        .reset_index()
+    )
+    dist["share"] = dist["count"] / dist.groupby("variant")["count"].transform("sum")
+    dist["variant"] = np.asarray(variants, dtype=object)[dist["variant"].to_numpy()]
+    dist = dist.sort_values(["variant", "delta"], kind="stable").reset_index(drop=True)
+    hands = {v: int(np.sum(vcode[first] == i)) for i, v in enumerate(variants)}
+    return StudyReport(variants, base, table, dist, G, hands, notes)
