@@ -71,6 +71,19 @@ RULE_WORDS: dict[str, str] = {
     "R11.2-void": "void suit declared (定缺)",
     "R10-defaults": "a decision taken by default (R10)",
 }
+#: Rules listed even when they never fired in a study (0% is worth reading too).
+HEADLINE_RULES: tuple[str, ...] = (
+    "R3.2-multi-win",
+    "R6.5-kong-transfer",
+    "R3.3-rob-kong",
+    "kong_draw",
+    "R4.4-phase-win",
+    "R4.3-pass",
+    "R7-ready-check",
+    "R7.2-pig",
+    "R7.5-refund",
+    "R8-escape",
+)
 #: Quantiles of a seat's delta reported in ``scores``.
 QUANTILES: tuple[float, ...] = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 _ENDS = {
@@ -222,6 +235,8 @@ def study_report(
     )
     rule_cols = {r: fired[:, i] for i, r in enumerate(fired_ids)}
     rule_cols["kong_draw"] = kong_draw
+    for r in HEADLINE_RULES:
+        rule_cols.setdefault(r, np.zeros(H, dtype=bool))
     order = [r for r in RULE_WORDS if r in rule_cols] + [
         r for r in sorted(rule_cols) if r not in RULE_WORDS
     ]
