@@ -458,7 +458,7 @@ def test_cli_study_runs_resumes_and_rejects_bad_files(tmp_path):
     out = tmp_path / "res"
     r = subprocess.run(
         [*CLI, "study", str(toml), "-o", str(out), "-n", "8"],
-        capture_output=True,
+        check=False, capture_output=True,
         text=True,
         timeout=300,
     )
@@ -471,7 +471,7 @@ def test_cli_study_runs_resumes_and_rejects_bad_files(tmp_path):
     )
     again = subprocess.run(
         [*CLI, "study", str(toml), "-o", str(out), "--no-report"],
-        capture_output=True,
+        check=False, capture_output=True,
         text=True,
         timeout=120,
     )
@@ -486,7 +486,7 @@ def test_cli_study_runs_resumes_and_rejects_bad_files(tmp_path):
         encoding="utf-8",
     )
     r = subprocess.run(
-        [*CLI, "study", str(bad)], capture_output=True, text=True, timeout=60
+        [*CLI, "study", str(bad)], check=False, capture_output=True, text=True, timeout=60
     )
     assert (
         r.returncode != 0

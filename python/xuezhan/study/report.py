@@ -83,8 +83,9 @@ def format_study(
     """Plain-text tables of a study report, one per section."""
     variants = report.variants
     t = report.table
-    cells: dict[tuple[str, str], str] = {}
-    for r in t.itertuples(index=False):
+    cells: dict[tuple[Any, str], str] = {}
+    rows_all: list[Any] = list(t.itertuples(index=False))
+    for r in rows_all:
         cells[(r.key, r.variant)] = _cell(r, r.variant == report.base)
     widths = [
         max(
@@ -114,7 +115,7 @@ def format_study(
         )
         lines += ["", head, "-" * len(head)]
         for key, g in rows.groupby("key", sort=False):
-            first = g.iloc[0]
+            first: Any = g.iloc[0]
             label = f"{first.label} [{first.rule}]" if first.rule else first.label
             if len(label) > label_width:
                 label = label[: label_width - 1] + "…"
@@ -137,7 +138,7 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    t = report.table.set_index(["key", "variant"])
+    t: Any = report.table.set_index(["key", "variant"])
     variants = report.variants
     colors = {v: plt.get_cmap("tab10")(i % 10) for i, v in enumerate(variants)}
     figs: dict[str, Any] = {}
@@ -165,12 +166,12 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
             r = t.loc[(key, v)]
             d, lo, hi = r["diff"] * scale, r["diff_low"] * scale, r["diff_high"] * scale
             if not math.isnan(d):
-                err = (
+                xerr = (
                     [[d - lo], [hi - d]]
                     if math.isfinite(lo) and math.isfinite(hi)
                     else None
                 )
-                ax.errorbar([d], [yi], xerr=err, fmt="o", capsize=4, color=colors[v])
+                ax.errorbar([d], [yi], xerr=xerr, fmt="o", capsize=4, color=colors[v])
         ax.axvline(0, color="grey", lw=0.8, ls="--")
         ax.set_yticks(y, others if others else [])
         label = _plain(t.loc[(key, report.base), "label"])
@@ -201,13 +202,13 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
         vals = np.array([t.loc[(k, v), "value"] for k in rkeys]) * 100
         lo = np.array([t.loc[(k, v), "ci_low"] for k in rkeys]) * 100
         hi = np.array([t.loc[(k, v), "ci_high"] for k in rkeys]) * 100
-        err = np.vstack([np.clip(vals - lo, 0, None), np.clip(hi - vals, 0, None)])
-        err = np.where(np.isfinite(err), err, 0)
+        spread = np.vstack([np.clip(vals - lo, 0, None), np.clip(hi - vals, 0, None)])
+        spread = np.where(np.isfinite(spread), spread, 0)
         ax.barh(
             y + (len(variants) - 1 - 2 * i) * height / 2,
             vals,
             height,
-            xerr=err,
+            xerr=spread,
             label=v,
             color=colors[v],
             error_kw={"lw": 0.8, "capsize": 2},
@@ -272,11 +273,12 @@ def _section_html(report: StudyReport, section: str) -> str:
     ]
     out.append("</tr></thead><tbody>")
     for _key, g in rows.groupby("key", sort=False):
-        first = g.iloc[0]
+        first: Any = g.iloc[0]
         out.append(
             f"<tr><td>{html.escape(first.label)}</td><td>{html.escape(first.rule)}</td>"
         )
-        by_v = {r.variant: r for r in g.itertuples(index=False)}
+        tuples: list[Any] = list(g.itertuples(index=False))
+        by_v: dict[str, Any] = {r.variant: r for r in tuples}
         for v in report.variants:
             r = by_v.get(v)
             if r is None:
