@@ -40,6 +40,9 @@ def _print_report(df, out_dir: Optional[Path], title: str, plots: bool) -> None:
 @click.option("--csv", "csv_", is_flag=True, help="Also write results.csv.")
 @click.option("--no-report", is_flag=True, help="Do not print or write the report at the end.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where hands are played: a local process pool or a Ray cluster (docs/studies.md).")
+@click.option("--address", default=None, help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster).")
 def tournament_command(
     file: Path,
     output: Optional[Path],
@@ -51,6 +54,8 @@ def tournament_command(
     csv_: bool,
     no_report: bool,
     progress: Optional[bool],
+    executor: str = "local",
+    address: Optional[str] = None,
 ) -> None:
     """Play the tournament defined in FILE (TOML) and report the results."""
     from xuezhan.tournament import ConfigError, TournamentError, load_config, run
@@ -76,7 +81,8 @@ def tournament_command(
         err=True,
     )
     try:
-        df = run(config, output=out, resume=resume, overwrite=overwrite, progress=progress, csv=csv_)
+        df = run(config, output=out, resume=resume, overwrite=overwrite, progress=progress, csv=csv_,
+                 executor=executor, address=address)
     except KeyboardInterrupt:
         click.echo(
             f"\ninterrupted: the finished chunks are saved in {out}; continue with\n"
@@ -84,7 +90,7 @@ def tournament_command(
             err=True,
         )
         sys.exit(130)
-    except (TournamentError, ConfigError, ValueError) as exc:
+    except (TournamentError, ConfigError, ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
     if not no_report:
