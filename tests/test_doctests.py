@@ -7,7 +7,16 @@ import importlib
 
 import pytest
 
-MODULES = ["xuezhan", "xuezhan.tiles", "xuezhan.rules", "xuezhan.evaluate", "xuezhan.batch"]
+MODULES = [
+    "xuezhan",
+    "xuezhan.tiles",
+    "xuezhan.rules",
+    "xuezhan.evaluate",
+    "xuezhan.batch",
+    "xuezhan.study.config",
+    "xuezhan.study.estimators",
+    "xuezhan.study.measure",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -76,7 +76,16 @@ def connect(address: str | None = None) -> None:
         ) from None
     if ray.is_initialized():
         return
-    ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+    if address is None:
+        # A local instance serves this machine only: every Ray service on loopback, no dashboard.
+        ray.init(
+            _node_ip_address="127.0.0.1",
+            include_dashboard=False,
+            logging_level=logging.WARNING,
+            log_to_driver=False,
+        )
+    else:
+        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
 
 
 def execute_ray(
