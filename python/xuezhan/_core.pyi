@@ -14,11 +14,23 @@ __version__: str
 UNREACHABLE: int
 """Shanten (127) when no win can be reached (melds in all three suits, or in the void suit)."""
 
+FAN_ITEMS: tuple[str, ...]
+"""Fan item ids (R5) in bit order: ``FAN_ITEMS[i]`` is bit ``i`` of ``CoreRules.items`` and the
+``item_bit`` of :func:`fan` results. The one definition of the ids."""
+
+FAN_LABELS: tuple[str, ...]
+"""Display names (R5 table) of the fan items, beside ``FAN_ITEMS``."""
+
+SHAPE_MASK: int
+"""Bits of the shape items (read from the hand; the only ones in a ready-check value, R7.3)."""
+
+CONTEXT_FLAGS: tuple[str, ...]
+"""Win context flag names in bit order: ``CONTEXT_FLAGS[i]`` is bit ``i`` of ``context``."""
+
 class CoreRules:
     """The rules the core needs (immutable, hashable).
 
-    ``items`` has bit ``i`` set for each enabled fan item id ``i`` (0 all_triplets ... 14
-    self_draw); ``self_draw_fan`` is ``self_draw_bonus == "fan"``.
+    ``items`` has bit ``i`` set for each enabled fan item ``FAN_ITEMS[i]``; ``self_draw_fan`` is ``self_draw_bonus == "fan"``.
     """
 
     @property
@@ -69,7 +81,7 @@ def fan(
     void: int = -1,
 ) -> tuple[int, int, int, list[tuple[int, int]]] | None:
     """Value of a win: ``counts`` is the 14-tile concealed hand including ``win_kind``;
-    ``context`` holds the win context flags (bit 0 SELF_DRAW ... bit 6 DISCARDER_PAYS).
+    ``context`` holds the win context flags (bit ``i`` = ``CONTEXT_FLAGS[i]``).
     Returns ``(raw, capped, points, [(item_bit, fan), ...])`` for the reading with the most
     fan (items with fan > 0, ordered by bit; heaven_earth reports ``max_fan``), or None when
     the hand does not win."""

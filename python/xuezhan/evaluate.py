@@ -28,8 +28,8 @@ for bad tiles or hand sizes, :class:`~xuezhan.rules.RulesError` for bad rules, a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple, Optional, Sequence, Union
+from dataclasses import dataclass, fields
+from typing import ClassVar, NamedTuple, Optional, Sequence, Union
 
 from xuezhan import _core
 from xuezhan.rules import FAN_ITEMS, RulesLike, as_rules
@@ -45,6 +45,7 @@ from xuezhan.tiles import (
     parse_melds,
     parse_tiles,
     parse_void,
+    TILE_STR,
     tile_kind,
     tile_str,
     to_counts,
@@ -73,7 +74,6 @@ VoidLike = Union[str, int, None]
 #: The shanten (127) of a hand that can never win: melds in all three suits, or a meld in the
 #: declared void suit (R4.2).
 UNREACHABLE: int = _core.UNREACHABLE
-_TILE_STR = tuple(tile_str(k) for k in range(NUM_KINDS))
 
 
 class NotAWinError(ValueError):
@@ -98,8 +98,8 @@ class WinContext:
     heaven_earth: bool = False  #: bit 5: 天胡 / 地胡
     discarder_pays: bool = False  #: bit 6: R6.3, the self_draw fan bonus does not apply
 
-    _NAMES = ("self_draw", "kong_draw", "kong_discard", "robbing_kong", "last_tile",
-              "heaven_earth", "discarder_pays")
+    #: Field names in bit order: the core's flag table (``xuezhan._core.CONTEXT_FLAGS``).
+    _NAMES: ClassVar[tuple[str, ...]] = _core.CONTEXT_FLAGS
 
     def __post_init__(self) -> None:
         for n in self._NAMES:
@@ -129,6 +129,11 @@ class WinContext:
     def __repr__(self) -> str:
         on = ", ".join(f"{n}=True" for n in self._NAMES if getattr(self, n))
         return f"WinContext({on})"
+
+
+# The fields above are the core's flags, by name and in bit order (one definition: the core).
+if tuple(f.name for f in fields(WinContext)) != WinContext._NAMES:  # pragma: no cover - a build mismatch
+    raise ImportError(f"WinContext fields disagree with the core's context flags {WinContext._NAMES}")
 
 
 class ShantenParts(NamedTuple):
@@ -287,7 +292,7 @@ def waits(
     if rows is None:
         counts, codes = _prepare(hand, melds, (13,), "waits")
         rows = _call(_core.waits, counts, codes, r.core, parse_void(void))
-    return [_new(Wait, (_TILE_STR[k], k, f, p)) for k, f, p in rows]  # the core orders them by kind
+    return [_new(Wait, (TILE_STR[k], k, f, p)) for k, f, p in rows]  # the core orders them by kind
 
 
 def fan(

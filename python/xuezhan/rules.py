@@ -24,7 +24,10 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Iterator, Mapping, Union
+from collections.abc import Iterator, Mapping
+from typing import Any, Union
+
+from xuezhan import _core
 
 __all__ = [
     "Rules",
@@ -46,47 +49,13 @@ class RulesError(ValueError):
 
 
 #: Fan item ids (R5) in bit order: ``FAN_ITEMS[i]`` is bit ``i`` of the core's item mask
-#: (docs/internals.md).
-FAN_ITEMS: tuple[str, ...] = (
-    "all_triplets",
-    "one_suit",
-    "seven_pairs",
-    "gen",
-    "single_wait_melded",
-    "kong_draw",
-    "kong_discard",
-    "robbing_kong",
-    "last_tile",
-    "terminals",
-    "pairs_258",
-    "concealed",
-    "no_terminals",
-    "heaven_earth",
-    "self_draw",
-)
-#: Display names of the fan items (R5 table).
-FAN_NAMES: dict[str, str] = {
-    "all_triplets": "大对子",
-    "one_suit": "清一色",
-    "seven_pairs": "七对",
-    "gen": "根",
-    "single_wait_melded": "金钩钓",
-    "kong_draw": "杠上开花",
-    "kong_discard": "杠上炮",
-    "robbing_kong": "抢杠胡",
-    "last_tile": "海底",
-    "terminals": "带幺九",
-    "pairs_258": "将对",
-    "concealed": "门清",
-    "no_terminals": "中张",
-    "heaven_earth": "天胡/地胡",
-    "self_draw": "自摸加番",
-}
-#: Items read from the hand's shape: the only ones in a ready-check value (R7.3).
-SHAPE_ITEMS: frozenset[str] = frozenset(
-    {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
-     "terminals", "pairs_258", "concealed", "no_terminals"}
-)
+#: (docs/internals.md). Defined once, in the Rust core (``xuezhan._core.FAN_ITEMS``).
+FAN_ITEMS: tuple[str, ...] = _core.FAN_ITEMS
+#: Display names of the fan items (R5 table), from the core.
+FAN_NAMES: dict[str, str] = dict(zip(_core.FAN_ITEMS, _core.FAN_LABELS, strict=True))
+#: Items read from the hand's shape: the only ones in a ready-check value (R7.3); the core's
+#: ``SHAPE_MASK``.
+SHAPE_ITEMS: frozenset[str] = frozenset(k for i, k in enumerate(FAN_ITEMS) if _core.SHAPE_MASK >> i & 1)
 #: Items that depend on how the hand was won (the win context).
 SITUATIONAL_ITEMS: frozenset[str] = frozenset(FAN_ITEMS) - SHAPE_ITEMS
 #: Values of ``self_draw_bonus`` (R6.2).
@@ -186,38 +155,56 @@ class _PresetAccessor:
         return obj.preset_name
 
 
-def _leshan_fan() -> FanItems:
-    on = {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
-          "kong_draw", "kong_discard", "robbing_kong", "last_tile"}
-    return FanItems({k: k in on for k in FAN_ITEMS})
+# Presets are package data beside this module (pyproject's maturin `include` ships them in
+# the wheel). Plain os.path keeps `import xuezhan` fast (no importlib.resources).
+_PRESET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "presets")
+#: The preset a bare ``Rules()`` (and a ``from_dict`` without ``preset``) starts from.
+DEFAULT_PRESET = "leshan"
+
+
+@lru_cache(maxsize=None)
+def _read_preset_file(name: str) -> dict[str, Any]:
+    """The TOML table of a shipped preset: the only place preset values are written."""
+    import tomllib
+
+    with open(os.path.join(_PRESET_DIR, f"{name}.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+_DEFAULTS = _read_preset_file(DEFAULT_PRESET)
+
+
+def _default_fan() -> FanItems:
+    return FanItems({**_DEFAULTS["fan"], _DERIVED_ITEM: _DEFAULTS["self_draw_bonus"] == "fan"})
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of RULES.md R11. Defaults are the ``leshan`` preset.
+    """Every rule option of RULES.md R11. Defaults are the ``leshan`` preset (read from its TOML file).
 
     Build one with :meth:`preset`, :meth:`from_dict`, :meth:`from_toml` or :meth:`replace`;
     ``preset`` records the preset it was derived from.
     """
 
-    preset_name: str = "leshan"  # the preset these rules were derived from (also ``rules.preset``)
-    max_fan: int = 5  # R0 cap (极品)
-    base: int = 1  # R0 points of a 1-fan win
-    self_draw_bonus: str = "none"  # R6.2: none | point | fan
-    rob_kong: bool = True  # R3.3
-    pass_win_lock: bool = True  # R4.3
-    last_tiles_forced: bool = True  # R4.4
-    kong_transfer: bool = True  # R6.5
-    kong_draw_discarder_pays: bool = True  # R6.3
-    pig_penalty: bool = True  # R7.2
-    kong_refund: bool = True  # R7.5
-    declare_void: bool = False  # R11.2
-    exchange_three: bool = False  # R11.1
-    fan: FanItems = field(default_factory=_leshan_fan)  # R5 items on/off
-    escape_penalty: int = 50  # R8, in units of base
-    turn_timeout: float = 10.0  # R10.1, seconds
-    claim_timeout: float = 10.0  # R10.2, seconds
-    max_timeouts: int = 3  # R10.3, per match
+    # Defaults: the values of presets/leshan.toml (the TOML files are the only copy).
+    preset_name: str = DEFAULT_PRESET  # the preset these rules were derived from (also ``rules.preset``)
+    max_fan: int = _DEFAULTS["max_fan"]  # R0 cap (极品)
+    base: int = _DEFAULTS["base"]  # R0 points of a 1-fan win
+    self_draw_bonus: str = _DEFAULTS["self_draw_bonus"]  # R6.2: none | point | fan
+    rob_kong: bool = _DEFAULTS["rob_kong"]  # R3.3
+    pass_win_lock: bool = _DEFAULTS["pass_win_lock"]  # R4.3
+    last_tiles_forced: bool = _DEFAULTS["last_tiles_forced"]  # R4.4
+    kong_transfer: bool = _DEFAULTS["kong_transfer"]  # R6.5
+    kong_draw_discarder_pays: bool = _DEFAULTS["kong_draw_discarder_pays"]  # R6.3
+    pig_penalty: bool = _DEFAULTS["pig_penalty"]  # R7.2
+    kong_refund: bool = _DEFAULTS["kong_refund"]  # R7.5
+    declare_void: bool = _DEFAULTS["declare_void"]  # R11.2
+    exchange_three: bool = _DEFAULTS["exchange_three"]  # R11.1
+    fan: FanItems = field(default_factory=_default_fan)  # R5 items on/off
+    escape_penalty: int = _DEFAULTS["escape_penalty"]  # R8, in units of base
+    turn_timeout: float = _DEFAULTS["turn_timeout"]  # R10.1, seconds
+    claim_timeout: float = _DEFAULTS["claim_timeout"]  # R10.2, seconds
+    max_timeouts: int = _DEFAULTS["max_timeouts"]  # R10.3, per match
 
     # ------------------------------------------------------------------ validation
     def __post_init__(self) -> None:
@@ -270,7 +257,8 @@ class Rules:
                 items[k] = v
             missing = [k for k in _FREE_ITEMS if k not in items]
             if missing:
-                defaults = _load_preset(self.preset_name).fan if self.preset_name in PRESETS else _leshan_fan()
+                base = self.preset_name if self.preset_name in PRESETS else DEFAULT_PRESET
+                defaults = _load_preset(base).fan
                 for k in missing:
                     items[k] = defaults[k]
         items[_DERIVED_ITEM] = derived
@@ -278,7 +266,7 @@ class Rules:
 
     # ------------------------------------------------------------------ constructors
     @_PresetAccessor
-    def preset(cls, name: str = "leshan") -> "Rules":
+    def preset(cls, name: str = DEFAULT_PRESET) -> "Rules":
         """The preset ``name`` (``leshan`` or ``chengdu``), loaded from ``xuezhan/presets/``.
 
         On the class it loads a preset; on a value, ``rules.preset`` is the preset's name.
@@ -303,7 +291,7 @@ class Rules:
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be a table of options, got {data!r}")
         d = dict(data)
-        name = d.pop("preset", "leshan")
+        name = d.pop("preset", DEFAULT_PRESET)
         return cls.preset(name).replace(**d)
 
     @classmethod
@@ -430,10 +418,6 @@ _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "pre
 _KEYS = ("preset",) + _FIELD_NAMES
 
 
-# Presets are package data beside this module (pyproject's maturin `include` ships them in
-# the wheel). Plain os.path keeps `import xuezhan` fast (no importlib.resources).
-_PRESET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "presets")
-
 
 def _discover_presets() -> tuple[str, ...]:
     try:
@@ -450,10 +434,7 @@ PRESETS: tuple[str, ...] = _discover_presets()
 def _load_preset(name: str) -> Rules:
     if not isinstance(name, str) or name not in PRESETS:
         raise RulesError(f"unknown preset {name!r} (presets: {', '.join(PRESETS)})")
-    import tomllib
-
-    with open(os.path.join(_PRESET_DIR, f"{name}.toml"), "rb") as f:
-        data = tomllib.load(f)
+    data = dict(_read_preset_file(name))
     unknown = set(data) - set(_FIELD_NAMES)
     missing = set(_FIELD_NAMES) - set(data)
     fan = data.get("fan", {})
@@ -480,8 +461,6 @@ def _rules_id(rules: Rules) -> str:
 
 @lru_cache(maxsize=256)
 def _core_rules(max_fan: int, base: int, items: int, self_draw_fan: bool) -> Any:
-    from xuezhan import _core
-
     return _core.CoreRules(max_fan, base, items, self_draw_fan)
 
 
@@ -499,7 +478,7 @@ def as_rules(rules: RulesLike) -> Rules:
     if rules.__class__ is Rules:  # the hot case: every evaluator call passes through here
         return rules  # type: ignore[return-value]
     if rules is None:
-        return _load_preset("leshan")
+        return _load_preset(DEFAULT_PRESET)
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, (str, os.PathLike)):

@@ -31,6 +31,8 @@ __all__ = [
     "TileError",
     "SUITS",
     "NUM_KINDS",
+    "TILE_STR",
+    "TILE_NAMES_CN",
     "MeldType",
     "Meld",
     "HandLike",
@@ -57,6 +59,12 @@ NUM_KINDS = 27
 
 _SUIT_CN = ("万", "筒", "条")
 _RANK_CN = ("一", "二", "三", "四", "五", "六", "七", "八", "九")
+
+#: The notation of each kind (R0), by kind: ``TILE_STR[13] == "5p"``. The one tile-name table:
+#: every module that prints tiles reads it.
+TILE_STR: tuple[str, ...] = tuple(f"{r}{s}" for s in SUITS for r in range(1, 10))
+#: The Chinese display name of each kind (R0), by kind: ``TILE_NAMES_CN[13] == "五筒"``.
+TILE_NAMES_CN: tuple[str, ...] = tuple(r + s for s in _SUIT_CN for r in _RANK_CN)
 
 
 class TileError(ValueError):
@@ -94,8 +102,7 @@ def tile_str(kind: int) -> str:
     >>> tile_str(0), tile_str(13), tile_str(26)
     ('1m', '5p', '9s')
     """
-    kind = _check_kind(kind)
-    return f"{kind % 9 + 1}{SUITS[kind // 9]}"
+    return TILE_STR[_check_kind(kind)]
 
 
 def chinese_name(kind: int | str) -> str:
@@ -104,8 +111,7 @@ def chinese_name(kind: int | str) -> str:
     >>> chinese_name(0), chinese_name("9s")
     ('一万', '九条')
     """
-    k = tile_kind(kind)
-    return _RANK_CN[k % 9] + _SUIT_CN[k // 9]
+    return TILE_NAMES_CN[tile_kind(kind)]
 
 
 def _check_kind(kind: object) -> int:

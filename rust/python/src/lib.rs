@@ -6,8 +6,9 @@
 //! `(N, 27)` C-contiguous `uint8` arrays, release the GIL and optionally use rayon.
 
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use rayon::prelude::*;
 use xuezhan_core as core;
 use xuezhan_core::{Counts, EvalError, Meld};
@@ -47,6 +48,17 @@ fn melds_arg(func: &str, b: Option<&[u8]>) -> PyResult<Melds> {
 
 fn void_arg(func: &str, v: i64) -> PyResult<Option<u8>> {
     core::void_from_i64(v).map_err(|e| err(func, e))
+}
+
+/// The win context flags (`core::ctx`), or a ValueError naming the bits outside them.
+fn context_arg(func: &str, context: i64) -> PyResult<u8> {
+    match u8::try_from(context) {
+        Ok(c) if u32::from(c) < 1 << core::ctx::COUNT => Ok(c),
+        _ => Err(PyValueError::new_err(format!(
+            "{func}: context {context:#x} has bits outside the {} context flags",
+            core::ctx::COUNT
+        ))),
+    }
 }
 
 /// The part of the rules the core needs (immutable).
@@ -192,16 +204,12 @@ fn fan(
     if !(0..27).contains(&win_kind) {
         return Err(err(F, EvalError::BadKind(win_kind)));
     }
-    if !(0..128).contains(&context) {
-        return Err(PyValueError::new_err(format!(
-            "fan: context {context:#x} has bits outside the 7 context flags"
-        )));
-    }
+    let ctx = context_arg(F, context)?;
     let r = core::fan(
         &c,
         &melds_arg(F, melds)?,
         win_kind as u8,
-        context as u8,
+        ctx,
         &rules.core(),
         void_arg(F, void)?,
     )
@@ -250,7 +258,7 @@ fn rows_arg<'py>(
     obj: &Bound<'py, PyAny>,
 ) -> PyResult<numpy::PyReadonlyArray2<'py, u8>> {
     let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
-        PyValueError::new_err(format!(
+        PyTypeError::new_err(format!(
             "{func}: {name} must be a numpy array of shape (N, 27) and dtype uint8, got {}",
             obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
         ))
@@ -263,7 +271,7 @@ fn rows_arg<'py>(
     }
     let py = obj.py();
     if !arr.dtype().is_equiv_to(&numpy::dtype::<u8>(py)) {
-        return Err(PyValueError::new_err(format!(
+        return Err(PyTypeError::new_err(format!(
             "{func}: {name} must have dtype uint8, got {}",
             arr.dtype().str().map(|s| s.to_string()).unwrap_or_default()
         )));
@@ -284,8 +292,10 @@ enum RowSize {
     ThirteenOrFourteen,
 }
 
-/// Checks one row (counts ≤ 4, right total) so the unchecked core calls are safe.
+/// Checks one row (27 counts ≤ 4, right total) so the unchecked core calls are safe.
 fn check_row(i: usize, row: &[u8], size: RowSize) -> Result<Counts, String> {
+    let row: Counts =
+        row.try_into().map_err(|_| format!("row {i} has {} counts, not 27", row.len()))?;
     let mut total = 0u32;
     for (k, &x) in row.iter().enumerate() {
         if x > 4 {
@@ -304,7 +314,7 @@ fn check_row(i: usize, row: &[u8], size: RowSize) -> Result<Counts, String> {
         };
         return Err(format!("row {i} holds {total} tiles; this call needs {want}"));
     }
-    Ok(row.try_into().unwrap())
+    Ok(row)
 }
 
 /// Runs `f` over every row (serially or with rayon), GIL released; first row error wins.
@@ -391,7 +401,7 @@ fn batch_wait_mask<'py>(
 fn win_kinds_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u8>> {
     const F: &str = "batch_fan";
     let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
-        PyValueError::new_err(format!("{F}: win_kinds must be a 1-D numpy integer array"))
+        PyTypeError::new_err(format!("{F}: win_kinds must be a 1-D numpy integer array"))
     })?;
     if arr.ndim() != 1 || arr.shape()[0] != n {
         return Err(PyValueError::new_err(format!(
@@ -408,7 +418,7 @@ fn win_kinds_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u8>> {
     } else if let Ok(a) = obj.cast::<numpy::PyArray1<i8>>() {
         a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?.into_iter().map(i64::from).collect()
     } else {
-        return Err(PyValueError::new_err(format!(
+        return Err(PyTypeError::new_err(format!(
             "{F}: win_kinds must have dtype uint8, int8, int32 or int64, got {}",
             arr.dtype().str().map(|s| s.to_string()).unwrap_or_default()
         )));
@@ -439,19 +449,15 @@ fn batch_fan<'py>(
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
     const F: &str = "batch_fan";
     let v = void_arg(F, void)?;
-    if !(0..128).contains(&context) {
-        return Err(PyValueError::new_err(format!(
-            "{F}: context {context:#x} has bits outside the 7 context flags"
-        )));
-    }
-    let ctx = context as u8;
+    let ctx = context_arg(F, context)?;
     let arr = rows_arg(F, "counts", counts)?;
     let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
     let kinds = win_kinds_arg(win_kinds, data.len() / 27)?;
     let r = rules.core();
     let out = run_rows(py, F, data, RowSize::Is(14), parallel, |i, c| {
-        let k = kinds[i];
-        if c[k as usize] == 0 {
+        // kinds has one entry per row (checked by win_kinds_arg), each below 27.
+        let k = *kinds.get(i).ok_or_else(|| format!("row {i} has no winning tile"))?;
+        if c[usize::from(k)] == 0 {
             return Err(format!("row {i}: winning tile {} is not in the hand", core::tile_name(k)));
         }
         Ok(core::fan_unchecked(c, &[], k, ctx, &r, v).map_or(0, |f| f.capped))
@@ -476,5 +482,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_wait_mask, m)?)?;
     m.add_function(wrap_pyfunction!(batch_fan, m)?)?;
     m.add("UNREACHABLE", core::UNREACHABLE)?;
+    // The one definition of the fan item ids, shape items and context flags (R5): Python's
+    // rules, evaluator and engine read these instead of repeating them.
+    m.add("FAN_ITEMS", PyTuple::new(m.py(), core::item::IDS)?)?;
+    m.add("FAN_LABELS", PyTuple::new(m.py(), core::item::LABELS)?)?;
+    m.add("SHAPE_MASK", core::item::SHAPE_MASK)?;
+    m.add("CONTEXT_FLAGS", PyTuple::new(m.py(), core::ctx::NAMES)?)?;
     Ok(())
 }
