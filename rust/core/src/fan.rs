@@ -145,7 +145,12 @@ impl RulesCore {
     /// assert_eq!(xuezhan_core::RulesCore::leshan().max_fan, 5);
     /// ```
     pub fn leshan() -> RulesCore {
-        RulesCore { max_fan: 5, base: 1, items: 0x1ff, self_draw_fan: false }
+        RulesCore {
+            max_fan: 5,
+            base: 1,
+            items: 0x1ff,
+            self_draw_fan: false,
+        }
     }
 
     /// The `chengdu` preset: max_fan 4; terminals, pairs_258 and heaven_earth on.
@@ -371,8 +376,16 @@ pub(crate) fn fan_of_shape(sh: &Shape, ctx: u8, rules: &RulesCore) -> FanResult 
         // every meld must be of a 1 or 9.
         if sh.trip {
             let a = on(item::ALL_TRIPLETS, 1);
-            let p = if sh.kinds & !KINDS_258 == 0 { on(item::PAIRS_258, 2) } else { 0 };
-            let tm = if sh.kinds & !TERMINAL_KINDS == 0 { on(item::TERMINALS, 2) } else { 0 };
+            let p = if sh.kinds & !KINDS_258 == 0 {
+                on(item::PAIRS_258, 2)
+            } else {
+                0
+            };
+            let tm = if sh.kinds & !TERMINAL_KINDS == 0 {
+                on(item::TERMINALS, 2)
+            } else {
+                0
+            };
             if a + p + tm > best.0 {
                 best = (a + p + tm, [a, tm, p]);
             }
@@ -410,7 +423,12 @@ pub(crate) fn fan_of_shape(sh: &Shape, ctx: u8, rules: &RulesCore) -> FanResult 
         raw = raw.max(rules.max_fan);
     }
     let capped = raw.min(rules.max_fan);
-    FanResult { raw, capped, points: rules.points(capped), items }
+    FanResult {
+        raw,
+        capped,
+        points: rules.points(capped),
+        items,
+    }
 }
 
 #[cfg(test)]
@@ -420,7 +438,11 @@ mod tests {
 
     fn f(s: &str, win: &str, melds: &[Meld], rules: &RulesCore) -> FanResult {
         let c = parse_counts(s).unwrap();
-        let w = parse_counts(win).unwrap().iter().position(|&x| x > 0).unwrap() as u8;
+        let w = parse_counts(win)
+            .unwrap()
+            .iter()
+            .position(|&x| x > 0)
+            .unwrap() as u8;
         fan(&c, melds, w, 0, rules, None).unwrap().unwrap()
     }
 
@@ -431,8 +453,14 @@ mod tests {
         assert_eq!(item::IDS[item::TERMINALS], "terminals");
         assert_eq!(item::IDS[item::HEAVEN_EARTH], "heaven_earth");
         assert_eq!(item::IDS[item::SELF_DRAW], "self_draw");
-        assert_eq!(ctx::NAMES[ctx::ROBBING_KONG.trailing_zeros() as usize], "robbing_kong");
-        assert_eq!(ctx::NAMES[ctx::DISCARDER_PAYS.trailing_zeros() as usize], "discarder_pays");
+        assert_eq!(
+            ctx::NAMES[ctx::ROBBING_KONG.trailing_zeros() as usize],
+            "robbing_kong"
+        );
+        assert_eq!(
+            ctx::NAMES[ctx::DISCARDER_PAYS.trailing_zeros() as usize],
+            "discarder_pays"
+        );
         assert_eq!(1u32 << ctx::COUNT, u32::from(ctx::DISCARDER_PAYS) << 1);
     }
 
@@ -455,10 +483,22 @@ mod tests {
     fn melds_and_single_wait() {
         let le = RulesCore::leshan();
         let melds = [
-            Meld { ty: MeldType::Pung, kind: 0 },
-            Meld { ty: MeldType::Pung, kind: 1 },
-            Meld { ty: MeldType::Kong, kind: 11 },
-            Meld { ty: MeldType::ConcealedKong, kind: 12 },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 0,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 1,
+            },
+            Meld {
+                ty: MeldType::Kong,
+                kind: 11,
+            },
+            Meld {
+                ty: MeldType::ConcealedKong,
+                kind: 12,
+            },
         ];
         let r = f("55m", "5m", &melds, &le);
         // all_triplets 1 + single_wait 1 + gen 2 = 5.
