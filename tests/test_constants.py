@@ -8,13 +8,12 @@ import os
 import tomllib
 
 import pytest
+from _reference import ref_fan
 
 import xuezhan
 from xuezhan import _core, batch, rules, tiles
 from xuezhan.engine import _core_adapter, actions, log, observation, settlement
 from xuezhan.evaluate import WinContext
-
-from _reference import ref_fan
 
 PRESET_DIR = os.path.join(os.path.dirname(rules.__file__), "presets")
 PRESET_FILES = sorted(n for n in os.listdir(PRESET_DIR) if n.endswith(".toml"))
@@ -24,7 +23,7 @@ def test_fan_item_ids_come_from_the_core() -> None:
     assert rules.FAN_ITEMS is _core.FAN_ITEMS
     assert len(set(_core.FAN_ITEMS)) == len(_core.FAN_ITEMS) == len(_core.FAN_LABELS) == 15
     assert all(k.isidentifier() and k == k.lower() for k in _core.FAN_ITEMS)
-    assert rules.FAN_NAMES == dict(zip(_core.FAN_ITEMS, _core.FAN_LABELS, strict=True))
+    assert dict(zip(_core.FAN_ITEMS, _core.FAN_LABELS, strict=True)) == rules.FAN_NAMES
     # The mask of a Rules value is read bit by bit against the core's order.
     r = rules.Rules.preset("leshan")
     assert r.core.items == r.fan.mask == sum(1 << i for i, k in enumerate(_core.FAN_ITEMS) if r.fan[k])
@@ -32,8 +31,8 @@ def test_fan_item_ids_come_from_the_core() -> None:
 
 def test_shape_items_are_the_cores_shape_mask() -> None:
     assert _core.SHAPE_MASK >> len(_core.FAN_ITEMS) == 0
-    assert rules.SHAPE_ITEMS == {k for i, k in enumerate(_core.FAN_ITEMS) if _core.SHAPE_MASK >> i & 1}
-    assert rules.SHAPE_ITEMS | rules.SITUATIONAL_ITEMS == set(_core.FAN_ITEMS)
+    assert {k for i, k in enumerate(_core.FAN_ITEMS) if _core.SHAPE_MASK >> i & 1} == rules.SHAPE_ITEMS
+    assert set(_core.FAN_ITEMS) == rules.SHAPE_ITEMS | rules.SITUATIONAL_ITEMS
     assert not rules.SHAPE_ITEMS & rules.SITUATIONAL_ITEMS
     # R7.3: a ready-check value counts shape items only, so a situational item switched on
     # never changes a wait's value, and a shape item can.
@@ -96,7 +95,7 @@ def test_fan_names_items_by_the_core_ids_like_the_reference() -> None:
     on = set(_core.FAN_ITEMS) - {"self_draw"}
     r = rules.Rules.from_dict({"fan": {k: True for k in on}, "max_fan": 16})
     compared = 0
-    for row, w in zip(hands, win):
+    for row, w in zip(hands, win, strict=True):
         counts = bytes(row)
         got = xuezhan.fan(counts, win_tile=int(w), rules=r)
         assert set(got.items) <= set(_core.FAN_ITEMS)
@@ -109,7 +108,7 @@ def test_fan_names_items_by_the_core_ids_like_the_reference() -> None:
 
 
 def test_one_tile_name_table() -> None:
-    assert tiles.TILE_STR == tuple(f"{r}{s}" for s in "mps" for r in range(1, 10))
+    assert tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) == tiles.TILE_STR
     assert tiles.TILE_NAMES_CN[0] == "一万" and tiles.TILE_NAMES_CN[13] == "五筒" and tiles.TILE_NAMES_CN[26] == "九条"
     assert [tiles.parse_tiles(t) for t in tiles.TILE_STR] == [[k] for k in range(27)]
     # the engine's tables are that table, not copies

@@ -15,23 +15,24 @@ an error, never ignored (R11)::
     >>> Rules.from_dict({"max_fans": 4})
     Traceback (most recent call last):
     ...
-    xuezhan.rules.RulesError: unknown rules field 'max_fans' (known: preset, max_fan, base, self_draw_bonus, rob_kong, pass_win_lock, last_tiles_forced, kong_transfer, kong_draw_discarder_pays, pig_penalty, kong_refund, declare_void, exchange_three, fan, escape_penalty, turn_timeout, claim_timeout, max_timeouts)
+    xuezhan.rules.RulesError: unknown rules field 'max_fans' (known: preset, max_fan, base, ..., max_timeouts)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
 from collections.abc import Iterator, Mapping
-from typing import Any, Union
+from dataclasses import dataclass, field
+from functools import cache, cached_property, lru_cache
+from typing import Any
 
 from xuezhan import _core
 
 __all__ = [
     "Rules",
     "RulesError",
+    "RulesTypeError",
     "FanItems",
     "FAN_ITEMS",
     "FAN_NAMES",
@@ -46,6 +47,11 @@ __all__ = [
 
 class RulesError(ValueError):
     """An unknown field, preset or fan item, or a value of the wrong type or range."""
+
+
+class RulesTypeError(RulesError, TypeError):
+    """``rules`` of a type that cannot be rules (a number, a list...): a :class:`RulesError`
+    that is also a ``TypeError``."""
 
 
 #: Fan item ids (R5) in bit order: ``FAN_ITEMS[i]`` is bit ``i`` of the core's item mask
@@ -70,6 +76,9 @@ class FanItems(Mapping[str, bool]):
     """An immutable, hashable mapping fan item id → enabled, over all 15 ids of R5."""
 
     __slots__ = ("_d", "_hash", "_mask")
+    _d: dict[str, bool]
+    _hash: int
+    _mask: int
 
     def __init__(self, items: Mapping[str, bool]) -> None:
         d = {k: bool(items[k]) for k in FAN_ITEMS}
@@ -162,7 +171,7 @@ _PRESET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "presets"
 DEFAULT_PRESET = "leshan"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_preset_file(name: str) -> dict[str, Any]:
     """The TOML table of a shipped preset: the only place preset values are written."""
     import tomllib
@@ -228,9 +237,7 @@ class Rules:
             if not isinstance(v, bool):
                 raise RulesError(f"{name} = {v!r} is not true or false")
         if self.self_draw_bonus not in SELF_DRAW_BONUS:
-            raise RulesError(
-                f"self_draw_bonus = {self.self_draw_bonus!r} is not one of {', '.join(SELF_DRAW_BONUS)}"
-            )
+            raise RulesError(f"self_draw_bonus = {self.self_draw_bonus!r} is not one of {', '.join(SELF_DRAW_BONUS)}")
         object.__setattr__(self, "fan", self._check_fan(self.fan))
 
     def _check_fan(self, fan: object) -> FanItems:
@@ -266,7 +273,7 @@ class Rules:
 
     # ------------------------------------------------------------------ constructors
     @_PresetAccessor
-    def preset(cls, name: str = DEFAULT_PRESET) -> "Rules":
+    def preset(cls, name: str = DEFAULT_PRESET) -> Rules:
         """The preset ``name`` (``leshan`` or ``chengdu``), loaded from ``xuezhan/presets/``.
 
         On the class it loads a preset; on a value, ``rules.preset`` is the preset's name.
@@ -277,7 +284,7 @@ class Rules:
         return _load_preset(name)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from ``{"preset": name, **overrides}``; the preset defaults to ``leshan``.
 
         Overrides may use a nested ``"fan": {...}`` table (merged into the preset's items) or
@@ -289,13 +296,16 @@ class Rules:
         if isinstance(data, Rules):
             return data
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules must be a table of options, got {data!r}")
+            raise RulesTypeError(f"rules must be a table of options, got {data!r}")
         d = dict(data)
+        bad = [k for k in d if not isinstance(k, str)]
+        if bad:
+            raise RulesTypeError(f"rules field names must be strings, got {bad[0]!r}")
         name = d.pop("preset", DEFAULT_PRESET)
         return cls.preset(name).replace(**d)
 
     @classmethod
-    def from_toml(cls, path: Union[str, os.PathLike[str]]) -> "Rules":
+    def from_toml(cls, path: str | os.PathLike[str]) -> Rules:
         """Rules from a TOML file: ``preset = "leshan"`` plus overrides, e.g. a ``[fan]`` table.
 
         A file whose only top-level key is a ``[rules]`` table is read from that table.
@@ -316,7 +326,7 @@ class Rules:
         except RulesError as exc:
             raise RulesError(f"{os.fspath(path)}: {exc}") from None
 
-    def replace(self, **overrides: Any) -> "Rules":
+    def replace(self, **overrides: Any) -> Rules:
         """A copy with some options changed; ``fan={...}`` merges, ``**{"fan.gen": False}`` too.
 
         >>> Rules.preset("leshan").replace(max_fan=6, fan={"concealed": True}).fan.enabled()[-1]
@@ -418,7 +428,6 @@ _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "pre
 _KEYS = ("preset",) + _FIELD_NAMES
 
 
-
 def _discover_presets() -> tuple[str, ...]:
     try:
         return tuple(sorted(n[:-5] for n in os.listdir(_PRESET_DIR) if n.endswith(".toml")))
@@ -430,7 +439,7 @@ def _discover_presets() -> tuple[str, ...]:
 PRESETS: tuple[str, ...] = _discover_presets()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_preset(name: str) -> Rules:
     if not isinstance(name, str) or name not in PRESETS:
         raise RulesError(f"unknown preset {name!r} (presets: {', '.join(PRESETS)})")
@@ -465,7 +474,7 @@ def _core_rules(max_fan: int, base: int, items: int, self_draw_fan: bool) -> Any
 
 
 #: Anything :func:`as_rules` accepts.
-RulesLike = Union[Rules, str, Mapping[str, Any], None]
+RulesLike = Rules | str | Mapping[str, Any] | None
 
 
 def as_rules(rules: RulesLike) -> Rules:
@@ -476,7 +485,7 @@ def as_rules(rules: RulesLike) -> Rules:
     (4, 3, 'leshan')
     """
     if rules.__class__ is Rules:  # the hot case: every evaluator call passes through here
-        return rules  # type: ignore[return-value]
+        return rules
     if rules is None:
         return _load_preset(DEFAULT_PRESET)
     if isinstance(rules, Rules):
@@ -490,4 +499,4 @@ def as_rules(rules: RulesLike) -> Rules:
         raise RulesError(f"unknown preset {s!r} (presets: {', '.join(PRESETS)}; or give a .toml file)")
     if isinstance(rules, Mapping):
         return Rules.from_dict(rules)
-    raise RulesError(f"{rules!r} is not rules: give a Rules value, a preset name, a .toml file or a dict")
+    raise RulesTypeError(f"rules: {rules!r} is not rules: give a Rules value, a preset name, a .toml file or a dict")

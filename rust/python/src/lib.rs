@@ -325,9 +325,6 @@ enum RowSize {
 
 /// Checks one row (27 counts ≤ 4, right total) so the unchecked core calls are safe.
 fn check_row(i: usize, row: &[u8], size: RowSize) -> Result<Counts, String> {
-    let row: Counts = row
-        .try_into()
-        .map_err(|_| format!("row {i} has {} counts, not 27", row.len()))?;
     let mut total = 0u32;
     for (k, &x) in row.iter().enumerate() {
         if x > 4 {
@@ -351,7 +348,9 @@ fn check_row(i: usize, row: &[u8], size: RowSize) -> Result<Counts, String> {
             "row {i} holds {total} tiles; this call needs {want}"
         ));
     }
-    Ok(row)
+    // rows come from chunks_exact(27): the conversion cannot fail (and needs no unwrap)
+    row.try_into()
+        .map_err(|_| format!("row {i} has {} counts, not 27", row.len()))
 }
 
 /// Runs `f` over every row (serially or with rayon), GIL released; first row error wins.
