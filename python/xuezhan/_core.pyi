@@ -14,11 +14,24 @@ __version__: str
 UNREACHABLE: int
 """Shanten (127) when no win can be reached (melds in all three suits, or in the void suit)."""
 
+FAN_ITEMS: tuple[str, ...]
+"""Fan item ids (R5) in bit order: ``FAN_ITEMS[i]`` is bit ``i`` of ``CoreRules.items`` and the
+``item_bit`` of :func:`fan` results. The one definition of the ids."""
+
+FAN_LABELS: tuple[str, ...]
+"""Display names (R5 table) of the fan items, beside ``FAN_ITEMS``."""
+
+SHAPE_MASK: int
+"""Bits of the shape items (read from the hand; the only ones in a ready-check value, R7.3)."""
+
+CONTEXT_FLAGS: tuple[str, ...]
+"""Win context flag names in bit order: ``CONTEXT_FLAGS[i]`` is bit ``i`` of ``context``."""
+
 class CoreRules:
     """The rules the core needs (immutable, hashable).
 
-    ``items`` has bit ``i`` set for each enabled fan item id ``i`` (0 all_triplets ... 14
-    self_draw); ``self_draw_fan`` is ``self_draw_bonus == "fan"``.
+    ``items`` has bit ``i`` set for each enabled fan item ``FAN_ITEMS[i]``;
+    ``self_draw_fan`` is ``self_draw_bonus == "fan"``.
     """
 
     @property
@@ -45,18 +58,14 @@ def shanten(counts: bytes, melds: bytes | None = b"", void: int = -1) -> int:
     two-suit hand minus one (-1 complete, 0 ready); min over allowed void suits of
     min(standard, seven pairs). ``UNREACHABLE`` (127) when no win can be reached."""
 
-def shanten_parts(
-    counts: bytes, melds: bytes | None = b"", void: int = -1
-) -> tuple[int, int, int | None]:
+def shanten_parts(counts: bytes, melds: bytes | None = b"", void: int = -1) -> tuple[int, int, int | None]:
     """``(total, standard, seven_pairs)``; ``seven_pairs`` is None when melds are present."""
 
 def wait_mask(counts: bytes, melds: bytes | None = b"", void: int = -1) -> int:
     """Bit k set when kind k completes the 13-tile hand (kinds already held four times,
     concealed + melds, excluded)."""
 
-def waits(
-    counts: bytes, melds: bytes | None, rules: CoreRules, void: int = -1
-) -> list[tuple[int, int, int]]:
+def waits(counts: bytes, melds: bytes | None, rules: CoreRules, void: int = -1) -> list[tuple[int, int, int]]:
     """``[(kind, fan, points)]`` for each wait of the 13-tile hand, ordered by kind; the value
     is R7.3's: shape items and gen only, as a win on a discard, capped."""
 
@@ -69,14 +78,12 @@ def fan(
     void: int = -1,
 ) -> tuple[int, int, int, list[tuple[int, int]]] | None:
     """Value of a win: ``counts`` is the 14-tile concealed hand including ``win_kind``;
-    ``context`` holds the win context flags (bit 0 SELF_DRAW ... bit 6 DISCARDER_PAYS).
+    ``context`` holds the win context flags (bit ``i`` = ``CONTEXT_FLAGS[i]``).
     Returns ``(raw, capped, points, [(item_bit, fan), ...])`` for the reading with the most
     fan (items with fan > 0, ordered by bit; heaven_earth reports ``max_fan``), or None when
     the hand does not win."""
 
-def best_discards(
-    counts: bytes, melds: bytes | None, visible: bytes, void: int = -1
-) -> list[tuple[int, int, int]]:
+def best_discards(counts: bytes, melds: bytes | None, visible: bytes, void: int = -1) -> list[tuple[int, int, int]]:
     """``[(kind, shanten, ukeire)]``, one row per distinct kind of the 14-tile hand (ordered by
     kind): the shanten after discarding it and the number of unseen tiles
     (``max(0, 4 - held - visible)`` summed over kinds) whose draw lowers that shanten.
@@ -85,20 +92,14 @@ def best_discards(
 def warm_up() -> None:
     """Build the lookup tables now (about 30 ms) instead of on first use."""
 
-def batch_is_win(
-    counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False
-) -> npt.NDArray[np.bool_]:
+def batch_is_win(counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False) -> npt.NDArray[np.bool_]:
     """is_win of each row of a C-contiguous ``(N, 27)`` uint8 array of 14-tile hands without
     melds; GIL released, rayon-parallel when ``parallel``. Returns bool ``(N,)``."""
 
-def batch_shanten(
-    counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False
-) -> npt.NDArray[np.int8]:
+def batch_shanten(counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False) -> npt.NDArray[np.int8]:
     """shanten of each row (13 or 14 tiles, no melds). Returns int8 ``(N,)``."""
 
-def batch_wait_mask(
-    counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False
-) -> npt.NDArray[np.uint32]:
+def batch_wait_mask(counts: npt.NDArray[np.uint8], void: int = -1, parallel: bool = False) -> npt.NDArray[np.uint32]:
     """wait_mask of each row (13 tiles, no melds). Returns uint32 ``(N,)``."""
 
 def batch_fan(

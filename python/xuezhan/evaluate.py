@@ -28,16 +28,18 @@ for bad tiles or hand sizes, :class:`~xuezhan.rules.RulesError` for bad rules, a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple, Optional, Sequence, Union
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import ClassVar, NamedTuple
 
 from xuezhan import _core
 from xuezhan.rules import FAN_ITEMS, RulesLike, as_rules
 from xuezhan.tiles import (
+    NUM_KINDS,
+    TILE_STR,
     HandLike,
     Meld,
     MeldsLike,
-    NUM_KINDS,
     TileError,
     check_size,
     format_melds,
@@ -68,12 +70,11 @@ __all__ = [
     "best_discards",
 ]
 
-VoidLike = Union[str, int, None]
+VoidLike = str | int | None
 
 #: The shanten (127) of a hand that can never win: melds in all three suits, or a meld in the
 #: declared void suit (R4.2).
 UNREACHABLE: int = _core.UNREACHABLE
-_TILE_STR = tuple(tile_str(k) for k in range(NUM_KINDS))
 
 
 class NotAWinError(ValueError):
@@ -98,8 +99,8 @@ class WinContext:
     heaven_earth: bool = False  #: bit 5: 天胡 / 地胡
     discarder_pays: bool = False  #: bit 6: R6.3, the self_draw fan bonus does not apply
 
-    _NAMES = ("self_draw", "kong_draw", "kong_discard", "robbing_kong", "last_tile",
-              "heaven_earth", "discarder_pays")
+    #: Field names in bit order: the core's flag table (``xuezhan._core.CONTEXT_FLAGS``).
+    _NAMES: ClassVar[tuple[str, ...]] = _core.CONTEXT_FLAGS
 
     def __post_init__(self) -> None:
         for n in self._NAMES:
@@ -118,10 +119,10 @@ class WinContext:
     @property
     def flags(self) -> int:
         """The context as the integer of bit flags the core reads."""
-        return self._flags  # type: ignore[attr-defined, no-any-return]
+        return self._flags  # type: ignore[attr-defined]  # set in __post_init__, not a field
 
     @classmethod
-    def from_flags(cls, flags: int) -> "WinContext":
+    def from_flags(cls, flags: int) -> WinContext:
         if isinstance(flags, bool) or not isinstance(flags, int) or not 0 <= flags < 1 << len(cls._NAMES):
             raise ValueError(f"{flags!r} is not a win context (bit flags 0-127)")
         return cls(**{n: bool(flags >> i & 1) for i, n in enumerate(cls._NAMES)})
@@ -131,12 +132,17 @@ class WinContext:
         return f"WinContext({on})"
 
 
+# The fields above are the core's flags, by name and in bit order (one definition: the core).
+if tuple(f.name for f in fields(WinContext)) != WinContext._NAMES:  # pragma: no cover - a build mismatch
+    raise ImportError(f"WinContext fields disagree with the core's context flags {WinContext._NAMES}")
+
+
 class ShantenParts(NamedTuple):
     """Shanten (−1 = complete) overall and per form; ``seven_pairs`` is None with melds (R4.1)."""
 
     total: int
     standard: int
-    seven_pairs: Optional[int]
+    seven_pairs: int | None
 
 
 class Wait(NamedTuple):
@@ -169,19 +175,22 @@ class FanResult(NamedTuple):
 # --------------------------------------------------------------------------- argument handling
 
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot paths)
+# The default ``melds``: the fast paths test identity with it (``not melds`` would ask a numpy
+# array for its truth value); any other empty melds value takes the checked path.
+_NO_MELDS: tuple[()] = ()
 
 
 def _melds(melds: MeldsLike) -> tuple[tuple[Meld, ...], bytes]:
-    if not melds:
+    ms = parse_melds(melds)  # TileTypeError for melds of the wrong type
+    if not ms:
         return (), b""
-    ms = parse_melds(melds)
     return ms, bytes(m.code for m in ms)
 
 
 def _prepare(hand: HandLike, melds: MeldsLike, sizes: Sequence[int], what: str) -> tuple[bytes, bytes]:
     """Counts and meld codes, with the size and fifth-copy checks done here so that the error
     names the hand as the user wrote it (R0, R1.1)."""
-    counts = to_counts(hand)
+    counts = to_counts(hand, name="hand")
     ms, codes = _melds(melds)
     check_size(counts, ms, sizes, what)
     total_counts(counts, ms)
@@ -207,7 +216,7 @@ def is_win(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -> b
     >>> is_win("11m", melds="222p,333p,444p,(5555p)")
     True
     """
-    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
+    if type(hand) is bytes and melds is _NO_MELDS and void is None:  # fast path: 27 counts, no melds
         try:
             return _core.is_win(hand)
         except ValueError:
@@ -228,7 +237,7 @@ def shanten(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -> 
     >>> shanten("55m23p", melds="111m,222p,333s") == UNREACHABLE
     True
     """
-    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
+    if type(hand) is bytes and melds is _NO_MELDS and void is None:  # fast path: 27 counts, no melds
         try:
             return _core.shanten(hand)
         except ValueError:
@@ -256,7 +265,7 @@ def wait_mask(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -
     >>> bin(wait_mask("1112345678999m"))
     '0b111111111'
     """
-    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
+    if type(hand) is bytes and melds is _NO_MELDS and void is None:  # fast path: 27 counts, no melds
         try:
             return _core.wait_mask(hand)
         except ValueError:
@@ -265,37 +274,35 @@ def wait_mask(hand: HandLike, melds: MeldsLike = (), *, void: VoidLike = None) -
     return _call(_core.wait_mask, counts, codes, parse_void(void))
 
 
-def waits(
-    hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "leshan", void: VoidLike = None
-) -> list[Wait]:
+def waits(hand: HandLike, melds: MeldsLike = (), *, rules: RulesLike = "leshan", void: VoidLike = None) -> list[Wait]:
     """Tiles completing a 13-tile hand, in tile order, each with its ready-check value (R7.3):
     shape items only, as a win on a discard, capped. A kind of which the player holds all four
     (hand + melds) is not a wait.
 
     >>> waits("1111m23m456p789p9p", void="s")  # each wait + 根 (all four 1m)
-    [Wait(tile='3p', kind=11, fan=2, points=2), Wait(tile='6p', kind=14, fan=2, points=2), Wait(tile='9p', kind=17, fan=2, points=2)]
+    [Wait(tile='3p', kind=11, fan=2, points=2), Wait(tile='6p', kind=14, fan=2, points=2), Wait(tile='9p', ...)]
     >>> waits("1111m456p789p999p")  # a fifth 1m is no wait
     []
     """
     r = as_rules(rules)
     rows = None
-    if type(hand) is bytes and not melds and void is None:  # fast path: 27 counts, no melds
-        try:
+    if type(hand) is bytes and melds is _NO_MELDS and void is None:  # fast path: 27 counts, no melds
+        try:  # noqa: SIM105 - contextlib.suppress costs a context manager on the fast path
             rows = _core.waits(hand, b"", r.core)
         except ValueError:
             pass  # redo with the checks below, whose message names the hand as given
     if rows is None:
         counts, codes = _prepare(hand, melds, (13,), "waits")
         rows = _call(_core.waits, counts, codes, r.core, parse_void(void))
-    return [_new(Wait, (_TILE_STR[k], k, f, p)) for k, f, p in rows]  # the core orders them by kind
+    return [_new(Wait, (TILE_STR[k], k, f, p)) for k, f, p in rows]  # the core orders them by kind
 
 
 def fan(
     hand: HandLike,
     melds: MeldsLike = (),
     *,
-    win_tile: Union[str, int, None] = None,
-    context: Union[WinContext, int, None] = None,
+    win_tile: str | int | None = None,
+    context: WinContext | int | None = None,
     rules: RulesLike = "leshan",
     void: VoidLike = None,
 ) -> FanResult:
@@ -323,7 +330,7 @@ def fan(
         ctx = context.flags
     else:
         ctx = WinContext.from_flags(context).flags  # raises ValueError naming a bad value
-    if type(hand) is bytes and not melds and void is None and type(win_tile) is int:
+    if type(hand) is bytes and melds is _NO_MELDS and void is None and type(win_tile) is int:
         try:  # fast path: 27 counts, no melds, a kind
             res = _core.fan(hand, b"", win_tile, ctx, r.core)
         except ValueError:
@@ -346,21 +353,27 @@ def fan(
     return FanResult(capped, raw, points, {FAN_ITEMS[b]: f for b, f in sorted(items) if f})
 
 
-def _win_kind(hand: HandLike, counts: bytes, win_tile: Union[str, int, None]) -> int:
+def _win_kind(hand: HandLike, counts: bytes, win_tile: str | int | None) -> int:
     if win_tile is None:
         if isinstance(hand, str):
             kinds = parse_tiles(hand)
             if not kinds:
                 raise TileError("win_tile is required: the hand has no concealed tile")
             k = kinds[-1]
-        elif isinstance(hand, (bytes, bytearray, memoryview)) or getattr(hand, "shape", None) is not None \
-                or len(hand) == NUM_KINDS:  # type: ignore[arg-type]
+        elif (
+            isinstance(hand, (bytes, bytearray, memoryview))
+            or getattr(hand, "shape", None) is not None
+            or len(hand) == NUM_KINDS  # type: ignore[arg-type]
+        ):
             raise TileError("win_tile is required when the hand is given as 27 counts")
         else:
-            seq = list(hand)  # type: ignore[arg-type]
+            seq = list(hand)
             k = tile_kind(seq[-1])
     else:
-        k = tile_kind(win_tile)
+        try:
+            k = tile_kind(win_tile)
+        except TileError as exc:  # name the argument; keep the class (TileTypeError for a float)
+            raise type(exc)(f"win_tile: {exc}") from None
     if counts[k] == 0:
         raise TileError(f'win_tile {tile_str(k)} is not among the concealed tiles "{format_tiles(counts)}"')
     return k
@@ -370,7 +383,7 @@ def best_discards(
     hand: HandLike,
     melds: MeldsLike = (),
     *,
-    visible: Optional[HandLike] = None,
+    visible: HandLike | None = None,
     void: VoidLike = None,
 ) -> list[Discard]:
     """For each distinct concealed kind of a 14-tile hand: the shanten after discarding it and
@@ -383,7 +396,7 @@ def best_discards(
     Discard(tile='5p', shanten=0, ukeire=23)
     """
     counts, codes = _prepare(hand, melds, (14,), "discard advice")
-    vis = bytes(NUM_KINDS) if visible is None else to_counts(visible)
+    vis = bytes(NUM_KINDS) if visible is None else to_counts(visible, name="visible")
     rows = _call(_core.best_discards, counts, codes, vis, parse_void(void))
     rows = sorted(rows, key=lambda row: (row[1], -row[2], row[0]))
     return [Discard(tile_str(k), s, u) for k, s, u in rows]

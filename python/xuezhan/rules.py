@@ -15,20 +15,24 @@ an error, never ignored (R11)::
     >>> Rules.from_dict({"max_fans": 4})
     Traceback (most recent call last):
     ...
-    xuezhan.rules.RulesError: unknown rules field 'max_fans' (known: preset, max_fan, base, self_draw_bonus, rob_kong, pass_win_lock, last_tiles_forced, kong_transfer, kong_draw_discarder_pays, pig_penalty, kong_refund, declare_void, exchange_three, fan, escape_penalty, turn_timeout, claim_timeout, max_timeouts)
+    xuezhan.rules.RulesError: unknown rules field 'max_fans' (known: preset, max_fan, base, ..., max_timeouts)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Any, Iterator, Mapping, Union
+from functools import cache, cached_property, lru_cache
+from typing import Any
+
+from xuezhan import _core
 
 __all__ = [
     "Rules",
     "RulesError",
+    "RulesTypeError",
     "FanItems",
     "FAN_ITEMS",
     "FAN_NAMES",
@@ -45,48 +49,19 @@ class RulesError(ValueError):
     """An unknown field, preset or fan item, or a value of the wrong type or range."""
 
 
+class RulesTypeError(RulesError, TypeError):
+    """``rules`` of a type that cannot be rules (a number, a list...): a :class:`RulesError`
+    that is also a ``TypeError``."""
+
+
 #: Fan item ids (R5) in bit order: ``FAN_ITEMS[i]`` is bit ``i`` of the core's item mask
-#: (docs/internals.md).
-FAN_ITEMS: tuple[str, ...] = (
-    "all_triplets",
-    "one_suit",
-    "seven_pairs",
-    "gen",
-    "single_wait_melded",
-    "kong_draw",
-    "kong_discard",
-    "robbing_kong",
-    "last_tile",
-    "terminals",
-    "pairs_258",
-    "concealed",
-    "no_terminals",
-    "heaven_earth",
-    "self_draw",
-)
-#: Display names of the fan items (R5 table).
-FAN_NAMES: dict[str, str] = {
-    "all_triplets": "大对子",
-    "one_suit": "清一色",
-    "seven_pairs": "七对",
-    "gen": "根",
-    "single_wait_melded": "金钩钓",
-    "kong_draw": "杠上开花",
-    "kong_discard": "杠上炮",
-    "robbing_kong": "抢杠胡",
-    "last_tile": "海底",
-    "terminals": "带幺九",
-    "pairs_258": "将对",
-    "concealed": "门清",
-    "no_terminals": "中张",
-    "heaven_earth": "天胡/地胡",
-    "self_draw": "自摸加番",
-}
-#: Items read from the hand's shape: the only ones in a ready-check value (R7.3).
-SHAPE_ITEMS: frozenset[str] = frozenset(
-    {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
-     "terminals", "pairs_258", "concealed", "no_terminals"}
-)
+#: (docs/internals.md). Defined once, in the Rust core (``xuezhan._core.FAN_ITEMS``).
+FAN_ITEMS: tuple[str, ...] = _core.FAN_ITEMS
+#: Display names of the fan items (R5 table), from the core.
+FAN_NAMES: dict[str, str] = dict(zip(_core.FAN_ITEMS, _core.FAN_LABELS, strict=True))
+#: Items read from the hand's shape: the only ones in a ready-check value (R7.3); the core's
+#: ``SHAPE_MASK``.
+SHAPE_ITEMS: frozenset[str] = frozenset(k for i, k in enumerate(FAN_ITEMS) if _core.SHAPE_MASK >> i & 1)
 #: Items that depend on how the hand was won (the win context).
 SITUATIONAL_ITEMS: frozenset[str] = frozenset(FAN_ITEMS) - SHAPE_ITEMS
 #: Values of ``self_draw_bonus`` (R6.2).
@@ -101,6 +76,9 @@ class FanItems(Mapping[str, bool]):
     """An immutable, hashable mapping fan item id → enabled, over all 15 ids of R5."""
 
     __slots__ = ("_d", "_hash", "_mask")
+    _d: dict[str, bool]
+    _hash: int
+    _mask: int
 
     def __init__(self, items: Mapping[str, bool]) -> None:
         d = {k: bool(items[k]) for k in FAN_ITEMS}
@@ -186,38 +164,56 @@ class _PresetAccessor:
         return obj.preset_name
 
 
-def _leshan_fan() -> FanItems:
-    on = {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
-          "kong_draw", "kong_discard", "robbing_kong", "last_tile"}
-    return FanItems({k: k in on for k in FAN_ITEMS})
+# Presets are package data beside this module (pyproject's maturin `include` ships them in
+# the wheel). Plain os.path keeps `import xuezhan` fast (no importlib.resources).
+_PRESET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "presets")
+#: The preset a bare ``Rules()`` (and a ``from_dict`` without ``preset``) starts from.
+DEFAULT_PRESET = "leshan"
+
+
+@cache
+def _read_preset_file(name: str) -> dict[str, Any]:
+    """The TOML table of a shipped preset: the only place preset values are written."""
+    import tomllib
+
+    with open(os.path.join(_PRESET_DIR, f"{name}.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+_DEFAULTS = _read_preset_file(DEFAULT_PRESET)
+
+
+def _default_fan() -> FanItems:
+    return FanItems({**_DEFAULTS["fan"], _DERIVED_ITEM: _DEFAULTS["self_draw_bonus"] == "fan"})
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of RULES.md R11. Defaults are the ``leshan`` preset.
+    """Every rule option of RULES.md R11. Defaults are the ``leshan`` preset (read from its TOML file).
 
     Build one with :meth:`preset`, :meth:`from_dict`, :meth:`from_toml` or :meth:`replace`;
     ``preset`` records the preset it was derived from.
     """
 
-    preset_name: str = "leshan"  # the preset these rules were derived from (also ``rules.preset``)
-    max_fan: int = 5  # R0 cap (极品)
-    base: int = 1  # R0 points of a 1-fan win
-    self_draw_bonus: str = "none"  # R6.2: none | point | fan
-    rob_kong: bool = True  # R3.3
-    pass_win_lock: bool = True  # R4.3
-    last_tiles_forced: bool = True  # R4.4
-    kong_transfer: bool = True  # R6.5
-    kong_draw_discarder_pays: bool = True  # R6.3
-    pig_penalty: bool = True  # R7.2
-    kong_refund: bool = True  # R7.5
-    declare_void: bool = False  # R11.2
-    exchange_three: bool = False  # R11.1
-    fan: FanItems = field(default_factory=_leshan_fan)  # R5 items on/off
-    escape_penalty: int = 50  # R8, in units of base
-    turn_timeout: float = 10.0  # R10.1, seconds
-    claim_timeout: float = 10.0  # R10.2, seconds
-    max_timeouts: int = 3  # R10.3, per match
+    # Defaults: the values of presets/leshan.toml (the TOML files are the only copy).
+    preset_name: str = DEFAULT_PRESET  # the preset these rules were derived from (also ``rules.preset``)
+    max_fan: int = _DEFAULTS["max_fan"]  # R0 cap (极品)
+    base: int = _DEFAULTS["base"]  # R0 points of a 1-fan win
+    self_draw_bonus: str = _DEFAULTS["self_draw_bonus"]  # R6.2: none | point | fan
+    rob_kong: bool = _DEFAULTS["rob_kong"]  # R3.3
+    pass_win_lock: bool = _DEFAULTS["pass_win_lock"]  # R4.3
+    last_tiles_forced: bool = _DEFAULTS["last_tiles_forced"]  # R4.4
+    kong_transfer: bool = _DEFAULTS["kong_transfer"]  # R6.5
+    kong_draw_discarder_pays: bool = _DEFAULTS["kong_draw_discarder_pays"]  # R6.3
+    pig_penalty: bool = _DEFAULTS["pig_penalty"]  # R7.2
+    kong_refund: bool = _DEFAULTS["kong_refund"]  # R7.5
+    declare_void: bool = _DEFAULTS["declare_void"]  # R11.2
+    exchange_three: bool = _DEFAULTS["exchange_three"]  # R11.1
+    fan: FanItems = field(default_factory=_default_fan)  # R5 items on/off
+    escape_penalty: int = _DEFAULTS["escape_penalty"]  # R8, in units of base
+    turn_timeout: float = _DEFAULTS["turn_timeout"]  # R10.1, seconds
+    claim_timeout: float = _DEFAULTS["claim_timeout"]  # R10.2, seconds
+    max_timeouts: int = _DEFAULTS["max_timeouts"]  # R10.3, per match
 
     # ------------------------------------------------------------------ validation
     def __post_init__(self) -> None:
@@ -241,9 +237,7 @@ class Rules:
             if not isinstance(v, bool):
                 raise RulesError(f"{name} = {v!r} is not true or false")
         if self.self_draw_bonus not in SELF_DRAW_BONUS:
-            raise RulesError(
-                f"self_draw_bonus = {self.self_draw_bonus!r} is not one of {', '.join(SELF_DRAW_BONUS)}"
-            )
+            raise RulesError(f"self_draw_bonus = {self.self_draw_bonus!r} is not one of {', '.join(SELF_DRAW_BONUS)}")
         object.__setattr__(self, "fan", self._check_fan(self.fan))
 
     def _check_fan(self, fan: object) -> FanItems:
@@ -270,7 +264,8 @@ class Rules:
                 items[k] = v
             missing = [k for k in _FREE_ITEMS if k not in items]
             if missing:
-                defaults = _load_preset(self.preset_name).fan if self.preset_name in PRESETS else _leshan_fan()
+                base = self.preset_name if self.preset_name in PRESETS else DEFAULT_PRESET
+                defaults = _load_preset(base).fan
                 for k in missing:
                     items[k] = defaults[k]
         items[_DERIVED_ITEM] = derived
@@ -278,7 +273,7 @@ class Rules:
 
     # ------------------------------------------------------------------ constructors
     @_PresetAccessor
-    def preset(cls, name: str = "leshan") -> "Rules":
+    def preset(cls, name: str = DEFAULT_PRESET) -> Rules:
         """The preset ``name`` (``leshan`` or ``chengdu``), loaded from ``xuezhan/presets/``.
 
         On the class it loads a preset; on a value, ``rules.preset`` is the preset's name.
@@ -289,7 +284,7 @@ class Rules:
         return _load_preset(name)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from ``{"preset": name, **overrides}``; the preset defaults to ``leshan``.
 
         Overrides may use a nested ``"fan": {...}`` table (merged into the preset's items) or
@@ -301,13 +296,16 @@ class Rules:
         if isinstance(data, Rules):
             return data
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules must be a table of options, got {data!r}")
+            raise RulesTypeError(f"rules must be a table of options, got {data!r}")
         d = dict(data)
-        name = d.pop("preset", "leshan")
+        bad = [k for k in d if not isinstance(k, str)]
+        if bad:
+            raise RulesTypeError(f"rules field names must be strings, got {bad[0]!r}")
+        name = d.pop("preset", DEFAULT_PRESET)
         return cls.preset(name).replace(**d)
 
     @classmethod
-    def from_toml(cls, path: Union[str, os.PathLike[str]]) -> "Rules":
+    def from_toml(cls, path: str | os.PathLike[str]) -> Rules:
         """Rules from a TOML file: ``preset = "leshan"`` plus overrides, e.g. a ``[fan]`` table.
 
         A file whose only top-level key is a ``[rules]`` table is read from that table.
@@ -328,7 +326,7 @@ class Rules:
         except RulesError as exc:
             raise RulesError(f"{os.fspath(path)}: {exc}") from None
 
-    def replace(self, **overrides: Any) -> "Rules":
+    def replace(self, **overrides: Any) -> Rules:
         """A copy with some options changed; ``fan={...}`` merges, ``**{"fan.gen": False}`` too.
 
         >>> Rules.preset("leshan").replace(max_fan=6, fan={"concealed": True}).fan.enabled()[-1]
@@ -430,11 +428,6 @@ _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "pre
 _KEYS = ("preset",) + _FIELD_NAMES
 
 
-# Presets are package data beside this module (pyproject's maturin `include` ships them in
-# the wheel). Plain os.path keeps `import xuezhan` fast (no importlib.resources).
-_PRESET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "presets")
-
-
 def _discover_presets() -> tuple[str, ...]:
     try:
         return tuple(sorted(n[:-5] for n in os.listdir(_PRESET_DIR) if n.endswith(".toml")))
@@ -446,14 +439,11 @@ def _discover_presets() -> tuple[str, ...]:
 PRESETS: tuple[str, ...] = _discover_presets()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_preset(name: str) -> Rules:
     if not isinstance(name, str) or name not in PRESETS:
         raise RulesError(f"unknown preset {name!r} (presets: {', '.join(PRESETS)})")
-    import tomllib
-
-    with open(os.path.join(_PRESET_DIR, f"{name}.toml"), "rb") as f:
-        data = tomllib.load(f)
+    data = dict(_read_preset_file(name))
     unknown = set(data) - set(_FIELD_NAMES)
     missing = set(_FIELD_NAMES) - set(data)
     fan = data.get("fan", {})
@@ -480,13 +470,11 @@ def _rules_id(rules: Rules) -> str:
 
 @lru_cache(maxsize=256)
 def _core_rules(max_fan: int, base: int, items: int, self_draw_fan: bool) -> Any:
-    from xuezhan import _core
-
     return _core.CoreRules(max_fan, base, items, self_draw_fan)
 
 
 #: Anything :func:`as_rules` accepts.
-RulesLike = Union[Rules, str, Mapping[str, Any], None]
+RulesLike = Rules | str | Mapping[str, Any] | None
 
 
 def as_rules(rules: RulesLike) -> Rules:
@@ -497,9 +485,9 @@ def as_rules(rules: RulesLike) -> Rules:
     (4, 3, 'leshan')
     """
     if rules.__class__ is Rules:  # the hot case: every evaluator call passes through here
-        return rules  # type: ignore[return-value]
+        return rules
     if rules is None:
-        return _load_preset("leshan")
+        return _load_preset(DEFAULT_PRESET)
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, (str, os.PathLike)):
@@ -511,4 +499,4 @@ def as_rules(rules: RulesLike) -> Rules:
         raise RulesError(f"unknown preset {s!r} (presets: {', '.join(PRESETS)}; or give a .toml file)")
     if isinstance(rules, Mapping):
         return Rules.from_dict(rules)
-    raise RulesError(f"{rules!r} is not rules: give a Rules value, a preset name, a .toml file or a dict")
+    raise RulesTypeError(f"rules: {rules!r} is not rules: give a Rules value, a preset name, a .toml file or a dict")

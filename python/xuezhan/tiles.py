@@ -24,13 +24,17 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence, Union
+from typing import Union
 
 __all__ = [
     "TileError",
+    "TileTypeError",
     "SUITS",
     "NUM_KINDS",
+    "TILE_STR",
+    "TILE_NAMES_CN",
     "MeldType",
     "Meld",
     "HandLike",
@@ -58,9 +62,20 @@ NUM_KINDS = 27
 _SUIT_CN = ("万", "筒", "条")
 _RANK_CN = ("一", "二", "三", "四", "五", "六", "七", "八", "九")
 
+#: The notation of each kind (R0), by kind: ``TILE_STR[13] == "5p"``. The one tile-name table:
+#: every module that prints tiles reads it.
+TILE_STR: tuple[str, ...] = tuple(f"{r}{s}" for s in SUITS for r in range(1, 10))
+#: The Chinese display name of each kind (R0), by kind: ``TILE_NAMES_CN[13] == "五筒"``.
+TILE_NAMES_CN: tuple[str, ...] = tuple(r + s for s in _SUIT_CN for r in _RANK_CN)
+
 
 class TileError(ValueError):
     """A tile, hand or meld string (or count array) that is not valid; the message names it."""
+
+
+class TileTypeError(TileError, TypeError):
+    """A hand, tile, meld or void of the wrong type (a float or bool count, a float array, a
+    number where melds are meant...): a :class:`TileError` that is also a ``TypeError``."""
 
 
 # --------------------------------------------------------------------------- single tiles
@@ -73,7 +88,7 @@ def tile_kind(tile: str | int) -> int:
     (0, 13, 26)
     """
     if isinstance(tile, bool):
-        raise TileError(f"{tile!r} is not a tile")
+        raise TileTypeError(f"{tile!r} is not a tile: expected a string like '5m' or a kind 0-26")
     if isinstance(tile, int):
         if 0 <= tile < NUM_KINDS:
             return tile
@@ -81,7 +96,7 @@ def tile_kind(tile: str | int) -> int:
     if not isinstance(tile, str):
         if _is_int(tile):  # numpy integers and other index-likes
             return _check_kind(tile)
-        raise TileError(f"{tile!r} is not a tile: expected a string like '5m' or a kind 0-26")
+        raise TileTypeError(f"{tile!r} is not a tile: expected a string like '5m' or a kind 0-26")
     kinds = parse_tiles(tile)
     if len(kinds) != 1:
         raise TileError(f'"{tile}" is not a single tile: it has {len(kinds)} tiles')
@@ -94,8 +109,7 @@ def tile_str(kind: int) -> str:
     >>> tile_str(0), tile_str(13), tile_str(26)
     ('1m', '5p', '9s')
     """
-    kind = _check_kind(kind)
-    return f"{kind % 9 + 1}{SUITS[kind // 9]}"
+    return TILE_STR[_check_kind(kind)]
 
 
 def chinese_name(kind: int | str) -> str:
@@ -104,8 +118,7 @@ def chinese_name(kind: int | str) -> str:
     >>> chinese_name(0), chinese_name("9s")
     ('一万', '九条')
     """
-    k = tile_kind(kind)
-    return _RANK_CN[k % 9] + _SUIT_CN[k // 9]
+    return TILE_NAMES_CN[tile_kind(kind)]
 
 
 def _check_kind(kind: object) -> int:
@@ -114,8 +127,10 @@ def _check_kind(kind: object) -> int:
         try:
             k = int(kind.__index__())  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
-            raise TileError(f"{kind!r} is not a tile kind: kinds are 0-26") from None
-        if isinstance(kind, bool) or not 0 <= k < NUM_KINDS:
+            raise TileTypeError(f"{kind!r} is not a tile kind: kinds are integers 0-26") from None
+        if isinstance(kind, bool):
+            raise TileTypeError(f"{kind!r} is not a tile kind: kinds are integers 0-26")
+        if not 0 <= k < NUM_KINDS:
             raise TileError(f"{kind!r} is not a tile kind: kinds are 0-26")
         return k
     return kind
@@ -197,11 +212,12 @@ def format_tiles(tiles: HandLike) -> str:
 HandLike = Union[str, bytes, bytearray, memoryview, Sequence[int], "Iterable[int]"]
 
 
-def to_counts(hand: HandLike) -> bytes:
+def to_counts(hand: HandLike, *, name: str = "hand") -> bytes:
     """The 27-count form (``bytes``) of a hand given as a string, kinds, or counts.
 
     A sequence of length 27 is read as counts (no hand holds 27 tiles); ``bytes`` and numpy
-    arrays are always counts.
+    arrays are always counts. Counts and kinds must be integers: a float, complex or bool
+    (or an array of them) raises :class:`TileTypeError` naming the argument ``name``.
 
     >>> to_counts("119m")[:9]
     b'\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01'
@@ -214,37 +230,51 @@ def to_counts(hand: HandLike) -> bytes:
             counts[k] += 1
         return bytes(counts)
     if isinstance(hand, (bytes, bytearray, memoryview)):
+        if isinstance(hand, memoryview) and hand.format not in ("B", "b", "c"):
+            raise TileTypeError(f"{name}: counts must be bytes of integers, got a memoryview of format {hand.format!r}")
         b = bytes(hand)
         if len(b) != NUM_KINDS:
             raise TileError(f"counts must have 27 entries, got {len(b)}")
         check_counts(b)
         return b
-    # numpy arrays and other sequences / iterables
+    # numpy arrays (checked by dtype, once) and other sequences / iterables
     shape = getattr(hand, "shape", None)
     if shape is not None:
+        dtype = getattr(hand, "dtype", None)
+        kind = getattr(dtype, "kind", "O")
+        if kind not in "iuO":  # b bool, f float, c complex, U/S strings, M/m times, V void
+            raise TileTypeError(f"{name}: counts must be integers, got an array of dtype {dtype}")
         if tuple(shape) != (NUM_KINDS,):
             raise TileError(f"a count array must have shape (27,), got {tuple(shape)}")
-        values = [int(x) for x in hand]  # type: ignore[union-attr]
-        return _counts_from_list(values, as_counts=True)
+        tolist = getattr(hand, "tolist", None)
+        values: list[object] = list(tolist() if tolist is not None else hand)
+        return _counts_from_list(values, as_counts=True, name=name)
+    if isinstance(hand, (int, float, complex)) or not hasattr(hand, "__iter__"):
+        raise TileTypeError(f"{name}: {hand!r} is not a hand: give a tile string, kinds or 27 counts")
     try:
         values = list(hand)
     except TypeError:
-        raise TileError(f"{hand!r} is not a hand: give a tile string, kinds or 27 counts") from None
-    return _counts_from_list(values, as_counts=len(values) == NUM_KINDS)
+        raise TileTypeError(f"{name}: {hand!r} is not a hand: give a tile string, kinds or 27 counts") from None
+    return _counts_from_list(values, as_counts=len(values) == NUM_KINDS, name=name)
 
 
-def _counts_from_list(values: list, as_counts: bool) -> bytes:
+def _counts_from_list(values: Sequence[object], as_counts: bool, name: str = "hand") -> bytes:
     if as_counts:
         for i, v in enumerate(values):
-            if isinstance(v, bool) or not _is_int(v) or not 0 <= int(v) <= 4:
+            if isinstance(v, bool) or not _is_int(v):
+                raise TileTypeError(f"{name}: count {v!r} of {tile_str(i)} is not an integer")
+            if not 0 <= int(v) <= 4:  # type: ignore[call-overload]
                 raise TileError(f"count {v!r} of {tile_str(i)} is not 0-4")
-        return bytes(int(v) for v in values)
+        return bytes(int(v) for v in values)  # type: ignore[call-overload]
     counts = bytearray(NUM_KINDS)
     for v in values:
         if isinstance(v, str):
             k = tile_kind(v)
         else:
-            k = _check_kind(v)
+            try:
+                k = _check_kind(v)
+            except TileTypeError as exc:
+                raise TileTypeError(f"{name}: {exc}") from None
         counts[k] += 1
         if counts[k] > 4:
             raise TileError(f"{values!r} has {_nth(counts[k])} {tile_str(k)}: there are only four of each tile")
@@ -315,7 +345,7 @@ class Meld:
         return int(self.type) * NUM_KINDS + self.kind
 
     @classmethod
-    def from_code(cls, code: int) -> "Meld":
+    def from_code(cls, code: int) -> Meld:
         if not 0 <= code < 3 * NUM_KINDS:
             raise TileError(f"{code!r} is not a meld code (0-80)")
         return cls(MeldType(code // NUM_KINDS), code % NUM_KINDS)
@@ -351,7 +381,7 @@ def parse_meld(s: str | Meld) -> Meld:
     if isinstance(s, Meld):
         return s
     if not isinstance(s, str):
-        raise TileError(f"{s!r} is not a meld: write it like 666p, 7777s or (7777s)")
+        raise TileTypeError(f"{s!r} is not a meld: write it like 666p, 7777s or (7777s)")
     text = "".join(s.split())
     concealed = text.startswith("(") and text.endswith(")")
     inner = text[1:-1] if concealed else text
@@ -377,7 +407,7 @@ def parse_meld(s: str | Meld) -> Meld:
 
 #: Melds given as a comma/space separated string, a sequence of strings or :class:`Meld`, or
 #: ``bytes`` of meld codes.
-MeldsLike = Union[str, bytes, Sequence[Union[str, Meld, int]], None]
+MeldsLike = str | bytes | Sequence[str | Meld | int] | None
 
 
 def parse_melds(melds: MeldsLike) -> tuple[Meld, ...]:
@@ -387,15 +417,21 @@ def parse_melds(melds: MeldsLike) -> tuple[Meld, ...]:
     (Meld('666p'), Meld('(7777s)'))
     >>> parse_melds(["666p", Meld(MeldType.PUNG, 0)])
     (Meld('666p'), Meld('111m'))
+
+    Anything else (a number, a mapping, a float meld code) raises :class:`TileTypeError`.
     """
     if melds is None:
         return ()
+    if isinstance(melds, Meld):
+        return (melds,)
+    if isinstance(melds, (Mapping, int, float, complex)) or not hasattr(melds, "__iter__"):
+        raise TileTypeError(f'melds: {melds!r} is not melds: give a string like "666p,(7777s)" or a list of melds')
     if isinstance(melds, str):
         parts = [p for p in re.split(r"[,\s]+", melds.strip()) if p]
         # "(7777s)" never contains separators, so splitting is safe.
         out = tuple(parse_meld(p) for p in parts)
-    elif isinstance(melds, (bytes, bytearray)):
-        out = tuple(Meld.from_code(c) for c in melds)
+    elif isinstance(melds, (bytes, bytearray, memoryview)):
+        out = tuple(Meld.from_code(c) for c in bytes(melds))
     else:
         items = []
         for m in melds:
@@ -406,7 +442,7 @@ def parse_melds(melds: MeldsLike) -> tuple[Meld, ...]:
             elif _is_int(m) and not isinstance(m, bool):
                 items.append(Meld.from_code(int(m)))
             else:
-                raise TileError(f"{m!r} is not a meld: write it like 666p, 7777s or (7777s)")
+                raise TileTypeError(f"melds: {m!r} is not a meld: write it like 666p, 7777s or (7777s)")
         out = tuple(items)
     if len(out) > 4:
         raise TileError(f"{format_melds(out)!r} has {len(out)} melds: a hand has at most 4")
@@ -438,7 +474,9 @@ def parse_void(void: str | int | None) -> int:
         if len(v) == 1 and v in SUITS:
             return SUITS.index(v)
         raise TileError(f"{void!r} is not a suit: the void suit is m, p or s")
-    if isinstance(void, bool) or not _is_int(void) or not -1 <= int(void) <= 2:
+    if isinstance(void, bool) or not _is_int(void):
+        raise TileTypeError(f"void: {void!r} is not a suit: the void suit is m, p, s or 0-2")
+    if not -1 <= int(void) <= 2:
         raise TileError(f"{void!r} is not a suit: the void suit is m, p, s or 0-2")
     return int(void)
 
@@ -471,7 +509,5 @@ def check_size(counts: bytes, melds: Sequence[Meld], expected: Sequence[int], wh
         exp = " or ".join(str(e) for e in expected)
         hand = format_tiles(counts) or "(no tiles)"
         extra = f" + melds {format_melds(melds)}" if melds else ""
-        raise TileError(
-            f'"{hand}"{extra} has {n} tiles (concealed + 3 per meld), expected {exp} for {what}'
-        )
+        raise TileError(f'"{hand}"{extra} has {n} tiles (concealed + 3 per meld), expected {exp} for {what}')
     return n

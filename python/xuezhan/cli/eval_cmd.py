@@ -15,6 +15,7 @@ import click
 from xuezhan.evaluate import UNREACHABLE, NotAWinError, best_discards, fan, is_win, shanten_parts, waits
 from xuezhan.rules import FAN_NAMES, Rules, as_rules
 from xuezhan.tiles import (
+    SUITS,
     format_melds,
     format_tiles,
     hand_size,
@@ -46,7 +47,7 @@ def evaluate_hand(
         "melds": [str(m) for m in ms],
         "tiles": n,
         "rules": r.rules_id,
-        "void": None if v < 0 else "mps"[v],
+        "void": None if v < 0 else SUITS[v],
     }
     if n == 14:
         win = is_win(counts, ms, void=v)

@@ -7,7 +7,6 @@ per call beyond ``bytes(bytearray)``.
 from __future__ import annotations
 
 from xuezhan import _core
-from xuezhan.evaluate import WinContext
 
 __all__ = [
     "SELF_DRAW",
@@ -23,8 +22,8 @@ __all__ = [
     "is_win",
 ]
 
-# Win context flags: one definition, the bit order of ``WinContext`` (docs/internals.md).
-_FLAG = {name: 1 << bit for bit, name in enumerate(WinContext._NAMES)}
+# Win context flags: one definition, the core's (``_core.CONTEXT_FLAGS``, docs/internals.md).
+_FLAG = {name: 1 << bit for bit, name in enumerate(_core.CONTEXT_FLAGS)}
 SELF_DRAW = _FLAG["self_draw"]
 KONG_DRAW = _FLAG["kong_draw"]
 KONG_DISCARD = _FLAG["kong_discard"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Union
 
-from xuezhan.tiles import SUITS, TileError, format_tiles, parse_tiles, tile_str
+from xuezhan.tiles import SUITS, TILE_STR, TileError, format_tiles, parse_tiles
 
 __all__ = [
     "Action",
@@ -57,7 +57,6 @@ CLAIM_VERBS = frozenset({HU, PENG, GANG, PASS})
 #: Verbs that take one tile.
 TILE_VERBS = frozenset({DISCARD, ANGANG, JIAGANG})
 
-TILE_STR = tuple(tile_str(k) for k in range(27))
 
 
 class ActionError(ValueError):

@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import Optional
 
 from xuezhan.engine.state import CLAIM, PHASES
+from xuezhan.tiles import TILE_STR
 
 __all__ = ["Observation"]
 
 _NO_VOIDS = (-1, -1, -1, -1)
-_TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
+_TILE = TILE_STR
 
 
 class Observation:

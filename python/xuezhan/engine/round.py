@@ -49,12 +49,12 @@ from xuezhan.engine.actions import (
 )
 from xuezhan.engine.state import CLAIM, EXCHANGE as PH_EXCHANGE, OVER, TURN, VOID as PH_VOID, HandState
 from xuezhan.rules import Rules, as_rules
-from xuezhan.tiles import parse_tiles
+from xuezhan.tiles import SUITS, parse_tiles
 
 __all__ = ["Round", "deal", "DIRECTIONS"]
 
 TILE_STR = st_.TILE_STR
-SUIT = "mps"
+SUIT = SUITS
 #: R11.1 exchange directions and the seat offset each passes to.
 DIRECTIONS = {"next": 1, "prev": 3, "across": 2}
 

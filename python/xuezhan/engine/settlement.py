@@ -13,6 +13,7 @@ from typing import Optional
 
 from xuezhan.engine import _core_adapter as core
 from xuezhan.rules import FAN_ITEMS
+from xuezhan.tiles import TILE_STR
 
 __all__ = [
     "pay",
@@ -26,7 +27,6 @@ __all__ = [
     "is_pig",
 ]
 
-TILE_STR = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 
 
 def pay(st, rule: str, payer: int, payee: Optional[int], amount: int) -> None:

@@ -18,7 +18,14 @@ use hands::{corpus, Corpus, Rng, N};
 
 fn bench(cr: &mut Criterion) {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let Corpus { random14, random13, wins, ready, mixed14, mixed13 } = corpus(&mut rng);
+    let Corpus {
+        random14,
+        random13,
+        wins,
+        ready,
+        mixed14,
+        mixed13,
+    } = corpus(&mut rng);
     // Melded hands: a ready hand's triplet turned into a pung (the capped-distance path).
     let with_pung: Vec<(Counts, Vec<Meld>)> = ready
         .iter()
@@ -26,15 +33,25 @@ fn bench(cr: &mut Criterion) {
             let k = (0..27).find(|&k| h[k] == 3)?;
             let mut h = *h;
             h[k] = 0;
-            Some((h, vec![Meld { ty: MeldType::Pung, kind: k as u8 }]))
+            Some((
+                h,
+                vec![Meld {
+                    ty: MeldType::Pung,
+                    kind: k as u8,
+                }],
+            ))
         })
         .collect();
-    let melded: Vec<(Counts, Vec<Meld>)> = (0..N).map(|i| with_pung[i % with_pung.len()].clone()).collect();
+    let melded: Vec<(Counts, Vec<Meld>)> = (0..N)
+        .map(|i| with_pung[i % with_pung.len()].clone())
+        .collect();
     let leshan = RulesCore::leshan();
     warm_up();
 
     let mut g = cr.benchmark_group("per_hand");
-    g.sample_size(30).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    g.sample_size(30)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
     macro_rules! per_hand {
         ($name:expr, $set:expr, |$h:ident| $body:expr) => {{
             let set = &$set;
@@ -48,12 +65,25 @@ fn bench(cr: &mut Criterion) {
             });
         }};
     }
-    per_hand!("is_win_unchecked/mixed14", mixed14, |h| is_win_unchecked(h, &[], None));
-    per_hand!("is_win_checked/mixed14", mixed14, |h| is_win(h, &[], None).unwrap());
-    per_hand!("shanten_unchecked/random14", random14, |h| shanten_unchecked(h, &[], None));
-    per_hand!("shanten_unchecked/random13", random13, |h| shanten_unchecked(h, &[], None));
-    per_hand!("shanten_unchecked/melded13", melded, |h| shanten_unchecked(&h.0, &h.1, None));
-    per_hand!("wait_mask_unchecked/mixed13", mixed13, |h| wait_mask_unchecked(h, &[], None));
+    per_hand!("is_win_unchecked/mixed14", mixed14, |h| is_win_unchecked(
+        h,
+        &[],
+        None
+    ));
+    per_hand!("is_win_checked/mixed14", mixed14, |h| is_win(h, &[], None)
+        .unwrap());
+    per_hand!("shanten_unchecked/random14", random14, |h| {
+        shanten_unchecked(h, &[], None)
+    });
+    per_hand!("shanten_unchecked/random13", random13, |h| {
+        shanten_unchecked(h, &[], None)
+    });
+    per_hand!("shanten_unchecked/melded13", melded, |h| shanten_unchecked(
+        &h.0, &h.1, None
+    ));
+    per_hand!("wait_mask_unchecked/mixed13", mixed13, |h| {
+        wait_mask_unchecked(h, &[], None)
+    });
     let mut out = Vec::with_capacity(27);
     per_hand!("waits_unchecked/mixed13", mixed13, |h| {
         waits_unchecked(h, &[], &leshan, None, &mut out);
@@ -63,8 +93,23 @@ fn bench(cr: &mut Criterion) {
         waits_unchecked(h, &[], &leshan, None, &mut out);
         out.len()
     });
-    per_hand!("fan_unchecked/wins14", wins, |h| fan_unchecked(&h.0, &[], h.1, 0, &leshan, None));
-    per_hand!("fan_checked/wins14", wins, |h| fan(&h.0, &[], h.1, 0, &leshan, None).unwrap());
+    per_hand!("fan_unchecked/wins14", wins, |h| fan_unchecked(
+        &h.0,
+        &[],
+        h.1,
+        0,
+        &leshan,
+        None
+    ));
+    per_hand!("fan_checked/wins14", wins, |h| fan(
+        &h.0,
+        &[],
+        h.1,
+        0,
+        &leshan,
+        None
+    )
+    .unwrap());
     let visible = [0u8; 27];
     let mut dout = Vec::with_capacity(14);
     per_hand!("best_discards_unchecked/random14", random14, |h| {
@@ -74,7 +119,9 @@ fn bench(cr: &mut Criterion) {
     g.finish();
 
     let mut g = cr.benchmark_group("tables");
-    g.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(2));
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(2));
     g.bench_function("build", |b| b.iter(|| black_box(SuitTables::build())));
     g.finish();
 }

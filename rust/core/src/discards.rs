@@ -2,7 +2,8 @@
 
 use crate::error::EvalError;
 use crate::shanten::{
-    prefer_empty_void_mask, suit_dist_capped, pair_stats, seven_pairs_missing, standard_missing, SuitDist, UNREACHABLE,
+    pair_stats, prefer_empty_void_mask, seven_pairs_missing, standard_missing, suit_dist_capped,
+    SuitDist, UNREACHABLE,
 };
 use crate::suit_table::{split_code, tables};
 use crate::tiles::{validate, Counts, Meld, Size};
@@ -41,7 +42,10 @@ pub fn best_discards(
     validate(c, melds, void, Size::Fourteen)?;
     for (k, &v) in visible.iter().enumerate() {
         if v > 4 {
-            return Err(EvalError::BadVisible { kind: k as u8, count: v });
+            return Err(EvalError::BadVisible {
+                kind: k as u8,
+                count: v,
+            });
         }
     }
     let mut out = Vec::new();
@@ -75,9 +79,11 @@ pub fn best_discards_unchecked(
     out.clear();
     let allowed = allowed_voids(melds, void);
     if allowed == 0 {
-        out.extend(
-            (0..27).filter(|&k| c[k] != 0).map(|k| Discard { kind: k as u8, shanten: UNREACHABLE, ukeire: 0 }),
-        );
+        out.extend((0..27).filter(|&k| c[k] != 0).map(|k| Discard {
+            kind: k as u8,
+            shanten: UNREACHABLE,
+            ukeire: 0,
+        }));
         return;
     }
     let sd = SuitDists::new(melds);
@@ -107,7 +113,11 @@ pub fn best_discards_unchecked(
         ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
         let al13 = prefer_empty_void_mask(crate::win::concealed_suits(&h) ^ 7, allowed);
         let std13 = standard_missing(&d, sets, al13);
-        let sp13 = if seven { seven_pairs_missing(&ps, al13) } else { u8::MAX };
+        let sp13 = if seven {
+            seven_pairs_missing(&ps, al13)
+        } else {
+            u8::MAX
+        };
         let miss13 = std13.min(sp13);
         let mut ukeire = 0u32;
         for s in 0..3 {
@@ -146,7 +156,7 @@ pub fn best_discards_unchecked(
                 }
                 &plus[s * 9..s * 9 + 9]
             };
-            for r in 0..9 {
+            for (r, bound_r) in bound.iter().enumerate() {
                 if ranks & (1 << r) == 0 {
                     continue;
                 }
@@ -154,7 +164,7 @@ pub fn best_discards_unchecked(
                 let sp = if h[t] & 1 != 0 { sp_odd } else { sp_even };
                 let lowers = sp
                     || (!test.hopeless()
-                        && test.lowers(&bound[r])
+                        && test.lowers(bound_r)
                         && (!sd.is_capped(s)
                             || test.lowers(&if s == sk {
                                 sd.dist_plus(&h, t)
@@ -171,7 +181,11 @@ pub fn best_discards_unchecked(
             }
         }
         h[k] += 1;
-        out.push(Discard { kind: k as u8, shanten: miss13 as i8 - 1, ukeire });
+        out.push(Discard {
+            kind: k as u8,
+            shanten: miss13 as i8 - 1,
+            ukeire,
+        });
     }
 }
 
@@ -191,6 +205,9 @@ struct DrawTest {
 }
 
 impl DrawTest {
+    // `m` indexes two rows of `other` and, reversed (`sets − m`), the partner's distances:
+    // an iterator over one of them would hide the pairing the formula above describes.
+    #[allow(clippy::needless_range_loop)]
     fn new(d: &[SuitDist; 3], s: usize, sets: usize, allowed: u8, miss13: u8) -> DrawTest {
         let mut other = [[u8::MAX; 5]; 2]; // min over kept partners of d_o(sets − m, 1 − p)
         for v in 0..3 {

@@ -45,6 +45,43 @@ pub mod item {
     pub const SELF_DRAW: usize = 14;
     /// Number of items.
     pub const COUNT: usize = 15;
+    /// Item ids (RULES.md R5) by bit: `IDS[i]` names bit `i`. The one table of item ids: the
+    /// Python package reads it from `xuezhan._core.FAN_ITEMS`.
+    pub const IDS: [&str; COUNT] = [
+        "all_triplets",
+        "one_suit",
+        "seven_pairs",
+        "gen",
+        "single_wait_melded",
+        "kong_draw",
+        "kong_discard",
+        "robbing_kong",
+        "last_tile",
+        "terminals",
+        "pairs_258",
+        "concealed",
+        "no_terminals",
+        "heaven_earth",
+        "self_draw",
+    ];
+    /// Display names (R5 table) by bit, beside [`IDS`].
+    pub const LABELS: [&str; COUNT] = [
+        "大对子",
+        "清一色",
+        "七对",
+        "根",
+        "金钩钓",
+        "杠上开花",
+        "杠上炮",
+        "抢杠胡",
+        "海底",
+        "带幺九",
+        "将对",
+        "门清",
+        "中张",
+        "天胡/地胡",
+        "自摸加番",
+    ];
     /// Items that describe the hand itself (R7.3 values use only these).
     pub const SHAPE_MASK: u32 = 1 << ALL_TRIPLETS
         | 1 << ONE_SUIT
@@ -73,6 +110,18 @@ pub mod ctx {
     pub const HEAVEN_EARTH: u8 = 1 << 5;
     /// R6.3: self-draw paid by the discarder alone; suppresses the `self_draw` fan bonus.
     pub const DISCARDER_PAYS: u8 = 1 << 6;
+    /// Number of flags.
+    pub const COUNT: usize = 7;
+    /// Flag names by bit: `NAMES[i]` names bit `i` (the fields of Python's `WinContext`).
+    pub const NAMES: [&str; COUNT] = [
+        "self_draw",
+        "kong_draw",
+        "kong_discard",
+        "robbing_kong",
+        "last_tile",
+        "heaven_earth",
+        "discarder_pays",
+    ];
 }
 
 /// The part of the rules the core needs (R5, R11).
@@ -96,7 +145,12 @@ impl RulesCore {
     /// assert_eq!(xuezhan_core::RulesCore::leshan().max_fan, 5);
     /// ```
     pub fn leshan() -> RulesCore {
-        RulesCore { max_fan: 5, base: 1, items: 0x1ff, self_draw_fan: false }
+        RulesCore {
+            max_fan: 5,
+            base: 1,
+            items: 0x1ff,
+            self_draw_fan: false,
+        }
     }
 
     /// The `chengdu` preset: max_fan 4; terminals, pairs_258 and heaven_earth on.
@@ -322,8 +376,16 @@ pub(crate) fn fan_of_shape(sh: &Shape, ctx: u8, rules: &RulesCore) -> FanResult 
         // every meld must be of a 1 or 9.
         if sh.trip {
             let a = on(item::ALL_TRIPLETS, 1);
-            let p = if sh.kinds & !KINDS_258 == 0 { on(item::PAIRS_258, 2) } else { 0 };
-            let tm = if sh.kinds & !TERMINAL_KINDS == 0 { on(item::TERMINALS, 2) } else { 0 };
+            let p = if sh.kinds & !KINDS_258 == 0 {
+                on(item::PAIRS_258, 2)
+            } else {
+                0
+            };
+            let tm = if sh.kinds & !TERMINAL_KINDS == 0 {
+                on(item::TERMINALS, 2)
+            } else {
+                0
+            };
             if a + p + tm > best.0 {
                 best = (a + p + tm, [a, tm, p]);
             }
@@ -361,7 +423,12 @@ pub(crate) fn fan_of_shape(sh: &Shape, ctx: u8, rules: &RulesCore) -> FanResult 
         raw = raw.max(rules.max_fan);
     }
     let capped = raw.min(rules.max_fan);
-    FanResult { raw, capped, points: rules.points(capped), items }
+    FanResult {
+        raw,
+        capped,
+        points: rules.points(capped),
+        items,
+    }
 }
 
 #[cfg(test)]
@@ -371,8 +438,30 @@ mod tests {
 
     fn f(s: &str, win: &str, melds: &[Meld], rules: &RulesCore) -> FanResult {
         let c = parse_counts(s).unwrap();
-        let w = parse_counts(win).unwrap().iter().position(|&x| x > 0).unwrap() as u8;
+        let w = parse_counts(win)
+            .unwrap()
+            .iter()
+            .position(|&x| x > 0)
+            .unwrap() as u8;
         fan(&c, melds, w, 0, rules, None).unwrap().unwrap()
+    }
+
+    #[test]
+    fn name_tables_match_the_constants() {
+        assert_eq!(item::IDS[item::ALL_TRIPLETS], "all_triplets");
+        assert_eq!(item::IDS[item::GEN], "gen");
+        assert_eq!(item::IDS[item::TERMINALS], "terminals");
+        assert_eq!(item::IDS[item::HEAVEN_EARTH], "heaven_earth");
+        assert_eq!(item::IDS[item::SELF_DRAW], "self_draw");
+        assert_eq!(
+            ctx::NAMES[ctx::ROBBING_KONG.trailing_zeros() as usize],
+            "robbing_kong"
+        );
+        assert_eq!(
+            ctx::NAMES[ctx::DISCARDER_PAYS.trailing_zeros() as usize],
+            "discarder_pays"
+        );
+        assert_eq!(1u32 << ctx::COUNT, u32::from(ctx::DISCARDER_PAYS) << 1);
     }
 
     #[test]
@@ -394,10 +483,22 @@ mod tests {
     fn melds_and_single_wait() {
         let le = RulesCore::leshan();
         let melds = [
-            Meld { ty: MeldType::Pung, kind: 0 },
-            Meld { ty: MeldType::Pung, kind: 1 },
-            Meld { ty: MeldType::Kong, kind: 11 },
-            Meld { ty: MeldType::ConcealedKong, kind: 12 },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 0,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 1,
+            },
+            Meld {
+                ty: MeldType::Kong,
+                kind: 11,
+            },
+            Meld {
+                ty: MeldType::ConcealedKong,
+                kind: 12,
+            },
         ];
         let r = f("55m", "5m", &melds, &le);
         // all_triplets 1 + single_wait 1 + gen 2 = 5.

@@ -18,8 +18,6 @@
 //! assert_eq!(w[0], Wait { kind: 2, fan: 4, points: 8 }); // 3m: one_suit + gen
 //! ```
 #![warn(missing_docs)]
-// Rank/kind loops index several parallel arrays at once; iterator zips would obscure them.
-#![allow(clippy::needless_range_loop)]
 
 pub mod discards;
 pub mod error;

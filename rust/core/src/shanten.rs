@@ -164,6 +164,9 @@ pub(crate) fn seven_pairs_missing(ps: &[(u8, u8); 3], allowed: u8) -> u8 {
 ///
 /// The eight (pair, sets) values of a DP state share one `u64` ([`Lanes`]), so a transition
 /// is a shift, an add and a byte-wise max instead of a loop over the set counts.
+// The DP indices are its state (runs started one and two ranks back, new runs `u`): `cur[a][b]`
+// moves to `nxt[u][a]`, so they are arithmetic, not positions to iterate over.
+#[allow(clippy::needless_range_loop)]
 pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
     /// Sets tracked.
     const J: usize = 4;
@@ -176,7 +179,11 @@ pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
         let (capr, hr) = (cap[r] as usize, h[r] as usize);
         // A run beyond the largest count among its three ranks adds no overlap anywhere
         // (each of its ranks is already saturated without it), so it would be a free set.
-        let max_u = if r <= 6 { hr.max(hv(r + 1)).max(hv(r + 2)).min(J - 1) } else { 0 };
+        let max_u = if r <= 6 {
+            hr.max(hv(r + 1)).max(hv(r + 2)).min(J - 1)
+        } else {
+            0
+        };
         let max_t = if hr > 0 { 1 } else { 0 };
         for a in 0..J {
             for b in 0..J - a {
@@ -242,7 +249,12 @@ impl Lanes {
     /// are dropped and the vacated lower lanes become unreachable.
     #[inline(always)]
     fn place_sets(v: u64, add: usize) -> u64 {
-        const KEEP: [u64; 4] = [!0, 0xffff_ff00_ffff_ff00, 0xffff_0000_ffff_0000, 0xff00_0000_ff00_0000];
+        const KEEP: [u64; 4] = [
+            !0,
+            0xffff_ff00_ffff_ff00,
+            0xffff_0000_ffff_0000,
+            0xff00_0000_ff00_0000,
+        ];
         (v << (8 * add)) & KEEP[add]
     }
 
@@ -281,7 +293,9 @@ pub(crate) fn suit_dist_capped(hs: &[u8], cap: &[u8]) -> SuitDist {
     let mut near = false;
     for r in 0..9 {
         if cap[r] < 4 {
-            near |= hs[r.saturating_sub(2)..=(r + 2).min(8)].iter().any(|&x| x != 0);
+            near |= hs[r.saturating_sub(2)..=(r + 2).min(8)]
+                .iter()
+                .any(|&x| x != 0);
         }
     }
     if near {
@@ -383,7 +397,11 @@ pub(crate) fn prefer_empty_void_mask(empty: u8, allowed: u8) -> u8 {
 pub fn shanten_parts_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> ShantenParts {
     let allowed = allowed_voids(melds, void);
     if allowed == 0 {
-        return ShantenParts { total: UNREACHABLE, standard: UNREACHABLE, seven_pairs: UNREACHABLE };
+        return ShantenParts {
+            total: UNREACHABLE,
+            standard: UNREACHABLE,
+            seven_pairs: UNREACHABLE,
+        };
     }
     let allowed = prefer_empty_void(c, allowed);
     let d = suit_dists(c, melds);
@@ -393,7 +411,11 @@ pub fn shanten_parts_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> 
     } else {
         UNREACHABLE
     };
-    ShantenParts { total: standard.min(seven_pairs), standard, seven_pairs }
+    ShantenParts {
+        total: standard.min(seven_pairs),
+        standard,
+        seven_pairs,
+    }
 }
 
 #[cfg(test)]
@@ -420,11 +442,20 @@ mod tests {
     fn void_and_melds() {
         let c = parse_counts("123456789m11p12p").unwrap();
         assert_eq!(shanten(&c, &[], Some(2)).unwrap(), 0);
-        assert_eq!(shanten(&c, &[], Some(1)).unwrap(), 4); // every p goes: 4 missing... 
+        assert_eq!(shanten(&c, &[], Some(1)).unwrap(), 4); // every p goes: 4 missing...
         let melds = [
-            Meld { ty: MeldType::Pung, kind: 0 },
-            Meld { ty: MeldType::Pung, kind: 9 },
-            Meld { ty: MeldType::Pung, kind: 18 },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 0,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 9,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 18,
+            },
         ];
         let c = parse_counts("1234m").unwrap();
         let p = shanten_parts(&c, &melds, None).unwrap();
@@ -435,10 +466,22 @@ mod tests {
     fn meld_caps_the_target() {
         // Pung of 5m + single 5m: waiting on a fifth 5m is no wait; a new pair is needed.
         let melds = [
-            Meld { ty: MeldType::Pung, kind: 4 },
-            Meld { ty: MeldType::Pung, kind: 0 },
-            Meld { ty: MeldType::Pung, kind: 9 },
-            Meld { ty: MeldType::Pung, kind: 10 },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 4,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 0,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 9,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 10,
+            },
         ];
         let c = parse_counts("5m").unwrap();
         assert_eq!(shanten(&c, &melds, None).unwrap(), 1);
@@ -448,7 +491,15 @@ mod tests {
 
     /// Brute force: every (m sets, p pairs) single-suit target within `cap`.
     fn brute_capped(h: &[u8; 9], cap: &[u8; 9]) -> SuitDist {
-        fn rec(t: &mut [u8; 9], m: usize, p: usize, from: usize, h: &[u8; 9], cap: &[u8; 9], out: &mut SuitDist) {
+        fn rec(
+            t: &mut [u8; 9],
+            m: usize,
+            p: usize,
+            from: usize,
+            h: &[u8; 9],
+            cap: &[u8; 9],
+            out: &mut SuitDist,
+        ) {
             let miss: u8 = (0..9).map(|r| t[r].saturating_sub(h[r])).sum();
             let slot = if p == 0 { &mut out.0[m] } else { &mut out.1[m] };
             *slot = (*slot).min(miss);
@@ -465,7 +516,11 @@ mod tests {
                 return;
             }
             for set in from..16 {
-                let ranks: Vec<usize> = if set < 9 { vec![set; 3] } else { (set - 9..set - 6).collect() };
+                let ranks: Vec<usize> = if set < 9 {
+                    vec![set; 3]
+                } else {
+                    (set - 9..set - 6).collect()
+                };
                 let mut ok = true;
                 for &r in &ranks {
                     t[r] += 1;
@@ -510,16 +565,29 @@ mod tests {
             // The brute force's (4, 1) row is only reachable within the caps; compare m ≤ 3
             // (a suit holding a meld never needs four sets).
             let (got, want) = (capped_suit_dist(&h, &cap), brute_capped(&h, &cap));
-            assert_eq!((&got.0[..4], &got.1[..4]), (&want.0[..4], &want.1[..4]), "{h:?} {cap:?}");
+            assert_eq!(
+                (&got.0[..4], &got.1[..4]),
+                (&want.0[..4], &want.1[..4]),
+                "{h:?} {cap:?}"
+            );
         }
     }
 
     #[test]
     fn capped_dp_matches_table_without_caps() {
         let t = tables();
-        for h in [[0u8; 9], [1, 1, 2, 0, 4, 0, 1, 3, 2], [3, 1, 1, 1, 1, 1, 1, 1, 3], [0, 0, 4, 4, 0, 0, 2, 0, 0]] {
+        for h in [
+            [0u8; 9],
+            [1, 1, 2, 0, 4, 0, 1, 3, 2],
+            [3, 1, 1, 1, 1, 1, 1, 1, 3],
+            [0, 0, 4, 4, 0, 0, 2, 0, 0],
+        ] {
             let (got, want) = (capped_suit_dist(&h, &[4; 9]), t.distances(t.record(&h)));
-            assert_eq!((&got.0[..4], &got.1[..4]), (&want.0[..4], &want.1[..4]), "{h:?}");
+            assert_eq!(
+                (&got.0[..4], &got.1[..4]),
+                (&want.0[..4], &want.1[..4]),
+                "{h:?}"
+            );
         }
     }
 }

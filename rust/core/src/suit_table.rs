@@ -96,11 +96,8 @@ const P5: [u32; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 #[inline(always)]
 pub fn split_code(c: &[u8]) -> (u32, u32) {
     let lo = c[0] as u32 + 5 * c[1] as u32 + 25 * c[2] as u32 + 125 * c[3] as u32;
-    let hi = c[4] as u32
-        + 5 * c[5] as u32
-        + 25 * c[6] as u32
-        + 125 * c[7] as u32
-        + 625 * c[8] as u32;
+    let hi =
+        c[4] as u32 + 5 * c[5] as u32 + 25 * c[6] as u32 + 125 * c[7] as u32 + 625 * c[8] as u32;
     (lo, hi)
 }
 
@@ -142,7 +139,11 @@ impl SuitTables {
     /// (the configuration must hold ≤ 13 tiles and fewer than 4 of rank `r`).
     #[inline(always)]
     pub fn record_plus(&self, lo: u32, hi: u32, r: usize) -> u32 {
-        let (lo, hi) = if r < 4 { (lo + P5[r], hi) } else { (lo, hi + P5[r - 4]) };
+        let (lo, hi) = if r < 4 {
+            (lo + P5[r], hi)
+        } else {
+            (lo, hi + P5[r - 4])
+        };
         self.rec[self.rank(lo, hi)]
     }
 
@@ -155,7 +156,11 @@ impl SuitTables {
         let mut idx = [0usize; 9];
         for (r, slot) in idx.iter_mut().enumerate() {
             if ranks & (1 << r) != 0 {
-                let (l, h) = if r < 4 { (lo + P5[r], hi) } else { (lo, hi + P5[r - 4]) };
+                let (l, h) = if r < 4 {
+                    (lo + P5[r], hi)
+                } else {
+                    (lo, hi + P5[r - 4])
+                };
                 *slot = self.rank(l, h);
             }
         }
@@ -184,7 +189,10 @@ impl SuitTables {
     /// ```
     #[inline(always)]
     pub fn distances(&self, rec: u32) -> ([u8; 5], [u8; 5]) {
-        (DEC0[(rec & 0xff) as usize], DEC1[((rec >> 8) & 0x3ff) as usize])
+        (
+            DEC0[(rec & 0xff) as usize],
+            DEC1[((rec >> 8) & 0x3ff) as usize],
+        )
     }
 
     /// Bytes held by the tables.
@@ -393,7 +401,9 @@ impl SuitTables {
                 if terminal_reading(&d, t % 3 == 2) {
                     r |= T_BIT;
                 }
-                if d.iter().all(|&x| x == 0 || x == 3 || x == 2) && d.iter().filter(|&&x| x == 2).count() <= 1 {
+                if d.iter().all(|&x| x == 0 || x == 3 || x == 2)
+                    && d.iter().filter(|&&x| x == 2).count() <= 1
+                {
                     r |= A_BIT;
                 }
             }

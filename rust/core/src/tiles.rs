@@ -51,7 +51,10 @@ impl Meld {
             2 => MeldType::ConcealedKong,
             _ => return Err(EvalError::BadMeldCode(code)),
         };
-        Ok(Meld { ty, kind: code % 27 })
+        Ok(Meld {
+            ty,
+            kind: code % 27,
+        })
     }
 
     /// Encodes as `meld_type * 27 + kind`.
@@ -218,7 +221,10 @@ pub(crate) fn validate(
         }
         if over != 0 {
             let k = c.iter().position(|&x| x > 4).unwrap_or(0);
-            return Err(EvalError::TooManyCopies { kind: k as u8, count: c[k] as u32 });
+            return Err(EvalError::TooManyCopies {
+                kind: k as u8,
+                count: c[k] as u32,
+            });
         }
         total
     } else {
@@ -227,7 +233,10 @@ pub(crate) fn validate(
         for k in 0..NUM_KINDS {
             let n = c[k] as u32 + mc[k] as u32;
             if n > 4 {
-                return Err(EvalError::TooManyCopies { kind: k as u8, count: n });
+                return Err(EvalError::TooManyCopies {
+                    kind: k as u8,
+                    count: n,
+                });
             }
             total += c[k] as u32;
         }
@@ -260,7 +269,10 @@ mod tests {
     #[test]
     fn validate_names_the_problem() {
         let c = parse_counts("1111m").unwrap();
-        let melds = [Meld { ty: MeldType::Pung, kind: 0 }];
+        let melds = [Meld {
+            ty: MeldType::Pung,
+            kind: 0,
+        }];
         let e = validate(&c, &melds, None, Size::Fourteen).unwrap_err();
         assert_eq!(e, EvalError::TooManyCopies { kind: 0, count: 7 });
         let c = parse_counts("123m").unwrap();

@@ -79,8 +79,8 @@ pub fn wait_mask_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> u32 
     if melds.is_empty() {
         let mut odd = 0u32;
         let mut n_odd = 0u32;
-        for k in 0..27 {
-            if c[k] & 1 != 0 {
+        for (k, &x) in c.iter().enumerate() {
+            if x & 1 != 0 {
                 odd |= 1 << k;
                 n_odd += 1;
             }
@@ -145,8 +145,11 @@ pub fn waits_unchecked(
     if mask == 0 {
         return;
     }
-    let shape_rules =
-        RulesCore { items: rules.items & item::SHAPE_MASK, self_draw_fan: false, ..*rules };
+    let shape_rules = RulesCore {
+        items: rules.items & item::SHAPE_MASK,
+        self_draw_fan: false,
+        ..*rules
+    };
     let t = tables();
     let present = concealed_suits(c) | meld_suits(melds);
     let mc = meld_copies(melds);
@@ -199,7 +202,11 @@ pub fn waits_unchecked(
         sh.gen += (c[k] + mc[k] == 3) as u8;
         sh.kinds |= 1 << k;
         let f = fan_of_shape(&sh, 0, &shape_rules);
-        out.push(Wait { kind: k as u8, fan: f.capped, points: f.points });
+        out.push(Wait {
+            kind: k as u8,
+            fan: f.capped,
+            points: f.points,
+        });
     }
 }
 
@@ -219,10 +226,22 @@ mod tests {
     fn four_held_is_not_a_wait() {
         // 5m pung + single 5m concealed: 5m is the only completing tile but all four are held.
         let melds = [
-            Meld { ty: MeldType::Pung, kind: 4 },
-            Meld { ty: MeldType::Pung, kind: 0 },
-            Meld { ty: MeldType::Pung, kind: 9 },
-            Meld { ty: MeldType::Pung, kind: 10 },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 4,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 0,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 9,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 10,
+            },
         ];
         let c = parse_counts("5m").unwrap();
         assert_eq!(wait_mask(&c, &melds, None).unwrap(), 0);

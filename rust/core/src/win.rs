@@ -106,15 +106,30 @@ mod tests {
 
     #[test]
     fn melds_count_as_sets_and_suits() {
-        let melds = [Meld { ty: MeldType::Pung, kind: 18 }];
+        let melds = [Meld {
+            ty: MeldType::Pung,
+            kind: 18,
+        }];
         let c = parse_counts("123456m11p123p").unwrap();
         // m, p concealed + s pung = three suits (R4.2).
         assert!(!is_win(&c, &melds, None).unwrap());
-        let melds = [Meld { ty: MeldType::Kong, kind: 13 }];
+        let melds = [Meld {
+            ty: MeldType::Kong,
+            kind: 13,
+        }];
         assert!(is_win(&c, &melds, None).unwrap());
         // No seven pairs with melds (R4.1: concealed only).
         let c = parse_counts("11224466m").unwrap();
-        let melds = [Meld { ty: MeldType::Pung, kind: 8 }, Meld { ty: MeldType::Pung, kind: 9 }];
+        let melds = [
+            Meld {
+                ty: MeldType::Pung,
+                kind: 8,
+            },
+            Meld {
+                ty: MeldType::Pung,
+                kind: 9,
+            },
+        ];
         assert!(!is_win(&c, &melds, None).unwrap());
         assert!(is_win(&parse_counts("11224466m99m").unwrap(), &melds[1..], None).is_err());
     }

@@ -13,13 +13,22 @@ fn k(s: &str) -> u8 {
 }
 
 fn pung(s: &str) -> Meld {
-    Meld { ty: MeldType::Pung, kind: k(s) }
+    Meld {
+        ty: MeldType::Pung,
+        kind: k(s),
+    }
 }
 fn kong(s: &str) -> Meld {
-    Meld { ty: MeldType::Kong, kind: k(s) }
+    Meld {
+        ty: MeldType::Kong,
+        kind: k(s),
+    }
 }
 fn ckong(s: &str) -> Meld {
-    Meld { ty: MeldType::ConcealedKong, kind: k(s) }
+    Meld {
+        ty: MeldType::ConcealedKong,
+        kind: k(s),
+    }
 }
 
 fn f(hand: &str, melds: &[Meld], win: &str, ctx: u8, r: &RulesCore) -> FanResult {
@@ -90,11 +99,28 @@ fn terminals_and_pairs_258() {
     let r = ch();
     // 将对: all triplets of 2/5/8 (+1 all_triplets +2 pairs_258) = 4 with chengdu.
     let x = f("222555m88m222p555p", &[], "5p", 0, &r);
-    assert_eq!((x.items[item::ALL_TRIPLETS], x.items[item::PAIRS_258], x.raw), (1, 2, 4));
+    assert_eq!(
+        (x.items[item::ALL_TRIPLETS], x.items[item::PAIRS_258], x.raw),
+        (1, 2, 4)
+    );
     assert_eq!(f("222555m88m222p555p", &[], "5p", 0, &le()).raw, 2);
     // Terminals with melds and runs: 123m 11m pair, pung 1p, kong 9p, concealed kong 9m.
-    let x = f("11123m", &[pung("1p"), kong("9p"), ckong("9m")], "3m", 0, &r);
-    assert_eq!((x.items[item::TERMINALS], x.items[item::GEN], x.raw, x.capped), (2, 2, 5, 4));
+    let x = f(
+        "11123m",
+        &[pung("1p"), kong("9p"), ckong("9m")],
+        "3m",
+        0,
+        &r,
+    );
+    assert_eq!(
+        (
+            x.items[item::TERMINALS],
+            x.items[item::GEN],
+            x.raw,
+            x.capped
+        ),
+        (2, 2, 5, 4)
+    );
     // (All-triplets + terminals needs five terminal kinds: impossible in two suits.)
 }
 
@@ -104,7 +130,10 @@ fn reading_with_most_fan_counts() {
     // (+2). chengdu: terminals → 3 fan; leshan (terminals off): the triplet reading, 2 fan.
     let hand = "111222333m99911p";
     let x = f(hand, &[], "1p", 0, &ch());
-    assert_eq!((x.raw, x.items[item::TERMINALS], x.items[item::ALL_TRIPLETS]), (3, 2, 0));
+    assert_eq!(
+        (x.raw, x.items[item::TERMINALS], x.items[item::ALL_TRIPLETS]),
+        (3, 2, 0)
+    );
     let x = f(hand, &[], "1p", 0, &le());
     assert_eq!((x.raw, x.items[item::ALL_TRIPLETS]), (2, 1));
     // Seven pairs vs a standard reading of the same tiles: seven pairs is worth more.
@@ -137,7 +166,10 @@ fn every_context_item() {
             assert_eq!(x.items[id], 1, "ctx {flag:#x}");
             assert_eq!(x.raw, 2);
             // Disabled item: no fan.
-            let off = RulesCore { items: r.items & !(1 << id), ..r };
+            let off = RulesCore {
+                items: r.items & !(1 << id),
+                ..r
+            };
             assert_eq!(f(hand, &[], win, flag, &off).raw, 1);
         }
     }
@@ -146,19 +178,41 @@ fn every_context_item() {
     assert_eq!((x.capped, x.points, x.items[item::HEAVEN_EARTH]), (4, 8, 4));
     assert_eq!(f(hand, &[], win, ctx::HEAVEN_EARTH, &le()).raw, 1);
     // self_draw: only with self_draw_fan, never under DISCARDER_PAYS (R6.3).
-    let sd = RulesCore { self_draw_fan: true, ..le() };
+    let sd = RulesCore {
+        self_draw_fan: true,
+        ..le()
+    };
     assert_eq!(f(hand, &[], win, ctx::SELF_DRAW, &le()).raw, 1);
-    assert_eq!(f(hand, &[], win, ctx::SELF_DRAW, &sd).items[item::SELF_DRAW], 1);
-    assert_eq!(f(hand, &[], win, ctx::SELF_DRAW | ctx::DISCARDER_PAYS, &sd).raw, 1);
+    assert_eq!(
+        f(hand, &[], win, ctx::SELF_DRAW, &sd).items[item::SELF_DRAW],
+        1
+    );
+    assert_eq!(
+        f(hand, &[], win, ctx::SELF_DRAW | ctx::DISCARDER_PAYS, &sd).raw,
+        1
+    );
     assert_eq!(f(hand, &[], win, 0, &sd).raw, 1);
     // concealed (门清): concealed kongs allowed, pungs not; no_terminals (中张).
-    let all = RulesCore { items: (1 << 15) - 1, ..le() };
+    let all = RulesCore {
+        items: (1 << 15) - 1,
+        ..le()
+    };
     let x = f("234567m22p345p", &[ckong("6p")], "2p", 0, &all);
-    assert_eq!((x.items[item::CONCEALED], x.items[item::NO_TERMINALS], x.items[item::GEN]), (1, 1, 1));
+    assert_eq!(
+        (
+            x.items[item::CONCEALED],
+            x.items[item::NO_TERMINALS],
+            x.items[item::GEN]
+        ),
+        (1, 1, 1)
+    );
     let x = f("234567m22p345p", &[pung("6p")], "2p", 0, &all);
     assert_eq!(x.items[item::CONCEALED], 0);
     let x = f("123456m789m11p234p", &[], "2p", 0, &all);
-    assert_eq!((x.items[item::CONCEALED], x.items[item::NO_TERMINALS]), (1, 0));
+    assert_eq!(
+        (x.items[item::CONCEALED], x.items[item::NO_TERMINALS]),
+        (1, 0)
+    );
 }
 
 #[test]
@@ -167,14 +221,33 @@ fn waits_example_from_the_brief() {
     assert_eq!(
         w,
         vec![
-            Wait { kind: 2, fan: 4, points: 8 },
-            Wait { kind: 5, fan: 3, points: 4 },
-            Wait { kind: 8, fan: 3, points: 4 },
+            Wait {
+                kind: 2,
+                fan: 4,
+                points: 8
+            },
+            Wait {
+                kind: 5,
+                fan: 3,
+                points: 4
+            },
+            Wait {
+                kind: 8,
+                fan: 3,
+                points: 4
+            },
         ]
     );
     // chengdu caps at 4; a 10-tile hand is refused with the count named.
     let w = waits(&c("11122233345m99m"), &[], &ch(), None).unwrap();
-    assert_eq!(w[0], Wait { kind: 2, fan: 4, points: 8 });
+    assert_eq!(
+        w[0],
+        Wait {
+            kind: 2,
+            fan: 4,
+            points: 8
+        }
+    );
     let e = waits(&c("1111222233m"), &[], &ch(), None).unwrap_err();
     assert!(e.to_string().contains("10 tiles"));
 }
@@ -182,8 +255,14 @@ fn waits_example_from_the_brief() {
 #[test]
 fn not_a_win_and_bad_inputs() {
     let r = le();
-    assert_eq!(fan(&c("123456m789m11p234s"), &[], 0, 0, &r, None).unwrap(), None); // three suits
-    assert_eq!(fan(&c("123456m789m11p234p"), &[], 10, 0, &r, Some(1)).unwrap(), None); // void p
+    assert_eq!(
+        fan(&c("123456m789m11p234s"), &[], 0, 0, &r, None).unwrap(),
+        None
+    ); // three suits
+    assert_eq!(
+        fan(&c("123456m789m11p234p"), &[], 10, 0, &r, Some(1)).unwrap(),
+        None
+    ); // void p
     assert_eq!(
         fan(&c("123456m789m11p234p"), &[], 26, 0, &r, None),
         Err(EvalError::WinTileNotInHand(26))

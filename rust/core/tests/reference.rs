@@ -209,5 +209,8 @@ fn generators_cover_interesting_cases() {
         let (c, m, v) = hand(seed, 13);
         ready += (ref_wait_mask(&c, &m, v) != 0) as u32;
     }
-    assert!(wins > 200 && ready > 300 && melded > 400 && voids > 300 && seven > 40, "{wins} {ready} {melded} {voids} {seven}");
+    assert!(
+        wins > 200 && ready > 300 && melded > 400 && voids > 300 && seven > 40,
+        "{wins} {ready} {melded} {voids} {seven}"
+    );
 }

@@ -6,8 +6,9 @@
 //! `(N, 27)` C-contiguous `uint8` arrays, release the GIL and optionally use rayon.
 
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use rayon::prelude::*;
 use xuezhan_core as core;
 use xuezhan_core::{Counts, EvalError, Meld};
@@ -17,7 +18,8 @@ fn err(func: &str, e: EvalError) -> PyErr {
 }
 
 fn counts_arg(func: &str, what: &'static str, b: &[u8]) -> PyResult<Counts> {
-    b.try_into().map_err(|_| err(func, EvalError::BadLength { what, len: b.len() }))
+    b.try_into()
+        .map_err(|_| err(func, EvalError::BadLength { what, len: b.len() }))
 }
 
 /// Up to four decoded melds on the stack (no allocation per call on the hot path).
@@ -38,7 +40,13 @@ fn melds_arg(func: &str, b: Option<&[u8]>) -> PyResult<Melds> {
     if codes.len() > 4 {
         return Err(err(func, EvalError::TooManyMelds(codes.len())));
     }
-    let mut m = Melds { buf: [Meld { ty: core::MeldType::Pung, kind: 0 }; 4], len: codes.len() };
+    let mut m = Melds {
+        buf: [Meld {
+            ty: core::MeldType::Pung,
+            kind: 0,
+        }; 4],
+        len: codes.len(),
+    };
     for (slot, &c) in m.buf.iter_mut().zip(codes) {
         *slot = Meld::from_code(c).map_err(|e| err(func, e))?;
     }
@@ -47,6 +55,17 @@ fn melds_arg(func: &str, b: Option<&[u8]>) -> PyResult<Melds> {
 
 fn void_arg(func: &str, v: i64) -> PyResult<Option<u8>> {
     core::void_from_i64(v).map_err(|e| err(func, e))
+}
+
+/// The win context flags (`core::ctx`), or a ValueError naming the bits outside them.
+fn context_arg(func: &str, context: i64) -> PyResult<u8> {
+    match u8::try_from(context) {
+        Ok(c) if u32::from(c) < 1 << core::ctx::COUNT => Ok(c),
+        _ => Err(PyValueError::new_err(format!(
+            "{func}: context {context:#x} has bits outside the {} context flags",
+            core::ctx::COUNT
+        ))),
+    }
 }
 
 /// The part of the rules the core needs (immutable).
@@ -78,6 +97,9 @@ impl CoreRules {
     }
 }
 
+/// The constructor arguments of a `CoreRules` (`__reduce__`): max_fan, base, items, self_draw_fan.
+type CoreRulesArgs = (u8, u32, u32, bool);
+
 #[pymethods]
 impl CoreRules {
     #[new]
@@ -98,13 +120,21 @@ impl CoreRules {
                 core::item::COUNT
             )));
         }
-        Ok(CoreRules { max_fan: max_fan as u8, base: base as u32, items: items as u32, self_draw_fan })
+        Ok(CoreRules {
+            max_fan: max_fan as u8,
+            base: base as u32,
+            items: items as u32,
+            self_draw_fan,
+        })
     }
 
     /// Pickle support (tournament workers receive rules across processes).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u8, u32, u32, bool))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, CoreRulesArgs)> {
         let r = slf.get();
-        Ok((slf.get_type().into_any(), (r.max_fan, r.base, r.items, r.self_draw_fan)))
+        Ok((
+            slf.get_type().into_any(),
+            (r.max_fan, r.base, r.items, r.self_draw_fan),
+        ))
     }
 
     fn __repr__(&self) -> String {
@@ -144,7 +174,11 @@ fn shanten_parts(counts: &[u8], melds: Option<&[u8]>, void: i64) -> PyResult<(i8
     let c = counts_arg(F, "counts", counts)?;
     let m = melds_arg(F, melds)?;
     let p = core::shanten_parts(&c, &m, void_arg(F, void)?).map_err(|e| err(F, e))?;
-    let sp = if m.is_empty() { Some(p.seven_pairs) } else { None };
+    let sp = if m.is_empty() {
+        Some(p.seven_pairs)
+    } else {
+        None
+    };
     Ok((p.total, p.standard, sp))
 }
 
@@ -192,16 +226,12 @@ fn fan(
     if !(0..27).contains(&win_kind) {
         return Err(err(F, EvalError::BadKind(win_kind)));
     }
-    if !(0..128).contains(&context) {
-        return Err(PyValueError::new_err(format!(
-            "fan: context {context:#x} has bits outside the 7 context flags"
-        )));
-    }
+    let ctx = context_arg(F, context)?;
     let r = core::fan(
         &c,
         &melds_arg(F, melds)?,
         win_kind as u8,
-        context as u8,
+        ctx,
         &rules.core(),
         void_arg(F, void)?,
     )
@@ -232,7 +262,9 @@ fn best_discards(
     let v = counts_arg(F, "visible", visible)?;
     let d = core::best_discards(&c, &melds_arg(F, melds)?, &v, void_arg(F, void)?)
         .map_err(|e| err(F, e))?;
-    Ok(d.into_iter().map(|d| (d.kind, d.shanten, d.ukeire)).collect())
+    Ok(d.into_iter()
+        .map(|d| (d.kind, d.shanten, d.ukeire))
+        .collect())
 }
 
 /// Builds the lookup tables now (they are otherwise built on first use).
@@ -250,9 +282,12 @@ fn rows_arg<'py>(
     obj: &Bound<'py, PyAny>,
 ) -> PyResult<numpy::PyReadonlyArray2<'py, u8>> {
     let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
-        PyValueError::new_err(format!(
+        PyTypeError::new_err(format!(
             "{func}: {name} must be a numpy array of shape (N, 27) and dtype uint8, got {}",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))
     })?;
     if arr.ndim() != 2 || arr.shape()[1] != 27 {
@@ -263,7 +298,7 @@ fn rows_arg<'py>(
     }
     let py = obj.py();
     if !arr.dtype().is_equiv_to(&numpy::dtype::<u8>(py)) {
-        return Err(PyValueError::new_err(format!(
+        return Err(PyTypeError::new_err(format!(
             "{func}: {name} must have dtype uint8, got {}",
             arr.dtype().str().map(|s| s.to_string()).unwrap_or_default()
         )));
@@ -273,8 +308,12 @@ fn rows_arg<'py>(
             "{func}: {name} must be C-contiguous (use numpy.ascontiguousarray)"
         )));
     }
-    let typed = obj.cast::<numpy::PyArray2<u8>>().map_err(|e| PyValueError::new_err(format!("{func}: {name}: {e}")))?;
-    typed.try_readonly().map_err(|e| PyValueError::new_err(format!("{func}: {name}: {e}")))
+    let typed = obj
+        .cast::<numpy::PyArray2<u8>>()
+        .map_err(|e| PyValueError::new_err(format!("{func}: {name}: {e}")))?;
+    typed
+        .try_readonly()
+        .map_err(|e| PyValueError::new_err(format!("{func}: {name}: {e}")))
 }
 
 /// Which tile totals a batch row may hold.
@@ -284,12 +323,15 @@ enum RowSize {
     ThirteenOrFourteen,
 }
 
-/// Checks one row (counts ≤ 4, right total) so the unchecked core calls are safe.
+/// Checks one row (27 counts ≤ 4, right total) so the unchecked core calls are safe.
 fn check_row(i: usize, row: &[u8], size: RowSize) -> Result<Counts, String> {
     let mut total = 0u32;
     for (k, &x) in row.iter().enumerate() {
         if x > 4 {
-            return Err(format!("row {i}: tile {} has count {x} (at most 4)", core::tile_name(k as u8)));
+            return Err(format!(
+                "row {i}: tile {} has count {x} (at most 4)",
+                core::tile_name(k as u8)
+            ));
         }
         total += x as u32;
     }
@@ -302,9 +344,13 @@ fn check_row(i: usize, row: &[u8], size: RowSize) -> Result<Counts, String> {
             RowSize::Is(n) => n.to_string(),
             RowSize::ThirteenOrFourteen => "13 or 14".to_string(),
         };
-        return Err(format!("row {i} holds {total} tiles; this call needs {want}"));
+        return Err(format!(
+            "row {i} holds {total} tiles; this call needs {want}"
+        ));
     }
-    Ok(row.try_into().unwrap())
+    // rows come from chunks_exact(27): the conversion cannot fail (and needs no unwrap)
+    row.try_into()
+        .map_err(|_| format!("row {i} has {} counts, not 27", row.len()))
 }
 
 /// Runs `f` over every row (serially or with rayon), GIL released; first row error wins.
@@ -342,7 +388,9 @@ fn batch_is_win<'py>(
     const F: &str = "batch_is_win";
     let v = void_arg(F, void)?;
     let arr = rows_arg(F, "counts", counts)?;
-    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let data = arr
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
     let out = run_rows(py, F, data, RowSize::Is(14), parallel, |_, c| {
         Ok(core::is_win_unchecked(c, &[], v))
     })?;
@@ -361,10 +409,17 @@ fn batch_shanten<'py>(
     const F: &str = "batch_shanten";
     let v = void_arg(F, void)?;
     let arr = rows_arg(F, "counts", counts)?;
-    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
-    let out = run_rows(py, F, data, RowSize::ThirteenOrFourteen, parallel, |_, c| {
-        Ok(core::shanten_unchecked(c, &[], v))
-    })?;
+    let data = arr
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let out = run_rows(
+        py,
+        F,
+        data,
+        RowSize::ThirteenOrFourteen,
+        parallel,
+        |_, c| Ok(core::shanten_unchecked(c, &[], v)),
+    )?;
     Ok(PyArray1::from_vec(py, out))
 }
 
@@ -380,7 +435,9 @@ fn batch_wait_mask<'py>(
     const F: &str = "batch_wait_mask";
     let v = void_arg(F, void)?;
     let arr = rows_arg(F, "counts", counts)?;
-    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let data = arr
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
     let out = run_rows(py, F, data, RowSize::Is(13), parallel, |_, c| {
         Ok(core::wait_mask_unchecked(c, &[], v))
     })?;
@@ -391,7 +448,7 @@ fn batch_wait_mask<'py>(
 fn win_kinds_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u8>> {
     const F: &str = "batch_fan";
     let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
-        PyValueError::new_err(format!("{F}: win_kinds must be a 1-D numpy integer array"))
+        PyTypeError::new_err(format!("{F}: win_kinds must be a 1-D numpy integer array"))
     })?;
     if arr.ndim() != 1 || arr.shape()[0] != n {
         return Err(PyValueError::new_err(format!(
@@ -400,15 +457,28 @@ fn win_kinds_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u8>> {
         )));
     }
     let vals: Vec<i64> = if let Ok(a) = obj.cast::<numpy::PyArray1<u8>>() {
-        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?.into_iter().map(i64::from).collect()
+        a.to_vec()
+            .map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?
+            .into_iter()
+            .map(i64::from)
+            .collect()
     } else if let Ok(a) = obj.cast::<numpy::PyArray1<i64>>() {
-        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?
+        a.to_vec()
+            .map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?
     } else if let Ok(a) = obj.cast::<numpy::PyArray1<i32>>() {
-        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?.into_iter().map(i64::from).collect()
+        a.to_vec()
+            .map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?
+            .into_iter()
+            .map(i64::from)
+            .collect()
     } else if let Ok(a) = obj.cast::<numpy::PyArray1<i8>>() {
-        a.to_vec().map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?.into_iter().map(i64::from).collect()
+        a.to_vec()
+            .map_err(|e| PyValueError::new_err(format!("{F}: win_kinds: {e}")))?
+            .into_iter()
+            .map(i64::from)
+            .collect()
     } else {
-        return Err(PyValueError::new_err(format!(
+        return Err(PyTypeError::new_err(format!(
             "{F}: win_kinds must have dtype uint8, int8, int32 or int64, got {}",
             arr.dtype().str().map(|s| s.to_string()).unwrap_or_default()
         )));
@@ -419,7 +489,9 @@ fn win_kinds_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u8>> {
             if (0..27).contains(&k) {
                 Ok(k as u8)
             } else {
-                Err(PyValueError::new_err(format!("{F}: win_kinds[{i}] = {k} is not a tile kind 0..=26")))
+                Err(PyValueError::new_err(format!(
+                    "{F}: win_kinds[{i}] = {k} is not a tile kind 0..=26"
+                )))
             }
         })
         .collect()
@@ -439,20 +511,23 @@ fn batch_fan<'py>(
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
     const F: &str = "batch_fan";
     let v = void_arg(F, void)?;
-    if !(0..128).contains(&context) {
-        return Err(PyValueError::new_err(format!(
-            "{F}: context {context:#x} has bits outside the 7 context flags"
-        )));
-    }
-    let ctx = context as u8;
+    let ctx = context_arg(F, context)?;
     let arr = rows_arg(F, "counts", counts)?;
-    let data = arr.as_slice().map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
+    let data = arr
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("{F}: {e}")))?;
     let kinds = win_kinds_arg(win_kinds, data.len() / 27)?;
     let r = rules.core();
     let out = run_rows(py, F, data, RowSize::Is(14), parallel, |i, c| {
-        let k = kinds[i];
-        if c[k as usize] == 0 {
-            return Err(format!("row {i}: winning tile {} is not in the hand", core::tile_name(k)));
+        // kinds has one entry per row (checked by win_kinds_arg), each below 27.
+        let k = *kinds
+            .get(i)
+            .ok_or_else(|| format!("row {i} has no winning tile"))?;
+        if c[usize::from(k)] == 0 {
+            return Err(format!(
+                "row {i}: winning tile {} is not in the hand",
+                core::tile_name(k)
+            ));
         }
         Ok(core::fan_unchecked(c, &[], k, ctx, &r, v).map_or(0, |f| f.capped))
     })?;
@@ -476,5 +551,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_wait_mask, m)?)?;
     m.add_function(wrap_pyfunction!(batch_fan, m)?)?;
     m.add("UNREACHABLE", core::UNREACHABLE)?;
+    // The one definition of the fan item ids, shape items and context flags (R5): Python's
+    // rules, evaluator and engine read these instead of repeating them.
+    m.add("FAN_ITEMS", PyTuple::new(m.py(), core::item::IDS)?)?;
+    m.add("FAN_LABELS", PyTuple::new(m.py(), core::item::LABELS)?)?;
+    m.add("SHAPE_MASK", core::item::SHAPE_MASK)?;
+    m.add("CONTEXT_FLAGS", PyTuple::new(m.py(), core::ctx::NAMES)?)?;
     Ok(())
 }

@@ -31,7 +31,10 @@ pub fn two_suits(rng: &mut Rng) -> [usize; 2] {
 /// `n` tiles dealt from a shuffled two-suit wall.
 pub fn dealt(rng: &mut Rng, n: usize) -> Counts {
     let s = two_suits(rng);
-    let mut wall: Vec<usize> = s.iter().flat_map(|&s| (s * 9..s * 9 + 9).flat_map(|k| [k; 4])).collect();
+    let mut wall: Vec<usize> = s
+        .iter()
+        .flat_map(|&s| (s * 9..s * 9 + 9).flat_map(|k| [k; 4]))
+        .collect();
     for i in (1..wall.len()).rev() {
         wall.swap(i, rng.below(i + 1));
     }
@@ -111,7 +114,18 @@ pub fn corpus(rng: &mut Rng) -> Corpus {
         })
         .collect();
     // is_win input: half random, half winning.
-    let mixed14: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random14[i] } else { wins[i].0 }).collect();
-    let mixed13: Vec<Counts> = (0..N).map(|i| if i % 2 == 0 { random13[i] } else { ready[i] }).collect();
-    Corpus { random14, random13, wins, ready, mixed14, mixed13 }
+    let mixed14: Vec<Counts> = (0..N)
+        .map(|i| if i % 2 == 0 { random14[i] } else { wins[i].0 })
+        .collect();
+    let mixed13: Vec<Counts> = (0..N)
+        .map(|i| if i % 2 == 0 { random13[i] } else { ready[i] })
+        .collect();
+    Corpus {
+        random14,
+        random13,
+        wins,
+        ready,
+        mixed14,
+        mixed13,
+    }
 }

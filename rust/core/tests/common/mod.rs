@@ -1,8 +1,7 @@
 //! Shared helpers of the integration tests: a tiny seeded RNG, hand generators and a
 //! brute-force reference evaluator that shares no code with the crate.
+// Each integration test binary compiles this module and uses only some of its helpers.
 #![allow(dead_code)]
-// The reference is written for obviousness, not idiom.
-#![allow(clippy::all)]
 
 use std::sync::OnceLock;
 use xuezhan_core::{Counts, Meld, MeldType};
@@ -55,7 +54,12 @@ pub fn deal(rng: &mut XRng, n: usize, kinds: &[usize], used: &[u8; 27]) -> Optio
 /// A random hand of `size` (13 or 14) tiles counting melds, built to be near a win: random
 /// sets and a pair in one or two suits (some turned into melds), then `noise` tiles swapped
 /// for random ones from `noise_kinds`. Returns None when the draw hit the four-copies limit.
-pub fn near_hand(rng: &mut XRng, size: usize, noise: usize, three_suits: bool) -> Option<(Counts, Vec<Meld>)> {
+pub fn near_hand(
+    rng: &mut XRng,
+    size: usize,
+    noise: usize,
+    three_suits: bool,
+) -> Option<(Counts, Vec<Meld>)> {
     let suits: Vec<usize> = match rng.below(3) {
         0 => vec![rng.below(3)],
         _ => {
@@ -81,7 +85,12 @@ pub fn near_hand(rng: &mut XRng, size: usize, noise: usize, three_suits: bool) -
             if c[k] + mc[k] > 0 {
                 return None;
             }
-            let ty = [MeldType::Pung, MeldType::Pung, MeldType::Kong, MeldType::ConcealedKong][rng.below(4)];
+            let ty = [
+                MeldType::Pung,
+                MeldType::Pung,
+                MeldType::Kong,
+                MeldType::ConcealedKong,
+            ][rng.below(4)];
             melds.push(Meld { ty, kind: k as u8 });
             continue;
         }
@@ -105,7 +114,9 @@ pub fn near_hand(rng: &mut XRng, size: usize, noise: usize, three_suits: bool) -
         return None;
     }
     // Now 14 tiles counting melds: drop to `size`, then swap `noise` tiles.
-    let mut held: Vec<usize> = (0..27).flat_map(|k| std::iter::repeat(k).take(c[k] as usize)).collect();
+    let mut held: Vec<usize> = (0..27)
+        .flat_map(|k| std::iter::repeat_n(k, c[k] as usize))
+        .collect();
     let drop = 14 - size;
     for _ in 0..drop + noise {
         if held.is_empty() {
@@ -134,8 +145,8 @@ pub fn near_hand(rng: &mut XRng, size: usize, noise: usize, three_suits: bool) -
 
 fn suits_present(c: &Counts, melds: &[Meld]) -> u8 {
     let mut s = 0;
-    for k in 0..27 {
-        if c[k] > 0 {
+    for (k, &x) in c.iter().enumerate() {
+        if x > 0 {
             s |= 1 << (k / 9);
         }
     }
@@ -186,7 +197,10 @@ pub fn ref_is_win(c: &Counts, melds: &[Meld], void: Option<u8>) -> bool {
     if present == 7 || void.is_some_and(|v| present & (1 << v) != 0) {
         return false;
     }
-    if melds.is_empty() && c.iter().all(|&x| x % 2 == 0) && c.iter().map(|&x| x as u32).sum::<u32>() == 14 {
+    if melds.is_empty()
+        && c.iter().all(|&x| x % 2 == 0)
+        && c.iter().map(|&x| x as u32).sum::<u32>() == 14
+    {
         return true;
     }
     let mut h = *c;
@@ -287,7 +301,9 @@ pub fn ref_shanten(c: &Counts, melds: &[Meld], void: Option<u8>) -> (i8, i8, i8)
     let mc = meld_counts(melds);
     let cap: Vec<u8> = (0..27).map(|k| 4 - mc[k]).collect();
     let msuits = melds.iter().fold(0u8, |a, m| a | 1 << (m.kind / 9));
-    let d: Vec<[[u32; 2]; 5]> = (0..3).map(|s| ref_suit_dist(&c[s * 9..s * 9 + 9], &cap[s * 9..s * 9 + 9])).collect();
+    let d: Vec<[[u32; 2]; 5]> = (0..3)
+        .map(|s| ref_suit_dist(&c[s * 9..s * 9 + 9], &cap[s * 9..s * 9 + 9]))
+        .collect();
     let sets = 4 - melds.len();
     let mut std = 999u32;
     let mut sp = 999u32;
@@ -297,13 +313,15 @@ pub fn ref_shanten(c: &Counts, melds: &[Meld], void: Option<u8>) -> (i8, i8, i8)
         }
         let (a, b) = ((v + 1) % 3, (v + 2) % 3);
         for m in 0..=sets {
-            std = std.min(d[a][m][0] + d[b][sets - m][1]).min(d[a][m][1] + d[b][sets - m][0]);
+            std = std
+                .min(d[a][m][0] + d[b][sets - m][1])
+                .min(d[a][m][1] + d[b][sets - m][0]);
         }
         if melds.is_empty() {
             // DP over kinds: pairs taken per kind 0..=2, exactly 7 pairs, cost = tiles missing.
             let mut best = [999u32; 8];
             best[0] = 0;
-            for k in 0..27 {
+            for (k, &ck) in c.iter().enumerate() {
                 if k / 9 == v {
                     continue;
                 }
@@ -311,7 +329,7 @@ pub fn ref_shanten(c: &Counts, melds: &[Meld], void: Option<u8>) -> (i8, i8, i8)
                 for have in 0..8 {
                     for take in 1..=2usize {
                         if have + take <= 7 && best[have] < 999 {
-                            let cost = (2 * take as u32).saturating_sub(c[k] as u32);
+                            let cost = (2 * take as u32).saturating_sub(ck as u32);
                             nb[have + take] = nb[have + take].min(best[have] + cost);
                         }
                     }
@@ -330,7 +348,13 @@ pub fn ref_shanten(c: &Counts, melds: &[Meld], void: Option<u8>) -> (i8, i8, i8)
 
 /// Every standard reading: (sets as (is_triplet, kind of first tile), pair kind).
 pub fn readings(c: &Counts, sets: usize) -> Vec<(Vec<(bool, usize)>, usize)> {
-    fn rec(c: &mut Counts, sets: usize, pair: Option<usize>, cur: &mut Vec<(bool, usize)>, out: &mut Vec<(Vec<(bool, usize)>, usize)>) {
+    fn rec(
+        c: &mut Counts,
+        sets: usize,
+        pair: Option<usize>,
+        cur: &mut Vec<(bool, usize)>,
+        out: &mut Vec<(Vec<(bool, usize)>, usize)>,
+    ) {
         let Some(k) = (0..27).find(|&k| c[k] > 0) else {
             if sets == 0 {
                 if let Some(p) = pair {
@@ -370,7 +394,15 @@ pub fn readings(c: &Counts, sets: usize) -> Vec<(Vec<(bool, usize)>, usize)> {
 }
 
 /// R5 by enumeration of every reading; returns (raw, capped, items) or None.
-pub fn ref_fan(c: &Counts, melds: &[Meld], win: usize, ctx: u8, items_on: u32, max_fan: u8, self_draw_fan: bool) -> Option<(u8, u8, [u8; 15])> {
+pub fn ref_fan(
+    c: &Counts,
+    melds: &[Meld],
+    win: usize,
+    ctx: u8,
+    items_on: u32,
+    max_fan: u8,
+    self_draw_fan: bool,
+) -> Option<(u8, u8, [u8; 15])> {
     let present = suits_present(c, melds);
     if present == 7 {
         return None;
@@ -378,7 +410,7 @@ pub fn ref_fan(c: &Counts, melds: &[Meld], win: usize, ctx: u8, items_on: u32, m
     let on = |i: usize| items_on & (1 << i) != 0;
     let mc = meld_counts(melds);
     let all: Vec<u8> = (0..27).map(|k| c[k] + mc[k]).collect();
-    let term = |k: usize| k % 9 == 0 || k % 9 == 8;
+    let term = |k: usize| k.is_multiple_of(9) || k % 9 == 8;
     let mut base = [0u8; 15];
     if present.count_ones() == 1 && on(1) {
         base[1] = 2;
@@ -407,7 +439,7 @@ pub fn ref_fan(c: &Counts, melds: &[Meld], win: usize, ctx: u8, items_on: u32, m
     let mut best: Option<[u8; 15]> = None;
     let score = |it: &[u8; 15]| it.iter().map(|&x| x as u32).sum::<u32>();
     let mut consider = |it: [u8; 15]| {
-        if best.map_or(true, |b| score(&it) > score(&b)) {
+        if best.is_none_or(|b| score(&it) > score(&b)) {
             best = Some(it);
         }
     };
@@ -417,7 +449,9 @@ pub fn ref_fan(c: &Counts, melds: &[Meld], win: usize, ctx: u8, items_on: u32, m
         if trip && on(0) {
             it[0] = 1;
         }
-        let set_term = sets.iter().all(|&(t, k)| if t { term(k) } else { k % 9 == 0 || k % 9 == 6 })
+        let set_term = sets
+            .iter()
+            .all(|&(t, k)| if t { term(k) } else { k % 9 == 0 || k % 9 == 6 })
             && term(pair)
             && melds.iter().all(|m| term(m.kind as usize));
         if set_term && on(9) {
