@@ -43,7 +43,7 @@ _AFTER_ESCAPE = {"pay", "ready", "pig", "end"}
 
 
 class CheckedEvents(list):
-    """An event list that checks RULES.md R12.1–R12.3 after every appended event."""
+    """An event list that checks docs/rules.md R12.1–R12.3 after every appended event."""
 
     def __init__(self, rnd, items=()):
         super().__init__(items)

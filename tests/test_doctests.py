@@ -7,7 +7,16 @@ import importlib
 
 import pytest
 
-MODULES = ["xuezhan", "xuezhan.tiles", "xuezhan.rules", "xuezhan.evaluate", "xuezhan.batch"]
+MODULES = [
+    "xuezhan",
+    "xuezhan.tiles",
+    "xuezhan.rules",
+    "xuezhan.evaluate",
+    "xuezhan.batch",
+    "xuezhan.files",
+    "xuezhan.documents",
+    "xuezhan.rulebook",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -21,7 +21,7 @@ A tournament file (see ``tournaments/quick.toml``)::
     options = {}            # keyword arguments for the strategy's constructor
 
 A plain list of strings is accepted too: ``strategies = ["random", "greedy", "value", "value"]``.
-Unknown keys are an error naming the key (RULES.md R11 spirit: nothing is silently ignored).
+Unknown keys are an error naming the key (docs/rules.md R11 spirit: nothing is silently ignored).
 """
 
 from __future__ import annotations
