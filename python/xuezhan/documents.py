@@ -122,7 +122,7 @@ def compare_expect(expect: Expect, result: Optional[dict[str, Any]], refused_lin
     if expect.wins is not None:
         got_wins = result.get("wins", [])
         if len(got_wins) != len(expect.wins):
-            out.append(Difference(field="wins", expected=f"{len(expect.wins)} win(s)", got=f"{len(got_wins)} win(s)"))
+            out.append(Difference(field="len(wins)", expected=len(expect.wins), got=len(got_wins)))
         for i, (w, g) in enumerate(zip(expect.wins, got_wins)):
             for name, want in (("seat", w.seat), ("from", w.from_), ("tile", w.tile), ("fan", w.fan)):
                 # R13: for the dealer's win on its first 14 tiles the vectors give no tile.

@@ -31,9 +31,12 @@ class InputFileError(ValueError):
     """A file that cannot be used as input; the message names the file and the reason."""
 
 
-def read_bytes(path: str | os.PathLike[str], *, what: str = "file", limit: int = MAX_BYTES) -> bytes:
-    """The contents of a regular file of at most ``limit`` bytes; ``what`` names it in errors."""
+def read_bytes(path: str | os.PathLike[str], *, what: str = "file", limit: int | None = None) -> bytes:
+    """The contents of a regular file of at most ``limit`` bytes (default :data:`MAX_BYTES`);
+    ``what`` names the file's role in errors."""
     p = os.fspath(path)
+    if limit is None:
+        limit = MAX_BYTES
     try:
         st = os.stat(p)
     except FileNotFoundError:
@@ -56,7 +59,7 @@ def read_bytes(path: str | os.PathLike[str], *, what: str = "file", limit: int =
     return data
 
 
-def read_text(path: str | os.PathLike[str], *, what: str = "file", limit: int = MAX_BYTES) -> str:
+def read_text(path: str | os.PathLike[str], *, what: str = "file", limit: int | None = None) -> str:
     """:func:`read_bytes` decoded as UTF-8 (a leading byte-order mark is dropped)."""
     data = read_bytes(path, what=what, limit=limit)
     try:
