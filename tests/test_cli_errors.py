@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-
 from xuezhan.cli import main
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
@@ -46,7 +45,9 @@ def doc(**changes: object) -> dict:
 
 def write(tmp_path: Path, name: str, content: object) -> str:
     p = tmp_path / name
-    p.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    p.write_text(
+        content if isinstance(content, str) else json.dumps(content), encoding="utf-8"
+    )
     return str(p)
 
 
@@ -72,12 +73,19 @@ def test_replay_reports_differing_expect_field(tmp_path):
     r = cli("replay", f, "--json")
     out = json.loads(r.stdout)
     assert r.exit_code == 1 and out["expect"]["matches"] is False
-    assert {x["field"] for x in out["expect"]["differences"]} == {"wins[0].fan", "deltas", "next_dealer"}
+    assert {x["field"] for x in out["expect"]["differences"]} == {
+        "wins[0].fan",
+        "deltas",
+        "next_dealer",
+    }
 
 
 def test_replay_reports_differing_win_count_and_seat(tmp_path):
     d = doc()
-    d["expect"]["wins"] = [{"seat": 2, "from": 0, "tile": "5p", "fan": 1}, {"seat": 1, "from": None, "tile": "1m", "fan": 1}]
+    d["expect"]["wins"] = [
+        {"seat": 2, "from": 0, "tile": "5p", "fan": 1},
+        {"seat": 1, "from": None, "tile": "1m", "fan": 1},
+    ]
     r = cli("replay", write(tmp_path, "hand.json", d))
     assert r.exit_code == 1 and "len(wins): expected 2, got 1" in r.output
     assert "wins[0].seat: expected 2, got 1" in r.output
@@ -91,7 +99,14 @@ def test_replay_reports_differing_error_line(tmp_path):
     r = cli("replay", write(tmp_path, "bad.json", doc(script=["0 discard 5p", "2 hu"])))
     assert r.exit_code == 1 and "script line 1" in r.output
     # the refusal that expect names is the expected outcome
-    r = cli("replay", write(tmp_path, "ok.json", doc(script=["0 discard 5p", "2 hu"], expect={"error": {"line": 1}})))
+    r = cli(
+        "replay",
+        write(
+            tmp_path,
+            "ok.json",
+            doc(script=["0 discard 5p", "2 hu"], expect={"error": {"line": 1}}),
+        ),
+    )
     assert r.exit_code == 0, r.output
 
 
@@ -113,20 +128,26 @@ def test_replay_without_expect_only_runs(tmp_path):
         ("1", ["a scripted hand is a JSON object", "got 1"]),
         (doc(hands=5), ["hands: expected a list of four tile strings, got 5"]),
         (doc(hands=["1m"]), ["hands: expected a list of four tile strings"]),
-        (doc(script=None), ["script: expected a list of script lines (strings), got null"]),
+        (
+            doc(script=None),
+            ["script: expected a list of script lines (strings), got null"],
+        ),
         (doc(script=[1]), ["script[0]: expected a string, got 1"]),
         (doc(rules={"preset": []}), ["rules: preset = [] is not a preset name"]),
         (doc(rules={"max_fun": 3}), ["rules:", "max_fun"]),
-        (doc(exchange=[]), ["exchange: expected \"next\", \"prev\" or \"across\", got []"]),
+        (doc(exchange=[]), ['exchange: expected "next", "prev" or "across", got []']),
         (doc(dealer=7), ["dealer: expected a seat 0-3, got 7"]),
         (doc(dealer=True), ["dealer: expected a seat 0-3, got true"]),
         (doc(wall=5), ["wall: expected a string, got 5"]),
         (doc(hands=["1m1x", "1m", "1m", "1m"]), ["hands/wall", "1m1x"]),
         (doc(extra=1), ["extra: unknown field"]),
         (doc(expect={"deltas": [1, 2]}), ["expect.deltas"]),
-        (doc(expect={"wins": [{"seat": 9, "from": 0, "tile": "5p", "fan": 1}]}), ["expect.wins[0].seat: expected a seat 0-3, got 9"]),
+        (
+            doc(expect={"wins": [{"seat": 9, "from": 0, "tile": "5p", "fan": 1}]}),
+            ["expect.wins[0].seat: expected a seat 0-3, got 9"],
+        ),
         ('{"hands": [', ["not JSON", "line 1, column 12"]),
-        ("{\n  \"hands\": [1,\n]}", ["not JSON", "line 3, column 1"]),
+        ('{\n  "hands": [1,\n]}', ["not JSON", "line 3, column 1"]),
         ("[" * 100_000 + "]" * 100_000, ["nested too deeply"]),
     ],
 )
@@ -152,11 +173,21 @@ def test_replay_refuses_files_over_the_size_limit(tmp_path, monkeypatch):
 
 
 def test_replay_log_into_missing_folder(tmp_path):
-    one_error(cli("replay", str(BASIC), "--log", str(tmp_path / "nope" / "hand.jsonl")), 2, "--log", "does not exist")
+    one_error(
+        cli("replay", str(BASIC), "--log", str(tmp_path / "nope" / "hand.jsonl")),
+        2,
+        "--log",
+        "does not exist",
+    )
 
 
 def test_rules_file_that_is_a_device_is_refused():
-    one_error(cli("eval", "11122233345m99m", "--rules", "/dev/zero"), 2, "/dev/zero", "not a regular file")
+    one_error(
+        cli("eval", "11122233345m99m", "--rules", "/dev/zero"),
+        2,
+        "/dev/zero",
+        "not a regular file",
+    )
 
 
 # ----------------------------------------------------------------------------- logs (R12.4)
@@ -165,7 +196,12 @@ def test_rules_file_that_is_a_device_is_refused():
 @pytest.fixture
 def log_lines(tmp_path) -> list[str]:
     out = tmp_path / "hand.jsonl"
-    assert cli("replay", str(VECTORS / "02-kong-then-double-win.json"), "--log", str(out)).exit_code == 0
+    assert (
+        cli(
+            "replay", str(VECTORS / "02-kong-then-double-win.json"), "--log", str(out)
+        ).exit_code
+        == 0
+    )
     return out.read_text(encoding="utf-8").splitlines()
 
 
@@ -186,8 +222,14 @@ def test_replay_log_header_missing_field(tmp_path, log_lines, key):
     [
         ("[1, 2]", ["line 2", "an event is a JSON object, got [1, 2]"]),
         ('"discard"', ["line 2", "an event is a JSON object"]),
-        ('{"type": "discard", "seat": 9, "tile": "1m"}', ["line 2", "event seat: expected a seat 0-3, got 9"]),
-        ('{"type": "discard", "seat": "x", "tile": "1m"}', ["line 2", "event seat: expected a seat 0-3, got \"x\""]),
+        (
+            '{"type": "discard", "seat": 9, "tile": "1m"}',
+            ["line 2", "event seat: expected a seat 0-3, got 9"],
+        ),
+        (
+            '{"type": "discard", "seat": "x", "tile": "1m"}',
+            ["line 2", 'event seat: expected a seat 0-3, got "x"'],
+        ),
         ('{"type": "discard", "tile": "1m"}', ["line 2", "needs its seat"]),
         ('{"seat": 0}', ["line 2", "event type: missing"]),
         ("{", ["line 2", "not JSON"]),
@@ -199,7 +241,9 @@ def test_replay_log_bad_event(tmp_path, log_lines, event, words):
 
 
 def test_replay_log_first_line_not_a_header(tmp_path, log_lines):
-    one_error(cli("replay", _log(tmp_path, log_lines[1:])), 2, "line 1", "not a log header")
+    one_error(
+        cli("replay", _log(tmp_path, log_lines[1:])), 2, "line 1", "not a log header"
+    )
     one_error(cli("replay", _log(tmp_path, ["", "  "])), 2, "empty log")
 
 
@@ -208,7 +252,11 @@ def test_validate_reports_each_file(tmp_path, log_lines):
     tmp_path.mkdir()
     _log(tmp_path, log_lines, "a-good.jsonl")
     _log(tmp_path, ["[]"], "b-not-a-log.jsonl")
-    _log(tmp_path, [log_lines[0], '{"type": "discard", "seat": 9, "tile": "1m"}'], "c-seat.jsonl")
+    _log(
+        tmp_path,
+        [log_lines[0], '{"type": "discard", "seat": 9, "tile": "1m"}'],
+        "c-seat.jsonl",
+    )
     (tmp_path / "sub").mkdir()
     _log(tmp_path / "sub", log_lines, "d-good.jsonl")
     r = cli("validate", str(tmp_path))
@@ -217,7 +265,10 @@ def test_validate_reports_each_file(tmp_path, log_lines):
     lines = r.output.splitlines()
     assert any(ln.startswith("ok") and ln.endswith("a-good.jsonl") for ln in lines)
     assert any(ln.startswith("ok") and ln.endswith("d-good.jsonl") for ln in lines)
-    assert any("FAIL" in ln and "b-not-a-log.jsonl" in ln and "not a log header" in ln for ln in lines)
+    assert any(
+        "FAIL" in ln and "b-not-a-log.jsonl" in ln and "not a log header" in ln
+        for ln in lines
+    )
     assert any("FAIL" in ln and "c-seat.jsonl" in ln and "seat" in ln for ln in lines)
     assert "2 of 4 logs reproduced" in r.output
 
@@ -237,21 +288,47 @@ def test_rules_unknown_id_lists_valid_ids():
 
 # ----------------------------------------------------------------------------- tournament and report
 
-LINEUP = '\n'.join('[[strategies]]\nstrategy = "random"' for _ in range(3))
+LINEUP = "\n".join('[[strategies]]\nstrategy = "random"' for _ in range(3))
 
 
-def _toml(tmp_path: Path, head: str, first: str = 'strategy = "random"', name: str = "t.toml") -> str:
-    return write(tmp_path, name, f"hands = 4\nworkers = 1\n{head}\n[[strategies]]\n{first}\n{LINEUP}\n")
+def _toml(
+    tmp_path: Path, head: str, first: str = 'strategy = "random"', name: str = "t.toml"
+) -> str:
+    return write(
+        tmp_path,
+        name,
+        f"hands = 4\nworkers = 1\n{head}\n[[strategies]]\n{first}\n{LINEUP}\n",
+    )
 
 
 @pytest.mark.parametrize(
     "head, first, words",
     [
-        ('[rules]\npreset = []', 'strategy = "random"', ["preset = [] is not a preset name"]),
-        ("", 'strategy = "collections:OrderedDict"', ["strategies[0]", "is not a strategy"]),
-        ("", 'strategy = "no_such_module_xz:Bot"', ["strategies[0]", "cannot import module 'no_such_module_xz'"]),
-        ("", 'strategy = "greedy"\noptions = {foo = 1}', ["strategies[0]", "unexpected keyword argument 'foo'"]),
-        ("", 'strategy = "value"\noptions = {"not a name" = 1}', ["'not a name' is not an option name"]),
+        (
+            "[rules]\npreset = []",
+            'strategy = "random"',
+            ["preset = [] is not a preset name"],
+        ),
+        (
+            "",
+            'strategy = "collections:OrderedDict"',
+            ["strategies[0]", "is not a strategy"],
+        ),
+        (
+            "",
+            'strategy = "no_such_module_xz:Bot"',
+            ["strategies[0]", "cannot import module 'no_such_module_xz'"],
+        ),
+        (
+            "",
+            'strategy = "greedy"\noptions = {foo = 1}',
+            ["strategies[0]", "unexpected keyword argument 'foo'"],
+        ),
+        (
+            "",
+            'strategy = "value"\noptions = {"not a name" = 1}',
+            ["'not a name' is not an option name"],
+        ),
         ("", 'cmd = "./no-such-bot"', ["strategies[0]", "cannot find the program"]),
         ("preset = 'leshan'", 'strategy = "random"', ["unknown key 'preset'"]),
         ("seed = -1", 'strategy = "random"', ["seed: must be 0 to"]),
@@ -259,24 +336,48 @@ def _toml(tmp_path: Path, head: str, first: str = 'strategy = "random"', name: s
     ],
 )
 def test_tournament_bad_file_one_error(tmp_path, head, first, words):
-    one_error(cli("tournament", _toml(tmp_path, head, first), "-o", str(tmp_path / "out")), 2, "t.toml", *words)
+    one_error(
+        cli("tournament", _toml(tmp_path, head, first), "-o", str(tmp_path / "out")),
+        2,
+        "t.toml",
+        *words,
+    )
 
 
 def test_tournament_refuses_too_many_hands(tmp_path):
     f = _toml(tmp_path, "")
-    one_error(cli("tournament", f, "--hands", str(10**15)), 2, "hands: must be 1 to 1,000,000,000")
-    g = write(tmp_path, "big.toml", Path(f).read_text().replace("hands = 4", f"hands = {10**15}"))
+    one_error(
+        cli("tournament", f, "--hands", str(10**15)),
+        2,
+        "hands: must be 1 to 1,000,000,000",
+    )
+    g = write(
+        tmp_path,
+        "big.toml",
+        Path(f).read_text().replace("hands = 4", f"hands = {10**15}"),
+    )
     one_error(cli("tournament", g), 2, "big.toml", "hands")
 
 
 def test_tournament_output_that_cannot_be_written(tmp_path):
     f = _toml(tmp_path, "")
-    one_error(cli("tournament", f, "-o", str(Path(f) / "out")), 2, "t.toml is a file, not a folder")
-    one_error(cli("tournament", f, "-o", "/proc/xuezhan-out"), 2, "/proc/xuezhan-out", "cannot write there")
+    one_error(
+        cli("tournament", f, "-o", str(Path(f) / "out")),
+        2,
+        "t.toml is a file, not a folder",
+    )
+    one_error(
+        cli("tournament", f, "-o", "/proc/xuezhan-out"),
+        2,
+        "/proc/xuezhan-out",
+        "cannot write there",
+    )
     if os.geteuid() != 0:  # root writes anywhere
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o500)
-        one_error(cli("tournament", f, "-o", str(locked / "out")), 2, "cannot write there")
+        one_error(
+            cli("tournament", f, "-o", str(locked / "out")), 2, "cannot write there"
+        )
 
 
 def test_tournament_file_that_is_not_a_file(tmp_path):
@@ -293,11 +394,12 @@ def test_tournament_cmd_and_module_relative_to_the_toml_folder(tmp_path, monkeyp
     (sub / "bots").mkdir(parents=True)
     shutil.copy(root / "examples" / "bot.py", sub / "bots" / "bot.py")
     (sub / "mybots_xz.py").write_text(
-        "from xuezhan.strategies import RandomStrategy\n\nclass Mine(RandomStrategy):\n    pass\n", encoding="utf-8"
+        "from xuezhan.strategies import RandomStrategy\n\nclass Mine(RandomStrategy):\n    pass\n",
+        encoding="utf-8",
     )
     toml = sub / "t.toml"
     toml.write_text(
-        "hands = 4\nworkers = 1\nseating = \"random\"\n"
+        'hands = 4\nworkers = 1\nseating = "random"\n'
         f'[[strategies]]\nname = "ext"\ncmd = "{sys.executable} bots/bot.py"\n'
         '[[strategies]]\nstrategy = "mybots_xz:Mine"\n'
         '[[strategies]]\nstrategy = "random"\n[[strategies]]\nstrategy = "random"\n',
@@ -306,31 +408,50 @@ def test_tournament_cmd_and_module_relative_to_the_toml_folder(tmp_path, monkeyp
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    monkeypatch.setattr(sys, "path", list(sys.path))  # the run adds the TOML folder to it
-    r = cli("tournament", str(toml), "-o", str(tmp_path / "out"), "--no-report", "--no-progress")
+    monkeypatch.setattr(
+        sys, "path", list(sys.path)
+    )  # the run adds the TOML folder to it
+    r = cli(
+        "tournament",
+        str(toml),
+        "-o",
+        str(tmp_path / "out"),
+        "--no-report",
+        "--no-progress",
+    )
     assert r.exit_code == 0, r.output
     import pandas as pd
 
     df = pd.read_parquet(tmp_path / "out" / "results.parquet")
     ext = df[df["strategy"] == "ext"]
-    assert len(ext) == 4 and not ext["escape"].any()  # the bot started and played every hand
+    assert (
+        len(ext) == 4 and not ext["escape"].any()
+    )  # the bot started and played every hand
     assert (df["strategy"] == "mybots_xz:Mine").sum() == 4
 
 
 def test_report_on_results_missing_a_column(tmp_path):
     import pandas as pd
-
     from xuezhan.tournament.results import COLUMNS
 
     row = {c: 0 for c in COLUMNS}
     row.update(strategy="a", rules_id="leshan", fan_items="", end="wall", fired="")
     frame = pd.DataFrame([row]).drop(columns=["fan"])
     frame.to_csv(tmp_path / "r.csv", index=False)
-    one_error(cli("report", str(tmp_path / "r.csv")), 2, "r.csv", "missing column(s) fan")
+    one_error(
+        cli("report", str(tmp_path / "r.csv")), 2, "r.csv", "missing column(s) fan"
+    )
     frame.to_parquet(tmp_path / "results.parquet")
-    one_error(cli("report", str(tmp_path)), 2, "results.parquet", "missing column(s) fan")
+    one_error(
+        cli("report", str(tmp_path)), 2, "results.parquet", "missing column(s) fan"
+    )
     (tmp_path / "junk.parquet").write_text("not parquet")
-    one_error(cli("report", str(tmp_path / "junk.parquet")), 2, "junk.parquet", "not a readable Parquet")
+    one_error(
+        cli("report", str(tmp_path / "junk.parquet")),
+        2,
+        "junk.parquet",
+        "not a readable Parquet",
+    )
     one_error(cli("report", "/dev/zero"), 2, "not a regular file")
 
 
@@ -343,4 +464,8 @@ def test_unexpected_errors_are_one_line_with_a_bug_hint(monkeypatch):
     monkeypatch.setattr(xuezhan.rulebook, "section", boom)
     r = cli("rules", "R1")
     assert r.exit_code == 1 and len(r.output.strip().splitlines()) == 1
-    assert "internal error: KeyError" in r.output and BUG in r.output and "Traceback" not in r.output
+    assert (
+        "internal error: KeyError" in r.output
+        and BUG in r.output
+        and "Traceback" not in r.output
+    )

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from xuezhan import rulebook
 from xuezhan.cli import main
 
@@ -20,10 +19,49 @@ PRESETS = ROOT / "python" / "xuezhan" / "presets"
 
 # The rule ids of the rules contract (R0-R13 with their sub-rules).
 CONTRACT_IDS = (
-    ["R0", "R1", "R1.1", "R1.2", "R1.3", "R1.4", "R2", "R2.1", "R2.2", "R2.3", "R2.4", "R2.5"]
+    [
+        "R0",
+        "R1",
+        "R1.1",
+        "R1.2",
+        "R1.3",
+        "R1.4",
+        "R2",
+        "R2.1",
+        "R2.2",
+        "R2.3",
+        "R2.4",
+        "R2.5",
+    ]
     + ["R3", "R3.1", "R3.2", "R3.3", "R4", "R4.1", "R4.2", "R4.3", "R4.4", "R4.5", "R5"]
-    + ["R6", "R6.1", "R6.2", "R6.3", "R6.4", "R6.5", "R7", "R7.1", "R7.2", "R7.3", "R7.4", "R7.5"]
-    + ["R8", "R9", "R9.1", "R9.2", "R9.3", "R10", "R10.1", "R10.2", "R10.3", "R11", "R11.1", "R11.2"]
+    + [
+        "R6",
+        "R6.1",
+        "R6.2",
+        "R6.3",
+        "R6.4",
+        "R6.5",
+        "R7",
+        "R7.1",
+        "R7.2",
+        "R7.3",
+        "R7.4",
+        "R7.5",
+    ]
+    + [
+        "R8",
+        "R9",
+        "R9.1",
+        "R9.2",
+        "R9.3",
+        "R10",
+        "R10.1",
+        "R10.2",
+        "R10.3",
+        "R11",
+        "R11.1",
+        "R11.2",
+    ]
     + ["R12", "R12.1", "R12.2", "R12.3", "R12.4", "R13"]
 )
 
@@ -34,18 +72,29 @@ def test_rules_doc_has_every_contract_rule_id_in_order():
 
 def test_packaged_rules_doc_is_docs_rules_md():
     # One source: the package's rules.md is docs/rules.md (a link in the tree, a copy in a wheel).
-    packaged = resources.files("xuezhan").joinpath("rules.md").read_text(encoding="utf-8")
+    packaged = (
+        resources.files("xuezhan").joinpath("rules.md").read_text(encoding="utf-8")
+    )
     assert packaged == (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 
 
 def _cited_ids(text: str) -> set[str]:
-    return {m.group(1) for m in re.finditer(r"(?<![\w.])(R\d+(?:\.\d+)?)(?![\d])", text)}
+    return {
+        m.group(1) for m in re.finditer(r"(?<![\w.])(R\d+(?:\.\d+)?)(?![\d])", text)
+    }
 
 
 def test_every_rule_id_cited_in_code_and_docs_is_in_the_rules_doc():
     known = set(rulebook.rule_ids())
-    files = [*ROOT.glob("python/xuezhan/**/*.py"), *ROOT.glob("docs/*.md"), ROOT / "README.md"]
-    files += [*ROOT.glob("python/xuezhan/presets/*.toml"), *ROOT.glob("tournaments/*.toml")]
+    files = [
+        *ROOT.glob("python/xuezhan/**/*.py"),
+        *ROOT.glob("docs/*.md"),
+        ROOT / "README.md",
+    ]
+    files += [
+        *ROOT.glob("python/xuezhan/presets/*.toml"),
+        *ROOT.glob("tournaments/*.toml"),
+    ]
     missing = {}
     for f in files:
         bad = _cited_ids(f.read_text(encoding="utf-8")) - known
@@ -57,12 +106,29 @@ def test_every_rule_id_cited_in_code_and_docs_is_in_the_rules_doc():
 def test_no_outside_paths_in_code_docs_or_tests():
     # The repository stands on its own: no path to a folder beside it (the one optional
     # shared-vectors test aside), and what users read cites docs/rules.md, not an outside file.
-    code = [*ROOT.glob("python/xuezhan/**/*.py"), *ROOT.glob("examples/*.py"), *ROOT.glob("tournaments/*.toml")]
-    tests = [f for f in ROOT.glob("tests/**/*.py") if f.name not in ("test_vectors.py", "test_rules_doc.py")]
-    docs = [*ROOT.glob("docs/*.md"), ROOT / "README.md", ROOT / "tests" / "vectors" / "README.md"]
-    outside = [f for f in code + tests + docs if "../shared" in f.read_text(encoding="utf-8")]
+    code = [
+        *ROOT.glob("python/xuezhan/**/*.py"),
+        *ROOT.glob("examples/*.py"),
+        *ROOT.glob("tournaments/*.toml"),
+    ]
+    tests = [
+        f
+        for f in ROOT.glob("tests/**/*.py")
+        if f.name not in ("test_vectors.py", "test_rules_doc.py")
+    ]
+    docs = [
+        *ROOT.glob("docs/*.md"),
+        ROOT / "README.md",
+        ROOT / "tests" / "vectors" / "README.md",
+    ]
+    outside = [
+        f for f in code + tests + docs if "../shared" in f.read_text(encoding="utf-8")
+    ]
     assert not outside
-    shown = docs + [*ROOT.glob("python/xuezhan/cli/*.py"), *ROOT.glob("python/xuezhan/tournament/*.py")]
+    shown = docs + [
+        *ROOT.glob("python/xuezhan/cli/*.py"),
+        *ROOT.glob("python/xuezhan/tournament/*.py"),
+    ]
     assert not [f for f in shown if "RULES.md" in f.read_text(encoding="utf-8")]
 
 
@@ -116,27 +182,46 @@ def test_rules_command_prints_one_rule_by_id():
     assert r.exit_code == 0
     lines = r.output.splitlines()
     assert lines[0] == "### R4.3 Passing a win locks further discard wins"
-    assert "弃先和后" in r.output and "R4.4 The last tiles" not in r.output and "<a id" not in r.output
-    assert "Readings where the rules are silent:" in r.output and "- R4.3: the lock also bars robbing" in r.output
+    assert (
+        "弃先和后" in r.output
+        and "R4.4 The last tiles" not in r.output
+        and "<a id" not in r.output
+    )
+    assert (
+        "Readings where the rules are silent:" in r.output
+        and "- R4.3: the lock also bars robbing" in r.output
+    )
     # a whole rule with its sub-rules; a fired-rule name of the results table
     whole = CliRunner().invoke(main, ["rules", "R6"]).output
     assert all(f"### R6.{i}" in whole for i in range(1, 6)) and "## R7" not in whole
-    assert CliRunner().invoke(main, ["rules", "R6.5-kong-transfer"]).output.startswith("### R6.5 ")
+    assert (
+        CliRunner()
+        .invoke(main, ["rules", "R6.5-kong-transfer"])
+        .output.startswith("### R6.5 ")
+    )
 
 
 @pytest.mark.parametrize("bad", ["R99", "R4.9", "X1", "R4.3x", ""])
 def test_rules_command_unknown_id_is_an_error(bad):
     r = CliRunner().invoke(main, ["rules", bad])
-    assert r.exit_code == 2 and r.output.startswith("Error: unknown rule id") and "R4.3" in r.output
+    assert (
+        r.exit_code == 2
+        and r.output.startswith("Error: unknown rule id")
+        and "R4.3" in r.output
+    )
 
 
 def test_report_rules_fired_names_their_rules_doc_titles():
     import pandas as pd
-
     from xuezhan.tournament.report import rule_frequencies
 
-    df = pd.DataFrame({"hand": [0, 1], "rules_id": ["leshan", "leshan"],
-                       "fired": ["R6.5-kong-transfer+R7-ready-check", "R6.5-kong-transfer"]})
+    df = pd.DataFrame(
+        {
+            "hand": [0, 1],
+            "rules_id": ["leshan", "leshan"],
+            "fired": ["R6.5-kong-transfer+R7-ready-check", "R6.5-kong-transfer"],
+        }
+    )
     freq = rule_frequencies(df).set_index("rule")
     assert freq.loc["R6.5-kong-transfer", "title"] == rulebook.title("R6.5")
     assert freq.loc["R7-ready-check", "title"].startswith("R7 End of the hand")

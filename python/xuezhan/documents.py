@@ -23,33 +23,41 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
 
 from xuezhan.files import InputFileError, read_text
 
 __all__ = [
-    "DocumentError",
-    "ScriptDocument",
-    "Expect",
-    "ExpectedWin",
-    "ExpectedError",
     "Difference",
-    "compare_expect",
-    "LogHeader",
-    "LogEvent",
+    "DocumentError",
+    "Expect",
+    "ExpectedError",
+    "ExpectedWin",
     "HandLog",
+    "LogEvent",
+    "LogHeader",
+    "ScriptDocument",
+    "compare_expect",
     "load_json",
-    "parse_script",
+    "load_log",
     "load_script",
     "parse_log",
-    "load_log",
+    "parse_script",
 ]
 
 Seat = Annotated[StrictInt, Field(ge=0, le=3)]
 # A seat in a JSON value that may be null (``from`` of a self-draw).
-OptSeat = Optional[Seat]
+OptSeat = Seat | None
 
 
 class DocumentError(ValueError):
@@ -65,7 +73,7 @@ class ExpectedWin(_Strict):
 
     seat: Seat
     from_: OptSeat = Field(alias="from")
-    tile: Optional[StrictStr] = None
+    tile: StrictStr | None = None
     fan: Annotated[StrictInt, Field(ge=1, le=64)]
 
 
@@ -78,11 +86,11 @@ class ExpectedError(_Strict):
 class Expect(_Strict):
     """What a scripted hand must produce (R13); only the fields given are checked."""
 
-    deltas: Optional[Annotated[list[StrictInt], Field(min_length=4, max_length=4)]] = None
+    deltas: Annotated[list[StrictInt], Field(min_length=4, max_length=4)] | None = None
     next_dealer: OptSeat = None
-    end: Optional[StrictStr] = None
-    wins: Optional[list[ExpectedWin]] = None
-    error: Optional[ExpectedError] = None
+    end: StrictStr | None = None
+    wins: list[ExpectedWin] | None = None
+    error: ExpectedError | None = None
 
 
 class Difference(BaseModel):
@@ -98,7 +106,9 @@ class Difference(BaseModel):
         return f"{self.field}: expected {_short(self.expected, 200)}, got {_short(self.got, 200)}"
 
 
-def compare_expect(expect: Expect, result: Optional[dict[str, Any]], refused_line: Optional[int]) -> list[Difference]:
+def compare_expect(
+    expect: Expect, result: dict[str, Any] | None, refused_line: int | None
+) -> list[Difference]:
     """The fields of ``expect`` that differ from a hand's ``result`` (None when a script line was
     refused: ``refused_line``). Empty when the hand matches (R13).
 
@@ -110,7 +120,11 @@ def compare_expect(expect: Expect, result: Optional[dict[str, Any]], refused_lin
     if expect.error is not None:
         if refused_line == expect.error.line:
             return []
-        got = "no line refused (the hand ran to its end)" if refused_line is None else f"line {refused_line} refused"
+        got = (
+            "no line refused (the hand ran to its end)"
+            if refused_line is None
+            else f"line {refused_line} refused"
+        )
         return [Difference(field="error.line", expected=expect.error.line, got=got)]
     if refused_line is not None or result is None:
         return [Difference(field="error.line", expected=None, got=refused_line)]
@@ -122,29 +136,42 @@ def compare_expect(expect: Expect, result: Optional[dict[str, Any]], refused_lin
     if expect.wins is not None:
         got_wins = result.get("wins", [])
         if len(got_wins) != len(expect.wins):
-            out.append(Difference(field="len(wins)", expected=len(expect.wins), got=len(got_wins)))
+            out.append(
+                Difference(
+                    field="len(wins)", expected=len(expect.wins), got=len(got_wins)
+                )
+            )
         for i, (w, g) in enumerate(zip(expect.wins, got_wins)):
-            for name, want in (("seat", w.seat), ("from", w.from_), ("tile", w.tile), ("fan", w.fan)):
+            for name, want in (
+                ("seat", w.seat),
+                ("from", w.from_),
+                ("tile", w.tile),
+                ("fan", w.fan),
+            ):
                 # R13: for the dealer's win on its first 14 tiles the vectors give no tile.
                 if name == "tile" and want is None and w.from_ is None:
                     continue
                 if g.get(name) != want:
-                    out.append(Difference(field=f"wins[{i}].{name}", expected=want, got=g.get(name)))
+                    out.append(
+                        Difference(
+                            field=f"wins[{i}].{name}", expected=want, got=g.get(name)
+                        )
+                    )
     return out
 
 
 class ScriptDocument(_Strict):
     """A scripted hand (R13). ``fired`` (the rules the hand fires) is informational."""
 
-    name: Optional[StrictStr] = None
+    name: StrictStr | None = None
     rules: dict[StrictStr, Any] = Field(default_factory=dict)
     dealer: Seat = 0
     hands: Annotated[list[StrictStr], Field(min_length=4, max_length=4)]
     wall: StrictStr = ""
-    exchange: Optional[Literal["next", "prev", "across"]] = None
+    exchange: Literal["next", "prev", "across"] | None = None
     script: list[StrictStr] = Field(default_factory=list)
-    expect: Optional[Expect] = None
-    fired: Optional[list[StrictStr]] = None
+    expect: Expect | None = None
+    fired: list[StrictStr] | None = None
 
     def to_engine(self) -> dict[str, Any]:
         """The plain dict :func:`xuezhan.engine.replay_script` takes."""
@@ -167,13 +194,13 @@ class LogHeader(_Strict):
 
     type: Literal["header"]
     format: StrictInt = 1
-    engine: Optional[StrictStr] = None
+    engine: StrictStr | None = None
     rules: dict[StrictStr, Any]
-    seed: Optional[StrictInt] = None
+    seed: StrictInt | None = None
     dealer: Seat
     hands: Annotated[list[StrictStr], Field(min_length=4, max_length=4)]
     wall: StrictStr
-    exchange: Optional[Literal["next", "prev", "across"]] = None
+    exchange: Literal["next", "prev", "across"] | None = None
 
 
 class LogEvent(BaseModel):
@@ -186,11 +213,11 @@ class LogEvent(BaseModel):
     seat: OptSeat = None
     from_: OptSeat = Field(default=None, alias="from")
     to: OptSeat = None
-    tile: Optional[StrictStr] = None
-    tiles: Optional[StrictStr] = None
-    suit: Optional[StrictStr] = None
-    default: Optional[StrictBool] = None
-    forced: Optional[StrictBool] = None
+    tile: StrictStr | None = None
+    tiles: StrictStr | None = None
+    suit: StrictStr | None = None
+    default: StrictBool | None = None
+    forced: StrictBool | None = None
 
 
 class HandLog(BaseModel):
@@ -214,7 +241,7 @@ _TYPE_NAMES = {
     "bool_type": "true or false",
 }
 
-_EXPECTED = {
+_EXPECTED: dict[tuple[Any, ...], str] = {
     ("hands",): "a list of four tile strings",
     ("script",): "a list of script lines (strings)",
     ("rules",): 'an object of rule options, e.g. {"preset": "leshan"}',
@@ -270,9 +297,13 @@ def load_json(text: str, *, source: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DocumentError(f"{source}: not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        raise DocumentError(
+            f"{source}: not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
     except RecursionError:
-        raise DocumentError(f"{source}: not a usable document: nested too deeply") from None
+        raise DocumentError(
+            f"{source}: not a usable document: nested too deeply"
+        ) from None
 
 
 def parse_script(text: str, *, source: str = "<script>") -> ScriptDocument:
@@ -291,7 +322,9 @@ def script_from_data(data: Any, *, source: str = "<script>") -> ScriptDocument:
     except ValidationError as exc:
         raise DocumentError(f"{source}: {_describe(exc)}") from None
     except RecursionError:
-        raise DocumentError(f"{source}: not a usable document: nested too deeply") from None
+        raise DocumentError(
+            f"{source}: not a usable document: nested too deeply"
+        ) from None
 
 
 def load_script(path: str | os.PathLike[str]) -> ScriptDocument:
@@ -305,7 +338,9 @@ def load_script(path: str | os.PathLike[str]) -> ScriptDocument:
 
 def parse_log(text: str, *, source: str = "<log>") -> HandLog:
     """A :class:`HandLog` from JSON-lines text (blank lines are skipped, line numbers kept)."""
-    numbered = [(i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip()]
+    numbered = [
+        (i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip()
+    ]
     if not numbered:
         raise DocumentError(f"{source}: an empty log (line 1 must be the header)")
     records: list[tuple[int, Any]] = []
@@ -313,11 +348,15 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
         records.append((i, load_json(ln, source=f"{source}, line {i}")))
     first_line, first = records[0]
     if not isinstance(first, dict) or first.get("type") != "header":
-        raise DocumentError(f"{source}, line {first_line}: the first line is not a log header ({{\"type\": \"header\", …}})")
+        raise DocumentError(
+            f'{source}, line {first_line}: the first line is not a log header ({{"type": "header", …}})'
+        )
     try:
         header = LogHeader.model_validate(first)
     except ValidationError as exc:
-        raise DocumentError(f"{source}, line {first_line}: header {_describe(exc)}") from None
+        raise DocumentError(
+            f"{source}, line {first_line}: header {_describe(exc)}"
+        ) from None
     except RecursionError:
         raise DocumentError(f"{source}, line {first_line}: nested too deeply") from None
     from xuezhan.engine.events import DECISION_TYPES
@@ -325,7 +364,9 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
     events = []
     for i, rec in records[1:]:
         if not isinstance(rec, dict):
-            raise DocumentError(f"{source}, line {i}: an event is a JSON object, got {_short(rec)}")
+            raise DocumentError(
+                f"{source}, line {i}: an event is a JSON object, got {_short(rec)}"
+            )
         try:
             event = LogEvent.model_validate(rec)
         except ValidationError as exc:
@@ -333,7 +374,9 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
         except RecursionError:
             raise DocumentError(f"{source}, line {i}: nested too deeply") from None
         if event.type in DECISION_TYPES and event.seat is None:
-            raise DocumentError(f"{source}, line {i}: a {event.type!r} event needs its seat (0-3)")
+            raise DocumentError(
+                f"{source}, line {i}: a {event.type!r} event needs its seat (0-3)"
+            )
         events.append(event)
     return HandLog(header=header, events=events, lines=[ln for _, ln in numbered])
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, NoReturn, Optional
+from typing import Any, NoReturn
 
 import click
 
-__all__ = ["BadInput", "GuardedGroup", "one_line", "emit_json", "fail"]
+__all__ = ["BadInput", "GuardedGroup", "emit_json", "fail", "one_line"]
 
 FINDING = 1
 BAD_INPUT = 2
@@ -39,8 +39,14 @@ def emit_json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, sort_keys=True))
 
 
-def fail(message: str, *, as_json: bool = False, code: int = BAD_INPUT, line: Optional[int] = None,
-         extra: Optional[dict[str, Any]] = None) -> NoReturn:
+def fail(
+    message: str,
+    *,
+    as_json: bool = False,
+    code: int = BAD_INPUT,
+    line: int | None = None,
+    extra: dict[str, Any] | None = None,
+) -> NoReturn:
     """Print one error (JSON on stdout with ``as_json``, else ``Error: …`` on stderr) and exit."""
     msg = one_line(message)
     if as_json:
@@ -60,7 +66,11 @@ class GuardedGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        except (
+            click.exceptions.ClickException,
+            click.exceptions.Exit,
+            click.exceptions.Abort,
+        ):
             raise
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
             raise

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Optional
+from typing import Any
 
 import click
 
@@ -45,10 +45,20 @@ def _check_log_dest(log_path: str, as_json: bool) -> None:
 
 @click.command("replay")
 @click.argument("file", type=click.Path())
-@click.option("--json", "as_json", is_flag=True, help="Print the result (or the error) as one JSON line.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
-              help="Also write the hand's JSON-lines log here (scripts only; the folder must exist).")
-def replay(file: str, as_json: bool, log_path: Optional[str]) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result (or the error) as one JSON line.",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the hand's JSON-lines log here (scripts only; the folder must exist).",
+)
+def replay(file: str, as_json: bool, log_path: str | None) -> None:
     """Run a scripted hand FILE.json (docs/rules.md R13) and check its `expect`, or re-run a hand
     log FILE.jsonl (R12.4).
 
@@ -69,7 +79,10 @@ def replay(file: str, as_json: bool, log_path: Optional[str]) -> None:
     try:
         if _is_log(file, text):
             if log_path is not None:
-                fail(f"--log {log_path}: only a scripted hand writes a log; {file} is a log", as_json=as_json)
+                fail(
+                    f"--log {log_path}: only a scripted hand writes a log; {file} is a log",
+                    as_json=as_json,
+                )
             _replay_log(file, text, as_json)
         else:
             _replay_script(file, text, as_json, log_path)
@@ -85,9 +98,14 @@ def _replay_log(file: str, text: str, as_json: bool) -> None:
     try:
         rnd = replay_log(log.lines)
     except ReplayMismatch as exc:
-        fail(f"{file}: replay differs at {exc}", as_json=as_json, code=FINDING, line=exc.line)
+        fail(
+            f"{file}: replay differs at {exc}",
+            as_json=as_json,
+            code=FINDING,
+            line=exc.line,
+        )
     except ValueError as exc:  # the header deals an impossible hand (tiles, rules)
-        fail(f"{file}: {exc}", as_json=as_json)
+        fail(f"{file}, line 1: header: {exc}", as_json=as_json)
     res = rnd.result()
     res["events"] = len(rnd.events)
     if as_json:
@@ -97,45 +115,61 @@ def _replay_log(file: str, text: str, as_json: bool) -> None:
         _print_result(res)
 
 
-def _replay_script(file: str, text: str, as_json: bool, log_path: Optional[str]) -> None:
+def _replay_script(file: str, text: str, as_json: bool, log_path: str | None) -> None:
     from xuezhan.documents import compare_expect, parse_script
     from xuezhan.engine.log import write_log
     from xuezhan.engine.script import ScriptError, replay_script
 
     doc = parse_script(text, source=file)
-    res: Optional[dict[str, Any]] = None
-    refused: Optional[ScriptError] = None
+    res: dict[str, Any] | None = None
+    refused: ScriptError | None = None
     try:
         res, rnd = replay_script(doc.to_engine(), return_round=True)
     except ScriptError as exc:
-        if exc.line is None:  # the document deals an impossible hand (rules, tiles, seats)
+        if (
+            exc.line is None
+        ):  # the document deals an impossible hand (rules, tiles, seats)
             fail(f"{file}: {exc.message}", as_json=as_json)
         refused = exc
-    diffs = compare_expect(doc.expect, res, refused.line if refused else None) if doc.expect else []
+    diffs = (
+        compare_expect(doc.expect, res, refused.line if refused else None)
+        if doc.expect
+        else []
+    )
     if refused is not None:
         # The refusal is the hand's outcome; it is a match only when expect names that line.
         matched = doc.expect is not None and doc.expect.error is not None and not diffs
         if as_json:
             out: dict[str, Any] = {"error": refused.to_dict()}
             if doc.expect is not None:
-                out["expect"] = {"matches": matched, "differences": [d.model_dump() for d in diffs]}
+                out["expect"] = {
+                    "matches": matched,
+                    "differences": [d.model_dump() for d in diffs],
+                }
             emit_json(out)
         elif matched:
-            click.echo(f"{file}: script line {refused.line} refused, as expect says: {one_line(refused.message)}")
+            click.echo(
+                f"{file}: script line {refused.line} refused, as expect says: {one_line(refused.message)}"
+            )
         else:
-            click.echo(f"{file}: {one_line(refused.message)}", err=True)
-            if diffs:
-                click.echo(f"{file}: expect differs: " + "; ".join(map(str, diffs)), err=True)
+            differs = "; expect differs: " + "; ".join(map(str, diffs)) if diffs else ""
+            click.echo(one_line(f"{file}: {refused.message}{differs}", 2000), err=True)
         raise click.exceptions.Exit(0 if matched else FINDING)
     assert res is not None
     if log_path:
         try:
             write_log(rnd, log_path)
         except OSError as exc:
-            fail(f"--log {log_path}: cannot write the log: {exc.strerror or exc}", as_json=as_json)
+            fail(
+                f"--log {log_path}: cannot write the log: {exc.strerror or exc}",
+                as_json=as_json,
+            )
     if as_json:
         if doc.expect is not None:
-            res["expect"] = {"matches": not diffs, "differences": [d.model_dump() for d in diffs]}
+            res["expect"] = {
+                "matches": not diffs,
+                "differences": [d.model_dump() for d in diffs],
+            }
         emit_json(res)
     else:
         if res.get("name"):
@@ -145,7 +179,12 @@ def _replay_script(file: str, text: str, as_json: bool, log_path: Optional[str])
             click.echo("  expect: matches")
     if diffs:
         if not as_json:
-            click.echo(f"{file}: expect differs: " + "; ".join(map(str, diffs)), err=True)
+            click.echo(
+                one_line(
+                    f"{file}: expect differs: " + "; ".join(map(str, diffs)), 2000
+                ),
+                err=True,
+            )
         raise click.exceptions.Exit(FINDING)
 
 
@@ -153,10 +192,14 @@ def _print_result(res: dict[str, Any]) -> None:
     for w in res["wins"]:
         frm = "self-draw" if w["from"] is None else f"from seat {w['from']}"
         items = ", ".join(f"{k} +{v}" for k, v in w["items"].items()) or "plain"
-        click.echo(f"  win: seat {w['seat']} on {w['tile']} ({frm}), {w['fan']} fan, {w['points']} points [{items}]")
+        click.echo(
+            f"  win: seat {w['seat']} on {w['tile']} ({frm}), {w['fan']} fan, {w['points']} points [{items}]"
+        )
     click.echo(f"  deltas: {res['deltas']}")
     click.echo(f"  next dealer: {res['next_dealer']}   end: {res['end']}")
-    click.echo(f"  rules fired: {', '.join(res['fired'])}   (xuezhan rules ID explains one)")
+    click.echo(
+        f"  rules fired: {', '.join(res['fired'])}   (xuezhan rules ID explains one)"
+    )
 
 
 def _logs_under(directory: str) -> list[str]:
@@ -167,7 +210,7 @@ def _logs_under(directory: str) -> list[str]:
     return found
 
 
-def check_log_file(path: str) -> Optional[str]:
+def check_log_file(path: str) -> str | None:
     """None when the log at ``path`` reproduces, else one line saying what is wrong."""
     from xuezhan.documents import DocumentError, load_log
     from xuezhan.engine.log import ReplayMismatch, replay_log
@@ -193,7 +236,11 @@ def validate(directory: str) -> None:
     Exit status: 0 every log reproduces, 1 some do not, 2 no folder or no log in it.
     """
     if not os.path.isdir(directory):
-        fail(f"{directory}: no such folder" if not os.path.exists(directory) else f"{directory}: not a folder")
+        fail(
+            f"{directory}: no such folder"
+            if not os.path.exists(directory)
+            else f"{directory}: not a folder"
+        )
     files = _logs_under(directory)
     if not files:
         fail(f"{directory}: no hand logs (*.jsonl) in this folder or below")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import click
 
 from xuezhan.cli._common import BAD_INPUT
@@ -11,9 +9,11 @@ from xuezhan.cli._common import BAD_INPUT
 __all__ = ["COMMANDS", "rules_command"]
 
 
-@click.command("rules", short_help="Print the rules reference, or one rule by id (R4.3).")
+@click.command(
+    "rules", short_help="Print the rules reference, or one rule by id (R4.3)."
+)
 @click.argument("rule_id", required=False, metavar="[ID]")
-def rules_command(rule_id: Optional[str]) -> None:
+def rules_command(rule_id: str | None) -> None:
     """Print the rules reference (docs/rules.md), or the rule ID with its sub-rules and the
     readings the engine takes where the rules are silent (e.g. `xuezhan rules R4.3`).
 
