@@ -452,3 +452,31 @@ def test_fuzz_tournament_files(text: str) -> None:
         assert "Traceback" not in out and BUG not in out, out
         if r.exit_code != 0:
             assert len(out.strip().splitlines()) == 1 and out.startswith("Error: "), out
+
+
+# ------------------------------------------------------------------------------ eval and rules
+
+
+@given(
+    hand=st.one_of(tiles, st.text(max_size=30)),
+    melds=st.one_of(st.just(""), st.text(alphabet="0123456789mps(),", max_size=16)),
+    void=st.sampled_from([[], ["--void", "m"], ["--void", "p"]]),
+    win_tile=st.one_of(st.just([]), tiles.map(lambda t: ["--win-tile", t])),
+)
+@FUZZ
+def test_fuzz_eval_arguments(
+    hand: str, melds: str, void: list[str], win_tile: list[str]
+) -> None:
+    assert_clean(
+        run_cli(
+            "eval", *(["--melds", melds] if melds else []), *void, *win_tile, "--", hand
+        )
+    )
+
+
+@given(rule_id=st.text(max_size=12))
+@FUZZ
+def test_fuzz_rules_ids(rule_id: str) -> None:
+    r = run_cli("rules", "--", rule_id)
+    assert_clean(r)
+    assert r.exit_code in (0, 2)
