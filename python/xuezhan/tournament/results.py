@@ -153,7 +153,7 @@ def _checked(df: pd.DataFrame, source: Path) -> pd.DataFrame:
     except (ValueError, TypeError) as exc:
         for column, dtype in COLUMNS.items():  # name the column that does not convert
             try:
-                df[column].astype(dtype)
+                df[column].astype(dtype)  # type: ignore[call-overload]  # dtype names as in COLUMNS
             except (ValueError, TypeError):
                 raise ValueError(f"{source}: column {column!r} does not hold {dtype} values") from None
         raise ValueError(f"{source}: not a results table: {exc}") from None
