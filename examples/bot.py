@@ -6,7 +6,7 @@ It speaks the JSON-lines protocol of docs/protocol.md on stdin/stdout:
     xuezhan tournament tournaments/quick.toml      # with an entry  cmd = "python examples/bot.py"
 
 Strategy (simple but sound): always win when allowed; choose the suit it holds fewest of as
-its void suit and throw that suit away first (never be a pig, RULES.md R7.1); otherwise throw
+its void suit and throw that suit away first (never be a pig, docs/rules.md R7.1); otherwise throw
 the most isolated tile (fewest neighbours within two ranks); peng a tile it holds two of unless
 it is in its void suit; never kong. Every request is answered with one line
 ``{"id": <request id>, "action": "<one of the legal actions>"}``.

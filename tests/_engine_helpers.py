@@ -17,8 +17,8 @@ from xuezhan.engine.state import InvariantError
 from xuezhan.rules import Rules
 
 
-# The shared vectors: the repository is cloned beside shared/ (README, CI).
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+# The rule vectors (R13), kept in the repository (tests/vectors/README.md).
+VECTORS = Path(__file__).resolve().parent / "vectors"
 
 # Scripted deals used across the engine and settlement tests.
 W25 = "123m456m789m46p99p"  # 13 tiles waiting on 5p only
@@ -32,7 +32,7 @@ SELF_HANDS = [JD0, W2P5P, "2468m13579p2468s", J3X]
 
 
 def vector(name: str, **rules) -> tuple:
-    """Replay the shared vector ``name`` (rules overridden by ``rules``): (result, round)."""
+    """Replay the rule vector ``name`` (rules overridden by ``rules``): (result, round)."""
     doc = json.loads((VECTORS / name).read_text(encoding="utf-8"))
     if rules:
         doc["rules"] = {**doc["rules"], **rules}
@@ -43,7 +43,7 @@ _AFTER_ESCAPE = {"pay", "ready", "pig", "end"}
 
 
 class CheckedEvents(list):
-    """An event list that checks RULES.md R12.1–R12.3 after every appended event."""
+    """An event list that checks docs/rules.md R12.1–R12.3 after every appended event."""
 
     def __init__(self, rnd, items=()):
         super().__init__(items)

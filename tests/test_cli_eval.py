@@ -89,7 +89,7 @@ def test_r5_eval_win_tile_option():
         (["11111m22233344m"], ["five 1m"]),
         (["11122233345m99m", "--melds", "66p"], ['"66p" is not a meld']),
         (["11122233345m99m", "--rules", "tokyo"], ["unknown preset 'tokyo'"]),
-        (["11122233345m99m", "--rules", "missing.toml"], ["cannot read rules file"]),
+        (["11122233345m99m", "--rules", "missing.toml"], ["missing.toml: no such rules file"]),
         (["111222333m99m", "--melds", "999m"], ["five 9m"]),
     ],
 )

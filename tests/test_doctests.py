@@ -16,6 +16,9 @@ MODULES = [
     "xuezhan.study.config",
     "xuezhan.study.estimators",
     "xuezhan.study.measure",
+    "xuezhan.files",
+    "xuezhan.documents",
+    "xuezhan.rulebook",
 ]
 
 

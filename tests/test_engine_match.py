@@ -1,4 +1,4 @@
-"""Matches (RULES.md R9), time and bots (R10), and the Strategy protocol."""
+"""Matches (docs/rules.md R9), time and bots (R10), and the Strategy protocol."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The round state machine, rule by rule (RULES.md R1–R4, R11, R13). Test names cite rule ids."""
+"""The round state machine, rule by rule (docs/rules.md R1–R4, R11, R13). Test names cite rule ids."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ def test_r11_from_toml(tmp_path):
     broken.write_text("max_fan = \n")
     with pytest.raises(RulesError, match="not valid TOML"):
         Rules.from_toml(broken)
-    with pytest.raises(RulesError, match="cannot read"):
+    with pytest.raises(RulesError, match="missing.toml: no such rules file"):
         Rules.from_toml(tmp_path / "missing.toml")
 
 

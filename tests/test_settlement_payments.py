@@ -1,4 +1,4 @@
-"""Fan and payments during the hand (RULES.md R5, R6). Every payment is a ``pay`` event naming
+"""Fan and payments during the hand (docs/rules.md R5, R6). Every payment is a ``pay`` event naming
 its rule id, payer, payee and amount."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""End of the hand: the ready check (RULES.md R7) and escapes (R8)."""
+"""End of the hand: the ready check (docs/rules.md R7) and escapes (R8)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Built-in strategies on crafted observations (greedy, value) and over many seeded hands:
-always legal, sensible choices (RULES.md R2.1 turns, R3.1 claims, R4.2 two suits / void,
+always legal, sensible choices (docs/rules.md R2.1 turns, R3.1 claims, R4.2 two suits / void,
 R7.1 pigs, R11.1 exchange, R11.2 void declaration)."""
 
 from __future__ import annotations

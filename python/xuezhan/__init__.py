@@ -1,7 +1,7 @@
 """Sichuan Xuezhan Daodi (血战到底) mahjong: a fast Rust hand evaluator, a rule-exact round engine
 and a bot tournament runner.
 
-The hand evaluator (RULES.md R4, R5, R7.3) is re-exported here::
+The hand evaluator (docs/rules.md R4, R5, R7.3) is re-exported here::
 
     >>> import xuezhan
     >>> xuezhan.is_win("11122233345m99m3m"), xuezhan.shanten("11122233345m99m")

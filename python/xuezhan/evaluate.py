@@ -1,4 +1,4 @@
-"""The hand evaluator: win check, shanten, waits, fan and discard advice (RULES.md R4, R5, R7.3).
+"""The hand evaluator: win check, shanten, waits, fan and discard advice (docs/rules.md R4, R5, R7.3).
 
 Thin typed wrappers over the Rust core ``xuezhan._core``. A hand is a tile string (R0), a
 sequence of kinds 0–26, or 27 counts (``bytes``, a numpy ``uint8`` row, or any sequence of

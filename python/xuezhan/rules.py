@@ -1,4 +1,4 @@
-"""Rule options and presets (RULES.md R11).
+"""Rule options and presets (docs/rules.md R11).
 
 A :class:`Rules` value holds every option of the R11 table; it is immutable and hashable. The
 presets ``leshan`` and ``chengdu`` are TOML files in ``xuezhan/presets/``. Unknown fields are
@@ -189,7 +189,7 @@ def _default_fan() -> FanItems:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of RULES.md R11. Defaults are the ``leshan`` preset (read from its TOML file).
+    """Every rule option of docs/rules.md R11. Defaults are the ``leshan`` preset (read from its TOML file).
 
     Build one with :meth:`preset`, :meth:`from_dict`, :meth:`from_toml` or :meth:`replace`;
     ``preset`` records the preset it was derived from.
@@ -298,10 +298,12 @@ class Rules:
         if not isinstance(data, Mapping):
             raise RulesTypeError(f"rules must be a table of options, got {data!r}")
         d = dict(data)
+        name = d.pop("preset", DEFAULT_PRESET)
+        if not isinstance(name, str):
+            raise RulesTypeError(f"preset = {name!r} is not a preset name (presets: {', '.join(PRESETS)})")
         bad = [k for k in d if not isinstance(k, str)]
         if bad:
             raise RulesTypeError(f"rules field names must be strings, got {bad[0]!r}")
-        name = d.pop("preset", DEFAULT_PRESET)
         return cls.preset(name).replace(**d)
 
     @classmethod
@@ -312,11 +314,12 @@ class Rules:
         """
         import tomllib
 
+        from xuezhan.files import InputFileError, read_text
+
         try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
-        except OSError as exc:
-            raise RulesError(f"cannot read rules file {os.fspath(path)!r}: {exc.strerror or exc}") from None
+            data = tomllib.loads(read_text(path, what="rules file"))
+        except InputFileError as exc:
+            raise RulesError(str(exc)) from None
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"rules file {os.fspath(path)!r} is not valid TOML: {exc}") from None
         if set(data) == {"rules"} and isinstance(data["rules"], dict):

@@ -1,4 +1,4 @@
-"""Tile notation (RULES.md R0) and the tile/meld encodings of ``docs/internals.md``.
+"""Tile notation (docs/rules.md R0) and the tile/meld encodings of ``docs/internals.md``.
 
 A tile kind is an integer 0–26: ``1m``–``9m`` = 0–8, ``1p``–``9p`` = 9–17, ``1s``–``9s`` = 18–26.
 A run of digits shares the suit letter that follows it (R0)::

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import click
 
+from xuezhan.cli._common import GuardedGroup
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="xuezhan")
 def main() -> None:
-    """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run tournaments and rule studies."""
+    """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run tournaments and rule studies.
+
+    Rule ids (R0-R13, e.g. R4.3) refer to the rules reference docs/rules.md; `xuezhan rules ID`
+    prints one rule.
+    """
 
 
 def _register() -> None:
@@ -16,7 +22,7 @@ def _register() -> None:
     # tournament runner can grow their commands without touching each other's code.
     import importlib
 
-    for name in ("eval_cmd", "replay_cmd", "tournament_cmd", "study_cmd"):
+    for name in ("eval_cmd", "replay_cmd", "tournament_cmd", "study_cmd", "rules_cmd"):
         try:
             module = importlib.import_module(f"xuezhan.cli.{name}")
         except ModuleNotFoundError as exc:  # command group not written yet

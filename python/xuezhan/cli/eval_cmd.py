@@ -149,7 +149,9 @@ def eval_command(hand: str, melds: str, rules: str, void: Optional[str], win_til
 
 
 def _fail(message: str) -> None:
-    click.echo(f"Error: {message}", err=True)
+    from xuezhan.cli._common import one_line
+
+    click.echo(f"Error: {one_line(message)}", err=True)
     sys.exit(2)
 
 

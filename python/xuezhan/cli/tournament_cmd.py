@@ -8,10 +8,13 @@ crash loses nothing; ``--resume`` continues), then writes ``results.parquet`` an
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 from typing import Optional
 
 import click
+
+from xuezhan.cli._common import BadInput
 
 __all__ = ["COMMANDS", "tournament_command", "report_command"]
 
@@ -28,8 +31,23 @@ def _print_report(df, out_dir: Optional[Path], title: str, plots: bool) -> None:
         click.echo(f"report: {paths['html']}  (plots and summary.csv beside it)")
 
 
+def _check_output(out: Path) -> None:
+    """The output folder can be created and written to (said before any hand is played)."""
+    for parent in (out, *out.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise BadInput(f"output folder {out}: {parent} is a file, not a folder")
+            break
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".xuezhan-write-check-"):
+            pass
+    except OSError as exc:
+        raise BadInput(f"output folder {out}: cannot write there: {exc.strerror or exc}") from None
+
+
 @click.command("tournament")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: the file's 'output', else results/<file name>).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in the output folder.")
@@ -73,8 +91,12 @@ def tournament_command(
             config = config.replace(**changes)
         out = output or (Path(config.output) if config.output else Path("results") / file.stem)
         config.build_rules()  # fail early, naming the bad rule field
+        from xuezhan.tournament.driver import check_programs
+
+        check_programs(config)  # unknown strategies, bad options, missing programs
     except (ConfigError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise BadInput(f"{file}: {exc}" if str(file) not in str(exc) else str(exc)) from None
+    _check_output(out)
     click.echo(
         f"{config.name}: {config.n_games} hands, {config.seating} seating, "
         f"{', '.join(config.labels)}; {config.effective_workers} worker(s); output {out}",
@@ -92,13 +114,15 @@ def tournament_command(
         sys.exit(130)
     except (TournamentError, ConfigError, ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"output folder {out}: {exc.strerror or exc}") from None
     click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
     if not no_report:
         _print_report(df, out, f"{config.name} ({config.n_games} hands, rules {df['rules_id'].iloc[0]})", True)
 
 
 @click.command("report")
-@click.argument("results", type=click.Path(exists=True, path_type=Path))
+@click.argument("results", type=click.Path(path_type=Path))
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to write report.html, the PNG plots and summary.csv "
               "(default: the results folder, or beside the results file).")
@@ -111,10 +135,12 @@ def report_command(results: Path, output: Optional[Path], no_plots: bool) -> Non
 
     try:
         df = load_results(results)
-    except (OSError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(f"{results}: {exc.strerror or exc}" if exc.strerror else str(exc)) from None
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     if df.empty:
-        raise click.ClickException(f"{results}: no results yet")
+        raise BadInput(f"{results}: no results yet")
     out = output or (results if results.is_dir() else results.parent)
     title = f"{results.name}: {df['hand'].nunique()} hands"
     _print_report(df, out, title, not no_plots)

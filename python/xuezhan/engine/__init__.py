@@ -1,9 +1,9 @@
 """The round engine (issue 3): state machine, settlement, matches, scripts and logs.
 
-RULES.md R1–R4 (:mod:`.round`), R5–R8 (:mod:`.settlement`), R9–R10 (:mod:`.match`),
+docs/rules.md R1–R4 (:mod:`.round`), R5–R8 (:mod:`.settlement`), R9–R10 (:mod:`.match`),
 R12.4 (:mod:`.log`), R13 (:mod:`.script`).
 
-Readings where RULES.md is silent (each is one place in the code):
+Readings where the rules are silent (each is one place in the code; also in docs/rules.md):
 
 - R13/R3.2: once a win has been declared on a discard, a later seat that could only peng or kong
   is still asked (the shared vectors require it); its claim cannot be taken.

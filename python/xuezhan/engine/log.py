@@ -1,4 +1,4 @@
-"""Hand logs as JSON lines (RULES.md R1.4, R12.4).
+"""Hand logs as JSON lines (docs/rules.md R1.4, R12.4).
 
 Line 1 is a header: engine version, rules (every option), seed, dealer, the dealt hands and the
 wall in draw order, the exchange direction. Every following line is one event of the hand, in

@@ -1,4 +1,4 @@
-"""Playing hands and matches with strategies (RULES.md R9, R10).
+"""Playing hands and matches with strategies (docs/rules.md R9, R10).
 
 Every decision is timed with ``time.perf_counter``. A decision slower than ``turn_timeout`` /
 ``claim_timeout`` takes the R10 default instead and counts against ``max_timeouts`` per match;

@@ -1,4 +1,4 @@
-"""The round state machine (RULES.md R1–R4, R10 defaults, R11 exchange and void).
+"""The round state machine (docs/rules.md R1–R4, R10 defaults, R11 exchange and void).
 
 ``Round`` is a :class:`~xuezhan.engine.state.HandState` with transitions. Exactly one seat has
 a pending decision at a time (``round.cur``); ``legal_actions(seat)`` lists its legal actions

@@ -1,4 +1,4 @@
-"""Scripted hands (RULES.md R13): run a JSON document that fixes a hand completely.
+"""Scripted hands (docs/rules.md R13): run a JSON document that fixes a hand completely.
 
 Lines are consumed exactly as R13 says:
 

@@ -1,4 +1,4 @@
-"""Settlement: every payment of a hand (RULES.md R6, R7, R8), one function per rule.
+"""Settlement: every payment of a hand (docs/rules.md R6, R7, R8), one function per rule.
 
 Each payment is one ``pay`` event naming its rule id, payer, payee (``None`` for the escape
 penalty, paid to nobody) and amount, and is added to the hand's deltas at once. Kong income is

@@ -1,4 +1,4 @@
-"""The state of one hand: tiles, melds, wall, who has won, scores (RULES.md R1, R2, R12).
+"""The state of one hand: tiles, melds, wall, who has won, scores (docs/rules.md R1, R2, R12).
 
 Per-seat concealed tiles are ``bytearray(27)`` counts that go straight to the Rust core
 (``bytes(counts)``); melds are the one-byte codes of docs/internals.md (``type * 27 + kind``),

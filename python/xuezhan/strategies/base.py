@@ -3,7 +3,7 @@
 A strategy sees :class:`~xuezhan.engine.observation.Observation` values (what its seat may
 know, with its legal actions) and, optionally, the public views of events. It answers one
 :class:`~xuezhan.engine.actions.Action` per decision; an exception, an illegal action or a
-timeout past ``max_timeouts`` is an escape (RULES.md R8, R10.3).
+timeout past ``max_timeouts`` is an escape (docs/rules.md R8, R10.3).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``greedy``: the lowest shanten, then the most useful tiles (RULES.md R4, via the Rust core).
+"""``greedy``: the lowest shanten, then the most useful tiles (docs/rules.md R4, via the Rust core).
 
 How it plays, decision by decision:
 

@@ -14,14 +14,15 @@ A tournament file (see ``tournaments/quick.toml``)::
     preset = "leshan"       # then any R11 field, e.g. max_fan = 4, "fan.terminals" = true
 
     [[strategies]]          # exactly four entries: the four seats' line-up
-    strategy = "random"     # a built-in name, or "module:Class"
+    strategy = "random"     # a built-in name, or "module:Class" (importable from this file's folder too)
     [[strategies]]
     name = "my-bot"         # the label in results (defaults to the strategy / command)
-    cmd = "python examples/bot.py"   # an external bot speaking docs/protocol.md
+    cmd = "python bots/my_bot.py"   # an external bot speaking docs/protocol.md; relative
+                                    # paths are looked up from this file's folder
     options = {}            # keyword arguments for the strategy's constructor
 
 A plain list of strings is accepted too: ``strategies = ["random", "greedy", "value", "value"]``.
-Unknown keys are an error naming the key (RULES.md R11 spirit: nothing is silently ignored).
+Unknown keys are an error naming the key (docs/rules.md R11 spirit: nothing is silently ignored).
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ __all__ = ["ConfigError", "StrategySpec", "TournamentConfig", "load_config", "SE
 
 SEATS = 4
 SEATINGS = ("duplicate", "random")
+#: Limits of one run: refused above them, before anything is allocated or started.
+MAX_HANDS = 10**9
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 1024
 
 
 class ConfigError(ValueError):
@@ -57,13 +62,17 @@ class StrategySpec:
     cmd: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     cwd: str | None = None
+    #: The folder of the tournament file (None: the current directory). Relative paths of
+    #: ``cmd`` and ``cwd``, and ``module:Class`` modules, are looked up there; not part of
+    #: the tournament's identity (moving the folder does not change the results).
+    base_dir: str | None = field(default=None, compare=False)
 
     @classmethod
-    def parse(cls, entry: Any, where: str) -> "StrategySpec":
+    def parse(cls, entry: Any, where: str, base_dir: str | None = None) -> "StrategySpec":
         if isinstance(entry, str):
             if not entry.strip():
                 raise ConfigError(f"{where}: empty strategy name")
-            return cls(name=entry, strategy=entry)
+            return cls(name=entry, strategy=entry, base_dir=base_dir)
         if not isinstance(entry, Mapping):
             raise ConfigError(f"{where}: expected a strategy name or a table, got {entry!r}")
         allowed = {"name", "strategy", "cmd", "options", "cwd", "class"}
@@ -87,7 +96,53 @@ class StrategySpec:
         cwd = entry.get("cwd")
         if cwd is not None and not isinstance(cwd, str):
             raise ConfigError(f"{where}.cwd: expected a string, got {cwd!r}")
-        return cls(name=name, strategy=strategy, cmd=cmd, options=dict(options), cwd=cwd)
+        bad = [k for k in options if not isinstance(k, str) or not k.isidentifier()]
+        if bad:
+            raise ConfigError(f"{where}.options: {bad[0]!r} is not an option name")
+        return cls(name=name, strategy=strategy, cmd=cmd, options=dict(options), cwd=cwd, base_dir=base_dir)
+
+    def argv(self) -> list[str]:
+        """The external bot's command line, split like a shell would, with relative paths resolved
+        against the tournament file's folder: the program when it is written as a path (it holds
+        a ``/``), and every argument that names an existing file or folder there.
+        Bare program names (``python``) are looked up on ``PATH`` as usual.
+
+        >>> spec = StrategySpec(name="bot", cmd="python bots/b.py --fast", base_dir="/t")
+        >>> spec.argv() == ["python", "bots/b.py", "--fast"]   # /t/bots/b.py does not exist
+        True
+        """
+        import shlex
+
+        if self.cmd is None:
+            return []
+        argv = shlex.split(self.cmd)
+        if self.base_dir is None:
+            return argv
+        base = Path(self.base_dir)
+        out = []
+        for i, arg in enumerate(argv):
+            resolved = arg
+            if arg and not os.path.isabs(arg) and not arg.startswith("-"):
+                candidate = base / arg
+                if i == 0:
+                    if ("/" in arg or os.sep in arg) and candidate.exists():
+                        resolved = str(candidate.resolve())
+                elif candidate.exists():
+                    resolved = str(candidate.resolve())
+            out.append(resolved)
+        return out
+
+    def command(self) -> str | None:
+        """:meth:`argv` joined back into one command line (what the external adapter takes)."""
+        import shlex
+
+        return None if self.cmd is None else shlex.join(self.argv())
+
+    def workdir(self) -> str | None:
+        """``cwd``, relative to the tournament file's folder when it is a relative path."""
+        if self.cwd is None or self.base_dir is None or os.path.isabs(self.cwd):
+            return self.cwd
+        return str((Path(self.base_dir) / self.cwd).resolve())
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name}
@@ -128,14 +183,20 @@ class TournamentConfig:
             value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ConfigError(f"{key}: expected an integer, got {value!r}")
-        if self.hands < 1:
-            raise ConfigError(f"hands: must be at least 1, got {self.hands}")
-        if self.seed < 0:
-            raise ConfigError(f"seed: must be non-negative, got {self.seed}")
-        if self.workers < 0:
-            raise ConfigError(f"workers: must be 0 (all cores) or more, got {self.workers}")
-        if self.chunk < 1:
-            raise ConfigError(f"chunk: must be at least 1, got {self.chunk}")
+        if not 1 <= self.hands <= MAX_HANDS:
+            raise ConfigError(f"hands: must be 1 to {MAX_HANDS:,} (one run; split bigger studies), got {self.hands:,}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ConfigError(f"seed: must be 0 to {MAX_SEED:,} (a 63-bit integer), got {self.seed}")
+        if not 0 <= self.workers <= MAX_WORKERS:
+            raise ConfigError(f"workers: must be 0 (all cores) to {MAX_WORKERS}, got {self.workers}")
+        if not 1 <= self.chunk <= MAX_HANDS:
+            raise ConfigError(f"chunk: must be 1 to {MAX_HANDS:,}, got {self.chunk}")
+        if not isinstance(self.name, str) or not self.name:
+            raise ConfigError(f"name: expected a non-empty string, got {self.name!r}")
+        if self.output is not None and (not isinstance(self.output, str) or not self.output):
+            raise ConfigError(f"output: expected a folder path (a string), got {self.output!r}")
+        if not isinstance(self.seating, str):
+            raise ConfigError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
         if self.seating not in SEATINGS:
             raise ConfigError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
         if not isinstance(self.rules, Mapping):
@@ -214,8 +275,14 @@ class TournamentConfig:
 _TOP_KEYS = {"name", "hands", "seed", "seating", "rules", "workers", "chunk", "output", "strategies"}
 
 
-def config_from_dict(data: Mapping[str, Any], *, source: str = "config") -> TournamentConfig:
-    """Validate a parsed TOML document (or any mapping) into a :class:`TournamentConfig`."""
+def config_from_dict(
+    data: Mapping[str, Any], *, source: str = "config", base_dir: str | None = None
+) -> TournamentConfig:
+    """Validate a parsed TOML document (or any mapping) into a :class:`TournamentConfig`.
+
+    ``base_dir`` (the TOML file's folder) is where relative ``cmd`` paths, ``cwd`` and
+    ``module:Class`` modules are looked up.
+    """
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise ConfigError(f"{source}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_TOP_KEYS))})")
@@ -226,8 +293,7 @@ def config_from_dict(data: Mapping[str, Any], *, source: str = "config") -> Tour
         raise ConfigError(f"{source}: 'strategies' must be a list, got {raw!r}")
     specs = []
     for i, entry in enumerate(raw):
-        # External bots run from the current directory unless the entry gives a ``cwd``.
-        specs.append(StrategySpec.parse(entry, f"{source}: strategies[{i}]"))
+        specs.append(StrategySpec.parse(entry, f"{source}: strategies[{i}]", base_dir))
     kwargs: dict[str, Any] = {k: data[k] for k in _TOP_KEYS - {"strategies"} if k in data}
     try:
         return TournamentConfig(strategies=tuple(specs), **kwargs)
@@ -237,13 +303,16 @@ def config_from_dict(data: Mapping[str, Any], *, source: str = "config") -> Tour
 
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     """Read a tournament TOML file; errors name the file and the key."""
+    from xuezhan.files import InputFileError, read_text
+
     p = Path(path)
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ConfigError(f"{p}: no such tournament file") from None
+        data = tomllib.loads(read_text(p, what="tournament file"))
+    except InputFileError as exc:
+        raise ConfigError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not a usable tournament file: nested too deeply") from None
     data.setdefault("name", p.stem)
-    return config_from_dict(data, source=str(p))
+    return config_from_dict(data, source=str(p), base_dir=str(p.resolve().parent))

@@ -71,20 +71,30 @@ def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite
 
 
 def check_programs(config: TournamentConfig) -> None:
-    """Fail fast, naming the entry, when an external bot's program cannot be found."""
+    """Fail fast, naming the entry, when a strategy cannot be built: an external bot's program
+    cannot be found, or a built-in / ``module:Class`` entry is unknown, not a strategy, or given
+    options it does not take."""
     import os
-    import shlex
     import shutil
+
+    from xuezhan.tournament.play import check_strategy
 
     for i, spec in enumerate(config.strategies):
         if spec.cmd is None:
+            try:
+                check_strategy(spec)
+            except ValueError as exc:
+                raise ConfigError(f"strategies[{i}] ({spec.name!r}): {exc}") from None
             continue
-        argv = shlex.split(spec.cmd)
+        argv = spec.argv()
         prog = argv[0] if argv else ""
-        base = spec.cwd or "."
+        base = spec.workdir() or "."
         found = (os.path.exists(os.path.join(base, prog)) if os.sep in prog else shutil.which(prog) is not None)
         if not found:
-            raise ConfigError(f"strategies[{i}] ({spec.name!r}): cannot find the program {prog!r} of cmd = {spec.cmd!r}")
+            where = f" (relative paths are looked up from {spec.base_dir})" if spec.base_dir else ""
+            raise ConfigError(
+                f"strategies[{i}] ({spec.name!r}): cannot find the program {prog!r} of cmd = {spec.cmd!r}{where}"
+            )
 
 
 def run(

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
 from xuezhan.tournament.scheduling import Game, derive_seed
 
-__all__ = ["HandRunner", "build_strategy"]
+__all__ = ["HandRunner", "build_strategy", "check_strategy", "strategy_factory"]
 
 
 def _builtin() -> dict[str, type]:
@@ -30,19 +30,37 @@ def _builtin() -> dict[str, type]:
     return {"random": RandomStrategy, "greedy": GreedyStrategy, "value": ValueStrategy}
 
 
+def _import_module(name: str, base_dir: str | None) -> Any:
+    """Import ``name``, looking in the tournament file's folder first (it stays on ``sys.path``:
+    the module's own imports of its neighbours must keep working in every worker)."""
+    import sys
+
+    if base_dir is not None and base_dir not in sys.path:
+        sys.path.insert(0, base_dir)
+    return importlib.import_module(name)
+
+
 def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
     """A callable building the entry's strategy from its options (and ``seed``, see below)."""
     if spec.cmd is not None:
         from xuezhan.strategies.external import ExternalStrategy
 
-        return lambda **kw: ExternalStrategy(spec.cmd, name=spec.name, cwd=spec.cwd, **kw)
+        argv, cwd = spec.argv(), spec.workdir()
+        return lambda **kw: ExternalStrategy(argv, name=spec.name, cwd=cwd, **kw)
     assert spec.strategy is not None
     if ":" in spec.strategy:
         module_name, _, attr = spec.strategy.partition(":")
+        if not module_name or not attr:
+            raise ValueError(f"strategy {spec.strategy!r}: write 'module:Class'")
         try:
-            module = importlib.import_module(module_name)
+            module = _import_module(module_name, spec.base_dir)
         except ImportError as exc:
-            raise ValueError(f"strategy {spec.strategy!r}: cannot import module {module_name!r}: {exc}") from None
+            where = f" (looked in {spec.base_dir} and on sys.path)" if spec.base_dir else ""
+            raise ValueError(f"strategy {spec.strategy!r}: cannot import module {module_name!r}{where}: {exc}") from None
+        except Exception as exc:  # the user's module fails while it is imported
+            raise ValueError(
+                f"strategy {spec.strategy!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}"
+            ) from None
         obj: Any = module
         for part in attr.split("."):
             try:
@@ -51,6 +69,11 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
                 raise ValueError(f"strategy {spec.strategy!r}: module {module_name!r} has no {attr!r}") from None
         if not callable(obj):
             raise ValueError(f"strategy {spec.strategy!r} is not a class or factory")
+        if isinstance(obj, type) and not _is_strategy_class(obj):
+            raise ValueError(
+                f"strategy {spec.strategy!r} is not a strategy: a strategy class has the methods "
+                "reset(seat, rules) and act(observation) (the Strategy protocol)"
+            )
         return obj
     builtin = _builtin()
     if spec.strategy not in builtin:
@@ -59,6 +82,42 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
             "use 'module:Class' for your own or cmd = '...' for an external bot"
         )
     return builtin[spec.strategy]
+
+
+def _is_strategy_class(cls: type) -> bool:
+    return callable(getattr(cls, "act", None)) and callable(getattr(cls, "reset", None))
+
+
+def check_strategy(spec: StrategySpec) -> None:
+    """Fail with a ``ValueError`` naming the problem when the entry cannot build a strategy:
+    an unknown name, a module or class that is missing or not a strategy, or options its
+    constructor does not take. External bots (``cmd``) are checked by the driver."""
+    if spec.cmd is not None:
+        return
+    factory = strategy_factory(spec)
+    options = dict(spec.options)
+    if _takes_seed(factory):
+        options.setdefault("seed", 0)
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        sig = None
+    if sig is not None:
+        try:
+            sig.bind(**options)
+        except TypeError as exc:
+            known = [n for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            raise ValueError(
+                f"options {dict(spec.options)!r} do not fit {spec.strategy}: {exc} "
+                f"(its options: {', '.join(known) or 'none'})"
+            ) from None
+    if not isinstance(factory, type):  # a factory function: build one and look at it
+        try:
+            built = factory(**options)
+        except Exception as exc:
+            raise ValueError(f"{spec.strategy}: building the strategy failed: {type(exc).__name__}: {exc}") from None
+        if not _is_strategy_class(type(built)):
+            raise ValueError(f"{spec.strategy} did not build a strategy (no reset/act methods): {built!r}")
 
 
 def _takes_seed(factory: Callable[..., Any]) -> bool:

@@ -173,11 +173,23 @@ def pairwise(df: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     return out.sort_values("diff", ascending=False, kind="stable").reset_index(drop=True)
 
 
+def _rule_title(name: str) -> str:
+    """The heading of the rule a fired-rule name cites, in the rules reference (docs/rules.md)."""
+    from xuezhan import rulebook
+
+    try:
+        return rulebook.title(name)
+    except rulebook.UnknownRuleError:
+        return ""
+
+
 def rule_frequencies(df: pd.DataFrame) -> pd.DataFrame:
     """How often each rule fired (share of hands, per rules id), from the ``fired`` column —
-    for rule studies: the same walls under several rule variants."""
+    for rule studies: the same walls under several rule variants. ``title`` is the rule's
+    heading in the rules reference docs/rules.md (``xuezhan rules ID`` prints the rule)."""
+    columns = ["rules_id", "rule", "title", "hands", "share"]
     if "fired" not in df or df.empty:
-        return pd.DataFrame(columns=["rules_id", "rule", "hands", "share"])
+        return pd.DataFrame(columns=columns)
     hands = df.drop_duplicates("hand")[["hand", "rules_id", "fired"]]
     rows = []
     for rid, g in hands.groupby("rules_id", sort=True):
@@ -186,8 +198,8 @@ def rule_frequencies(df: pd.DataFrame) -> pd.DataFrame:
             for rule in filter(None, str(fired).split("+")):
                 counts[rule] = counts.get(rule, 0) + 1
         for rule, n in sorted(counts.items()):
-            rows.append({"rules_id": rid, "rule": rule, "hands": n, "share": n / len(g)})
-    return pd.DataFrame(rows, columns=["rules_id", "rule", "hands", "share"])
+            rows.append({"rules_id": rid, "rule": rule, "title": _rule_title(rule), "hands": n, "share": n / len(g)})
+    return pd.DataFrame(rows, columns=columns)
 
 
 def format_pairwise(pairs: pd.DataFrame) -> str:
@@ -376,7 +388,9 @@ under duplicate seating), with a 95% t-interval over the walls.</p>
 {pairs_html}
 {img_html}
 <h2>Rules fired</h2>
-<p>Share of hands in which each rule of RULES.md fired.</p>
+<p>Share of hands in which each rule fired. Rule ids and titles are those of the project's rules
+reference, docs/rules.md (anchors <code>docs/rules.md#R6.5</code>); <code>xuezhan rules R6.5</code>
+prints a rule.</p>
 {rules_html}
 </body></html>
 """

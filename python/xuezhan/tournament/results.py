@@ -143,29 +143,60 @@ def write_final(out_dir: str | Path, df: pd.DataFrame, *, csv: bool = False) -> 
     return paths
 
 
+def _checked(df: pd.DataFrame, source: Path) -> pd.DataFrame:
+    """The table with :data:`COLUMNS` and their types; errors name the file and the columns."""
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{source}: not a results table: missing column(s) {', '.join(missing)}")
+    try:
+        return _sorted(df.astype(COLUMNS))
+    except (ValueError, TypeError) as exc:
+        for column, dtype in COLUMNS.items():  # name the column that does not convert
+            try:
+                df[column].astype(dtype)  # type: ignore[call-overload]  # dtype names as in COLUMNS
+            except (ValueError, TypeError):
+                raise ValueError(f"{source}: column {column!r} does not hold {dtype} values") from None
+        raise ValueError(f"{source}: not a results table: {exc}") from None
+
+
+def _read_table(p: Path) -> pd.DataFrame:
+    import stat
+
+    st = p.stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{p}: not a regular file (a device, pipe or socket): give a results file or folder")
+    try:
+        if p.suffix == ".csv":
+            return pd.read_csv(p, keep_default_na=False, na_values=[])
+        return pd.read_parquet(p)
+    except (ValueError, OSError) as exc:  # pyarrow's errors are ValueError / OSError subclasses
+        kind = "CSV" if p.suffix == ".csv" else "Parquet"
+        raise ValueError(f"{p}: not a readable {kind} results table: {' '.join(str(exc).split())[:200]}") from None
+    except Exception as exc:  # pandas' parser errors
+        raise ValueError(f"{p}: not a readable results table: {type(exc).__name__}: {exc}") from None
+
+
 def load_results(path: str | Path) -> pd.DataFrame:
     """Load a results table from a Parquet/CSV file or a run's output folder.
 
     A folder gives its ``results.parquet`` when the run finished, else the part files written
-    so far (a report of an interrupted run).
+    so far (a report of an interrupted run). Errors (``ValueError``, ``FileNotFoundError``)
+    name the file and what is wrong (e.g. the missing columns).
     """
     p = Path(path)
     if p.is_dir():
         if (p / FINAL).is_file():
-            return _sorted(pd.read_parquet(p / FINAL).astype(COLUMNS))
+            return _checked(_read_table(p / FINAL), p / FINAL)
         if (p / PARTS).is_dir():
-            return read_parts(p)
+            files = sorted((p / PARTS).glob("part-*.parquet"))
+            if not files:
+                return rows_to_frame([])
+            df = pd.concat([_checked(_read_table(f), f) for f in files], ignore_index=True)
+            return _sorted(df)
         raise FileNotFoundError(f"{p}: no {FINAL} and no {PARTS}/ folder: not a tournament output folder")
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such results file or folder")
-    if p.suffix == ".csv":
-        df = pd.read_csv(p, keep_default_na=False, na_values=[])
-    else:
-        df = pd.read_parquet(p)
-    missing = [c for c in COLUMNS if c not in df.columns]
-    if missing:
-        raise ValueError(f"{p}: not a results table: missing column(s) {', '.join(missing)}")
-    return _sorted(df.astype(COLUMNS))
+    return _checked(_read_table(p), p)
 
 
 def write_manifest(out_dir: str | Path, data: Mapping[str, Any]) -> None:
