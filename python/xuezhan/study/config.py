@@ -14,7 +14,7 @@ file (see ``studies/cap-sweep.toml``)::
     [rules]                   # the base rules: a preset and overrides shared by every variant
     preset = "leshan"
 
-    [[variants]]              # one variant: overrides of the base rules (any RULES.md R11 field)
+    [[variants]]              # one variant: overrides of the base rules (any R11 field, docs/rules.md)
     name = "no pig penalty"   # optional; default: the overrides written out, or "base"
     pig_penalty = false
 

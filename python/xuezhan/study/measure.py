@@ -3,7 +3,7 @@
 :func:`study_report` turns a tidy study table (``variant`` + the tournament's columns, one row
 per variant, hand and seat) into :class:`StudyReport`: for each variant and metric the estimate
 with its 95% interval and, against the base variant, the paired difference over the shared
-walls (clustered by wall seed, :mod:`.estimators`). Sections (the rule ids are RULES.md's):
+walls (clustered by wall seed, :mod:`.estimators`). Sections (the rule ids are those of docs/rules.md):
 
 - ``ends``: how hands end — three players won, the wall ran out, an escape (R4.5, R8);
 - ``rules``: share of hands in which each rule fired (the ``fired`` column, R9.3), with words;
