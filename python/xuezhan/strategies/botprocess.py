@@ -32,6 +32,8 @@ __all__ = ["LINE_CAP", "BotClosed", "BotProcess", "LineTooLong", "kill_all"]
 #: The longest line a bot may write, in bytes (newline excluded); longer is garbage (R8).
 LINE_CAP = 1 << 20
 _READ = 1 << 16
+#: While waiting for a line, how often the bot's own process is checked for life (seconds).
+_LEADER_POLL = 0.05
 #: Seconds a stopping bot gets after end of input, then after SIGTERM.
 GRACE = 0.2
 
@@ -187,11 +189,18 @@ class BotProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            for key, _ in self._sel.select(remaining):
+            events = self._sel.select(min(remaining, _LEADER_POLL))
+            for key, _ in events:
                 if key.fd == self._in:
                     self._push()
                 elif key.fd == self._out:
                     self._read()
+            if not events and self.proc.poll() is not None:
+                # The bot exited but a process it started holds the pipe open: what the bot
+                # wrote is read, then it counts as closed (R10.3: a dead process is an escape).
+                self._read()
+                if not self._lines:
+                    self._eof = True
 
     def _read(self) -> None:
         fd = self._out

@@ -57,6 +57,7 @@ class StrategySpec:
     cmd: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     cwd: str | None = None
+    trusted: bool = False  # a module:Class strategy runs in-process, without pre-emption (R10.3)
 
     @classmethod
     def parse(cls, entry: Any, where: str) -> "StrategySpec":
@@ -66,7 +67,7 @@ class StrategySpec:
             return cls(name=entry, strategy=entry)
         if not isinstance(entry, Mapping):
             raise ConfigError(f"{where}: expected a strategy name or a table, got {entry!r}")
-        allowed = {"name", "strategy", "cmd", "options", "cwd", "class"}
+        allowed = {"name", "strategy", "cmd", "options", "cwd", "class", "trusted"}
         unknown = sorted(set(entry) - allowed)
         if unknown:
             raise ConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
@@ -87,7 +88,10 @@ class StrategySpec:
         cwd = entry.get("cwd")
         if cwd is not None and not isinstance(cwd, str):
             raise ConfigError(f"{where}.cwd: expected a string, got {cwd!r}")
-        return cls(name=name, strategy=strategy, cmd=cmd, options=dict(options), cwd=cwd)
+        trusted = entry.get("trusted", False)
+        if not isinstance(trusted, bool):
+            raise ConfigError(f"{where}.trusted: expected true or false, got {trusted!r}")
+        return cls(name=name, strategy=strategy, cmd=cmd, options=dict(options), cwd=cwd, trusted=trusted)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name}
@@ -99,6 +103,8 @@ class StrategySpec:
             d["options"] = dict(self.options)
         if self.cwd is not None:
             d["cwd"] = self.cwd
+        if self.trusted:
+            d["trusted"] = True
         return d
 
 

@@ -1,7 +1,13 @@
-"""``xuezhan.tournament.run``: play a tournament (resumable) and return its results table."""
+"""``xuezhan.tournament.run``: play a tournament (resumable) and return its results table.
+
+Before the first hand every external bot and guarded Python strategy of the line-up passes a
+start-up check (:func:`check_bots`); one run at a time holds the output folder's lock; on
+``--resume`` every part file on disk is verified against its chunk before it is trusted.
+"""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import time
@@ -11,28 +17,35 @@ from typing import Any
 import pandas as pd
 
 from xuezhan.tournament.config import ConfigError, TournamentConfig, load_config
-from xuezhan.tournament.executors import execute
+from xuezhan.tournament.executors import WorkerLost, execute
 from xuezhan.tournament.results import (
     FINAL,
     MANIFEST,
     PARTS,
+    OutputBusy,
+    OutputLock,
+    PartError,
     done_chunks,
+    part_path,
     read_manifest,
     read_parts,
     rows_to_frame,
+    verify_part,
     write_final,
     write_manifest,
 )
-from xuezhan.tournament.scheduling import chunks
+from xuezhan.tournament.scheduling import chunks, game
 
-__all__ = ["run", "TournamentError"]
+__all__ = ["TournamentError", "run"]
 
 
 class TournamentError(RuntimeError):
     """A tournament that cannot start or continue (e.g. ``--resume`` of a different tournament)."""
 
 
-def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite: bool) -> set[int]:
+def _prepare_output(
+    config: TournamentConfig, out: Path, resume: bool, overwrite: bool
+) -> set[int]:
     manifest = read_manifest(out)
     has_parts = (out / PARTS).is_dir() and any((out / PARTS).glob("part-*.parquet"))
     if overwrite:
@@ -46,7 +59,9 @@ def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite
             # nothing to resume: a fresh start
             pass
         elif manifest is None:
-            raise TournamentError(f"{out}: part files without {MANIFEST}: cannot tell which tournament they belong to")
+            raise TournamentError(
+                f"{out}: part files without {MANIFEST}: cannot tell which tournament they belong to"
+            )
         elif manifest.get("identity") != config.identity():
             raise TournamentError(
                 f"{out}: --resume of a different tournament (identity {manifest.get('identity')} on disk, "
@@ -63,28 +78,67 @@ def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite
             "config": config.to_dict(),
             "n_games": config.n_games,
             "chunks": len(chunks(config)),
-            "started": (manifest or {}).get("started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+            "started": (manifest or {}).get(
+                "started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            ),
         },
     )
     done = done_chunks(out) if resume else set()
+    all_chunks = chunks(config)
+    for chunk_id in sorted(done):
+        path = part_path(out, chunk_id)
+        if chunk_id >= len(all_chunks):
+            raise TournamentError(
+                f"{path}: this tournament has only {len(all_chunks)} chunks; the file is not one of its parts"
+            )
+        try:
+            verify_part(path, [game(config, i) for i in all_chunks[chunk_id]])
+        except PartError as exc:
+            raise TournamentError(
+                f"{exc}; delete it and --resume plays its chunk again"
+            ) from None
     return done
 
 
-def check_programs(config: TournamentConfig) -> None:
-    """Fail fast, naming the entry, when an external bot's program cannot be found."""
-    import os
-    import shlex
-    import shutil
+def check_bots(config: TournamentConfig) -> None:
+    """The start-up check: every external bot and guarded Python strategy must start and answer.
 
+    Each distinct entry is started once and sent one real request
+    (:meth:`~xuezhan.strategies.external.ExternalStrategy.check`). A program that cannot run
+    (missing, not executable, a folder, a missing ``cwd``), exits or answers garbage is one
+    :class:`ConfigError` naming the entry and the command, with the end of its stderr.
+    Unknown strategy names and modules that do not import raise :class:`ValueError`.
+    """
+    from xuezhan.strategies.external import BotStartError, ExternalStrategy
+    from xuezhan.strategies.guarded import GuardedFactory
+    from xuezhan.tournament.play import _takes_seed, strategy_factory
+
+    rules = config.build_rules()
+    checked: set[str] = set()
     for i, spec in enumerate(config.strategies):
-        if spec.cmd is None:
+        factory = strategy_factory(spec)
+        guarded = isinstance(factory, GuardedFactory)
+        if spec.cmd is None and not guarded:
             continue
-        argv = shlex.split(spec.cmd)
-        prog = argv[0] if argv else ""
-        base = spec.cwd or "."
-        found = (os.path.exists(os.path.join(base, prog)) if os.sep in prog else shutil.which(prog) is not None)
-        if not found:
-            raise ConfigError(f"strategies[{i}] ({spec.name!r}): cannot find the program {prog!r} of cmd = {spec.cmd!r}")
+        key = json.dumps(
+            [spec.cmd, spec.cwd, spec.strategy, dict(spec.options)],
+            sort_keys=True,
+            default=str,
+        )
+        if key in checked:
+            continue
+        checked.add(key)
+        options = dict(spec.options)
+        if guarded and _takes_seed(factory):
+            options.setdefault("seed", 0)
+        bot = factory(**options)
+        assert isinstance(bot, ExternalStrategy)
+        try:
+            bot.check(rules)
+        except BotStartError as exc:
+            raise ConfigError(f"strategies[{i}] ({spec.name!r}): {exc}") from None
+        finally:
+            bot.close()
 
 
 def run(
@@ -114,8 +168,33 @@ def run(
         config = config_from_dict(config)
     if workers is not None:
         config = config.replace(workers=workers)
-    check_programs(config)
-    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    check_bots(config)
+    out = (
+        Path(output)
+        if output is not None
+        else (Path(config.output) if config.output else None)
+    )
+    if out is None:
+        return _run(config, None, resume, overwrite, progress, csv)
+    lock = OutputLock(out)
+    try:
+        lock.acquire()
+    except OutputBusy as exc:
+        raise TournamentError(str(exc)) from None
+    try:
+        return _run(config, out, resume, overwrite, progress, csv)
+    finally:
+        lock.release()
+
+
+def _run(
+    config: TournamentConfig,
+    out: Path | None,
+    resume: bool,
+    overwrite: bool,
+    progress: bool | None,
+    csv: bool,
+) -> pd.DataFrame:
     all_chunks = chunks(config)
     done: set[int] = set()
     if out is not None:
@@ -144,14 +223,29 @@ def run(
 
     try:
         frames = execute(config, pending, out_dir=out, on_chunk=on_chunk)
+    except WorkerLost as exc:
+        spans = ", ".join(f"{all_chunks[c][0]}-{all_chunks[c][-1]}" for c in exc.chunks)
+        saved = (
+            f"the finished chunks are saved in {out}; continue with --resume"
+            if out
+            else "nothing was saved"
+        )
+        raise TournamentError(
+            f"a worker process died (killed, or out of memory) while chunk(s) {', '.join(map(str, exc.chunks))} "
+            f"(hands {spans}) were unfinished; {saved}"
+        ) from None
     finally:
         if bar is not None:
             bar.close()
 
     if out is not None:
         df = read_parts(out)
-        if len(df) != 4 * config.n_games:
-            raise TournamentError(f"{out}: expected {4 * config.n_games} rows, found {len(df)}")
+        n_hands = df["hand"].nunique()
+        if len(df) != 4 * config.n_games or n_hands != config.n_games:
+            raise TournamentError(
+                f"{out}: expected {config.n_games} hands of 4 rows in {PARTS}/, "
+                f"found {n_hands} hands in {len(df)} rows"
+            )
         write_final(out, df, csv=csv)
         return df
     if not frames:
