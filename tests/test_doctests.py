@@ -7,7 +7,15 @@ import importlib
 
 import pytest
 
-MODULES = ["xuezhan", "xuezhan.tiles", "xuezhan.rules", "xuezhan.evaluate", "xuezhan.batch"]
+MODULES = [
+    "xuezhan",
+    "xuezhan.tiles",
+    "xuezhan.rules",
+    "xuezhan.evaluate",
+    "xuezhan.batch",
+    "xuezhan.strategies.botprocess",
+    "xuezhan.strategies.guarded",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

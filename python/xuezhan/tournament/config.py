@@ -19,6 +19,7 @@ A tournament file (see ``tournaments/quick.toml``)::
     name = "my-bot"         # the label in results (defaults to the strategy / command)
     cmd = "python examples/bot.py"   # an external bot speaking docs/protocol.md
     options = {}            # keyword arguments for the strategy's constructor
+    # trusted = true        # module:Class only: run in-process, not pre-empted (R10.3)
 
 A plain list of strings is accepted too: ``strategies = ["random", "greedy", "value", "value"]``.
 Unknown keys are an error naming the key (RULES.md R11 spirit: nothing is silently ignored).
