@@ -314,6 +314,8 @@ def test_builtin_names_and_trusted_entries_run_in_process_others_are_guarded():
     assert strategy_factory(trusted) is GreedyStrategy
     with pytest.raises(ConfigError, match="trusted"):
         StrategySpec.parse({"strategy": "greedy", "trusted": "yes"}, "strategies[0]")
+    with pytest.raises(ConfigError, match="trusted: only a 'module:Class'"):
+        StrategySpec.parse({"cmd": "python bot.py", "trusted": True}, "strategies[0]")
 
 
 # ----------------------------------------------------------------------------- start-up check

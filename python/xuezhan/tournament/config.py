@@ -92,6 +92,8 @@ class StrategySpec:
         trusted = entry.get("trusted", False)
         if not isinstance(trusted, bool):
             raise ConfigError(f"{where}.trusted: expected true or false, got {trusted!r}")
+        if trusted and cmd is not None:
+            raise ConfigError(f"{where}.trusted: only a 'module:Class' strategy can run in-process, not a cmd")
         return cls(name=name, strategy=strategy, cmd=cmd, options=dict(options), cwd=cwd, trusted=trusted)
 
     def to_dict(self) -> dict[str, Any]:

@@ -85,7 +85,8 @@ class HandRunner:
         ]
 
     def close(self) -> None:
-        for s in [*self.strategies, *self.factories]:
+        # factories that are not classes may hold processes too (guarded strategies' workers)
+        for s in [*self.strategies, *(f for f in self.factories if not isinstance(f, type))]:
             close = getattr(s, "close", None)
             if callable(close):
                 close()
