@@ -148,13 +148,21 @@ def verify_part(path: str | Path, games: Sequence[Game]) -> None:
     p = Path(path)
     first, last = games[0].index, games[-1].index
     chunk = f"its chunk holds hands {first}-{last}"
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    keys = ["hand", "seed", "seat", "entry"]
     try:
-        df = pd.read_parquet(p)
+        names = pq.read_schema(p).names
+        cols = (
+            pq.read_table(p, columns=keys).to_pydict()
+            if names == list(COLUMNS)
+            else None
+        )
     except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
         raise PartError(
             f"{p}: not a readable results part ({type(exc).__name__}: {exc})"
         ) from None
-    if list(df.columns) != list(COLUMNS):
+    if cols is None:
         raise PartError(
             f"{p}: not a results part: its columns are not the results table's"
         )
@@ -163,17 +171,10 @@ def verify_part(path: str | Path, games: Sequence[Game]) -> None:
         for g in games
         for seat in range(len(g.seating))
     }
-    have = list(
-        zip(
-            df["hand"].tolist(),
-            df["seed"].tolist(),
-            df["seat"].tolist(),
-            df["entry"].tolist(),
-        )
-    )
+    have = list(zip(*(cols[k] for k in keys), strict=True))
     if len(have) == len(want) and set(have) == want:
         return
-    hands = sorted(set(df["hand"].tolist()))
+    hands = sorted(set(cols["hand"]))
     if not hands:
         raise PartError(f"{p}: no rows, but {chunk}")
     if set(hands) != {g.index for g in games}:
