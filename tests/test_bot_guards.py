@@ -38,9 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 CLI = [PY, "-c", "from xuezhan.cli import main; main()"]
 # Tiny R10 limits so that the tests are fast (R10.1, R10.2; R10.3 escape after 1 + 1 timeouts).
-FAST = Rules.preset("leshan").replace(
-    turn_timeout=0.2, claim_timeout=0.2, max_timeouts=1
-)
+FAST = Rules.preset("leshan").replace(turn_timeout=0.2, claim_timeout=0.2, max_timeouts=1)
 FAST_RULES = {
     "preset": "leshan",
     "turn_timeout": 0.2,
@@ -85,9 +83,7 @@ def with_marker(marker: str) -> list[int]:
     for p in Path("/proc").iterdir():
         if p.name.isdigit():
             try:
-                if marker.encode() in (p / "cmdline").read_bytes() and alive(
-                    int(p.name)
-                ):
+                if marker.encode() in (p / "cmdline").read_bytes() and alive(int(p.name)):
                     found.append(int(p.name))
             except OSError:
                 pass
@@ -215,9 +211,7 @@ def test_r8_a_line_over_the_cap_is_garbage_and_is_not_read_to_its_end(tmp_path):
     try:
         rnd, timeouts = play(bot)
         assert rnd.escaped[0] and timeouts == [0, 0, 0, 0]
-        assert (
-            bot.bot is not None and bot.bot.running()
-        )  # still writing: the rest was never read
+        assert bot.bot is not None and bot.bot.running()  # still writing: the rest was never read
     finally:
         bot.close()
 
@@ -300,9 +294,7 @@ def test_observation_to_dict_and_back_is_the_identity():
 
 
 def test_builtin_names_and_trusted_entries_run_in_process_others_are_guarded():
-    assert not isinstance(
-        strategy_factory(StrategySpec(name="g", strategy="greedy")), GuardedFactory
-    )
+    assert not isinstance(strategy_factory(StrategySpec(name="g", strategy="greedy")), GuardedFactory)
     spec = StrategySpec(name="g", strategy="xuezhan.strategies.greedy:GreedyStrategy")
     guarded = strategy_factory(spec)
     assert isinstance(guarded, GuardedFactory)
@@ -333,9 +325,7 @@ def test_builtin_names_and_trusted_entries_run_in_process_others_are_guarded():
         "guarded class that fails",
     ],
 )
-def test_a_bot_that_cannot_start_stops_the_tournament_before_its_first_hand(
-    tmp_path, case
-):
+def test_a_bot_that_cannot_start_stops_the_tournament_before_its_first_hand(tmp_path, case):
     out = tmp_path / "out"
     entry: dict = {"name": "ghost"}
     expect = ""
@@ -395,11 +385,7 @@ def test_cli_names_the_bot_that_cannot_start_without_a_traceback(tmp_path):
         timeout=60,
     )
     assert r.returncode != 0 and "Traceback" not in r.stderr
-    assert (
-        "ghost" in r.stderr
-        and "/nonexistent/bot.py" in r.stderr
-        and "can't open file" in r.stderr
-    )
+    assert "ghost" in r.stderr and "/nonexistent/bot.py" in r.stderr and "can't open file" in r.stderr
 
 
 # ----------------------------------------------------------------------------- pool workers
@@ -424,9 +410,7 @@ def _start_cli(
     out = tmp_path / "out"
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(
-            [str(tmp_path), str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]
-        ),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]),
     }
     cmd = [*CLI, "tournament", str(toml), "--output", str(out), "--no-report"]
     proc = subprocess.Popen(
@@ -437,10 +421,7 @@ def _start_cli(
         env={**env, "XUEZHAN_TEST_SLEEP": "0.003"},
     )
     assert wait_until(
-        lambda: (
-            len(list((out / "parts").glob("part-*.parquet"))) >= 2
-            or proc.poll() is not None
-        ),
+        lambda: len(list((out / "parts").glob("part-*.parquet"))) >= 2 or proc.poll() is not None,
         60,
     )
     assert proc.poll() is None, "the run finished before the test could act"
@@ -458,9 +439,7 @@ def test_a_killed_pool_worker_is_a_clear_message_and_resume_completes(tmp_path):
     assert "worker process died" in err and "chunk" in err and "--resume" in err
     saved = read_parts(out)
     assert len(saved) > 0
-    assert wait_until(
-        lambda: not with_marker(module) and not any(alive(w) for w in workers), 10
-    )
+    assert wait_until(lambda: not with_marker(module) and not any(alive(w) for w in workers), 10)
     done = subprocess.run(
         [*cmd, "--resume"],
         check=False,
@@ -480,14 +459,10 @@ def test_pool_workers_and_their_bots_end_when_the_main_process_is_killed(tmp_pat
     module = _slow_module(tmp_path)
     proc, out, _, _ = _start_cli(tmp_path, module)
     workers = children(proc.pid)
-    assert len(workers) == 2 and with_marker(
-        module
-    )  # the guarded strategy's worker processes
+    assert len(workers) == 2 and with_marker(module)  # the guarded strategy's worker processes
     proc.kill()
     proc.communicate(timeout=30)
-    assert wait_until(
-        lambda: not any(alive(w) for w in workers) and not with_marker(module), 10
-    )
+    assert wait_until(lambda: not any(alive(w) for w in workers) and not with_marker(module), 10)
     # the dead run's lock went with it: a new run may continue in the folder
     with OutputLock(out):
         pass
@@ -522,9 +497,7 @@ def test_resume_refuses_a_part_file_that_is_not_its_chunks(tmp_path):
     df.loc[5, "seed"] += 1
     df.to_parquet(parts / "part-000002.parquet", index=False)
     (parts / "part-000001.parquet").unlink()
-    with pytest.raises(
-        TournamentError, match=r"part-000002\.parquet: hand 9 seat 1 has wall seed"
-    ):
+    with pytest.raises(TournamentError, match=r"part-000002\.parquet: hand 9 seat 1 has wall seed"):
         run(c, output=out, resume=True, progress=False)
     (parts / "part-000002.parquet").unlink()
     full = run(c, output=out, resume=True, progress=False)
@@ -533,24 +506,18 @@ def test_resume_refuses_a_part_file_that_is_not_its_chunks(tmp_path):
 
 def test_two_runs_cannot_share_an_output_folder(tmp_path):
     out = tmp_path / "o"
-    c = TournamentConfig(
-        strategies=["random", "greedy", "random", "greedy"], hands=4, seed=3, workers=1
-    )
+    c = TournamentConfig(strategies=["random", "greedy", "random", "greedy"], hands=4, seed=3, workers=1)
     holder = OutputLock(out)
     holder.acquire()
     try:
-        with pytest.raises(
-            TournamentError, match=f"another run \\(pid {os.getpid()}\\)"
-        ):
+        with pytest.raises(TournamentError, match=f"another run \\(pid {os.getpid()}\\)"):
             run(c, output=out, progress=False)
         with pytest.raises(TournamentError, match="another run"):
             run(c, output=out, resume=True, progress=False)
         assert not (out / "parts").exists()
     finally:
         holder.release()
-    assert (
-        len(run(c, output=out, progress=False)) == 16
-    )  # released: the folder is usable again
+    assert len(run(c, output=out, progress=False)) == 16  # released: the folder is usable again
 
 
 def test_a_second_cli_run_is_refused_while_the_first_runs(tmp_path):
@@ -565,11 +532,7 @@ def test_a_second_cli_run_is_refused_while_the_first_runs(tmp_path):
             timeout=60,
             env=env,
         )
-        assert (
-            second.returncode != 0
-            and "another run" in second.stderr
-            and "Traceback" not in second.stderr
-        )
+        assert second.returncode != 0 and "another run" in second.stderr and "Traceback" not in second.stderr
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=60)

@@ -17,6 +17,7 @@ POSIX only (process groups). Every live process group is listed in a registry so
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -229,21 +230,15 @@ class BotProcess:
             start = end + 1
             line, self._partial = bytes(self._partial), bytearray()
             if len(line) > LINE_CAP:
-                self._eof = (
-                    True  # nothing more is read from a bot that broke the protocol
-                )
-                raise LineTooLong(
-                    f"a line of {len(line)} bytes (the limit is {LINE_CAP})"
-                )
+                self._eof = True  # nothing more is read from a bot that broke the protocol
+                raise LineTooLong(f"a line of {len(line)} bytes (the limit is {LINE_CAP})")
             self._lines.append(line)
         self._partial += chunk[start:]
         if len(self._partial) > LINE_CAP:
             n = len(self._partial)
             self._partial = bytearray()
             self._eof = True  # nothing more is read from a bot that broke the protocol
-            raise LineTooLong(
-                f"more than {n} bytes without a newline (the limit is {LINE_CAP})"
-            )
+            raise LineTooLong(f"more than {n} bytes without a newline (the limit is {LINE_CAP})")
 
     # ------------------------------------------------------------------ ending
     def kill_group(self, sig: int) -> bool:
@@ -276,19 +271,15 @@ class BotProcess:
         ``SIGKILL``. Never waits on a pipe: a grandchild holding the output open cannot block it.
         """
         self.close_input()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
         if not self._group_gone(time.monotonic()):
             self.kill_group(signal.SIGTERM)
             if not self._group_gone(time.monotonic() + grace):
                 self.kill_group(signal.SIGKILL)
                 self._group_gone(time.monotonic() + 5 * grace)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL was sent: not expected
             self.proc.wait(timeout=5 * grace)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL was sent
-            pass
         fd, self._out = self._out, None
         if fd is not None:
             if fd in self._sel.get_map():

@@ -129,9 +129,7 @@ class ExternalStrategy:
 
     def _spawn(self, stderr: str | IO[bytes] | None) -> BotProcess:
         try:
-            return BotProcess(
-                self.argv, cwd=self.cwd, env=self._environ(), stderr=stderr
-            )
+            return BotProcess(self.argv, cwd=self.cwd, env=self._environ(), stderr=stderr)
         except OSError as exc:
             raise ExternalBotError(
                 f"external bot {self.name!r}: cannot start {shlex.join(self.argv)!r}: {exc}"
@@ -168,9 +166,7 @@ class ExternalStrategy:
         self.bot.write(data)
         if self.bot.write_error is not None:
             self._broken = True
-            raise ExternalBotError(
-                f"external bot {self.name!r} closed its input ({self.bot.write_error})"
-            )
+            raise ExternalBotError(f"external bot {self.name!r} closed its input ({self.bot.write_error})")
 
     def _start_hand(self, seat: int, rules: Any) -> dict:
         """The ``start_hand`` message (a subclass may add fields)."""
@@ -191,22 +187,15 @@ class ExternalStrategy:
         """
         from xuezhan.engine.round import Round
 
-        where = f"cmd = {shlex.join(self.argv)!r}" + (
-            f" (cwd = {self.cwd!r})" if self.cwd else ""
-        )
+        where = f"cmd = {shlex.join(self.argv)!r}" + (f" (cwd = {self.cwd!r})" if self.cwd else "")
         with tempfile.TemporaryFile() as err:
 
             def fail(what: str) -> BotStartError:
                 tail = _tail(err)
-                return BotStartError(
-                    f"{where}: {what}"
-                    + (f"; the end of its stderr:\n{tail}" if tail else "")
-                )
+                return BotStartError(f"{where}: {what}" + (f"; the end of its stderr:\n{tail}" if tail else ""))
 
             try:
-                bot = BotProcess(
-                    self.argv, cwd=self.cwd, env=self._environ(), stderr=err
-                )
+                bot = BotProcess(self.argv, cwd=self.cwd, env=self._environ(), stderr=err)
             except OSError as exc:
                 raise BotStartError(f"{where}: cannot start it: {exc}") from None
             try:
@@ -215,9 +204,7 @@ class ExternalStrategy:
                 assert seat is not None  # a fresh hand always waits for someone
                 obs = rnd.observation(seat)
                 legal = list(obs.legal_actions)
-                limit = (
-                    rules.claim_timeout if obs.phase == "claim" else rules.turn_timeout
-                )
+                limit = rules.claim_timeout if obs.phase == "claim" else rules.turn_timeout
                 request = {
                     "type": "request",
                     "id": 1,
@@ -226,11 +213,7 @@ class ExternalStrategy:
                     "legal": [_action_text(a) for a in legal],
                 }
                 lines = [self._start_hand(seat, rules), request]
-                bot.write(
-                    "".join(
-                        json.dumps(m, separators=(",", ":")) + "\n" for m in lines
-                    ).encode()
-                )
+                bot.write("".join(json.dumps(m, separators=(",", ":")) + "\n" for m in lines).encode())
                 deadline = time.monotonic() + limit + self.margin
                 while True:
                     try:
@@ -240,22 +223,14 @@ class ExternalStrategy:
                             code: int | None = bot.proc.wait(timeout=1)
                         except subprocess.TimeoutExpired:
                             code = None
-                        how = (
-                            f"exited with code {code}"
-                            if code is not None
-                            else "closed its output"
-                        )
-                        raise fail(
-                            f"{how} before answering its first request"
-                        ) from None
+                        how = f"exited with code {code}" if code is not None else "closed its output"
+                        raise fail(f"{how} before answering its first request") from None
                     except LineTooLong as exc:
                         raise fail(f"wrote {exc}") from None
                     if line is None:
                         if bot.running():
                             return  # running but slow: its requests will time out (R10)
-                        raise fail(
-                            f"exited with code {bot.returncode} before answering its first request"
-                        )
+                        raise fail(f"exited with code {bot.returncode} before answering its first request")
                     text = line.decode("utf-8", "replace").strip()
                     if not text:
                         continue
@@ -268,9 +243,7 @@ class ExternalStrategy:
                     if action.verb == ESCAPE:
                         raise fail("it escaped at its first decision")
                     if action not in legal:
-                        raise fail(
-                            f"its first answer {text[:200]!r} is not a legal action"
-                        )
+                        raise fail(f"its first answer {text[:200]!r} is not a legal action")
                     return
             finally:
                 bot.stop()
@@ -278,9 +251,7 @@ class ExternalStrategy:
 
     # ------------------------------------------------------------------ Strategy protocol
     def reset(self, seat: int, rules: Any) -> None:
-        if self.bot is not None and (
-            self._broken or self._pending or not self.bot.running()
-        ):
+        if self.bot is not None and (self._broken or self._pending or not self.bot.running()):
             self.close()
             self.restarts += 1
         self.seat = seat
@@ -338,9 +309,7 @@ class ExternalStrategy:
                 ) from None
             except LineTooLong as exc:  # R8: garbage, and never buffered past the cap
                 self._broken = True
-                raise ExternalBotError(
-                    f"external bot {self.name!r} wrote {exc}"
-                ) from None
+                raise ExternalBotError(f"external bot {self.name!r} wrote {exc}") from None
             if line is None:
                 # R10: too slow. The engine measures the same and plays the default action;
                 # what we return here is never used.
@@ -355,43 +324,31 @@ class ExternalStrategy:
             self._pending = False
             return answer
 
-    def _parse(
-        self, line: str, rid: int, legal: Sequence[Action], seat: int
-    ) -> Action | None:
+    def _parse(self, line: str, rid: int, legal: Sequence[Action], seat: int) -> Action | None:
         try:
             msg = json.loads(line)
         except ValueError:
             self._broken = True
-            raise ExternalBotError(
-                f"external bot {self.name!r}: answer is not JSON: {line[:200]!r}"
-            ) from None
+            raise ExternalBotError(f"external bot {self.name!r}: answer is not JSON: {line[:200]!r}") from None
         if not isinstance(msg, dict):
             self._broken = True
-            raise ExternalBotError(
-                f"external bot {self.name!r}: answer is not a JSON object: {line[:200]!r}"
-            )
+            raise ExternalBotError(f"external bot {self.name!r}: answer is not a JSON object: {line[:200]!r}")
         mid = msg.get("id")
         if isinstance(mid, int) and not isinstance(mid, bool) and mid < rid:
             return None
         if mid != rid:
             self._broken = True
-            raise ExternalBotError(
-                f"external bot {self.name!r}: answer id {mid!r}, expected {rid}"
-            )
+            raise ExternalBotError(f"external bot {self.name!r}: answer id {mid!r}, expected {rid}")
         if "index" in msg and "action" not in msg:
             i = msg["index"]
             if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(legal):
                 self._broken = True
-                raise ExternalBotError(
-                    f"external bot {self.name!r}: index {i!r} is not one of the legal actions"
-                )
+                raise ExternalBotError(f"external bot {self.name!r}: index {i!r} is not one of the legal actions")
             return legal[i]
         text = msg.get("action")
         if not isinstance(text, str):
             self._broken = True
-            raise ExternalBotError(
-                f"external bot {self.name!r}: answer has no 'action' string: {line[:200]!r}"
-            )
+            raise ExternalBotError(f"external bot {self.name!r}: answer has no 'action' string: {line[:200]!r}")
         text = text.strip()
         if not text[:1].isdigit():
             text = f"{seat} {text}"
@@ -402,9 +359,7 @@ class ExternalStrategy:
             raise ExternalBotError(f"external bot {self.name!r}: {exc}") from None
         if action.seat != seat:
             self._broken = True
-            raise ExternalBotError(
-                f"external bot {self.name!r}: action for seat {action.seat}, it plays seat {seat}"
-            )
+            raise ExternalBotError(f"external bot {self.name!r}: action for seat {action.seat}, it plays seat {seat}")
         return action
 
     def __repr__(self) -> str:

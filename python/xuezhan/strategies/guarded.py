@@ -101,17 +101,13 @@ def load_target(target: str) -> Callable[..., Any]:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(
-            f"strategy {target!r}: cannot import module {module_name!r}: {exc}"
-        ) from None
+        raise ValueError(f"strategy {target!r}: cannot import module {module_name!r}: {exc}") from None
     obj: Any = module
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise ValueError(
-                f"strategy {target!r}: module {module_name!r} has no {attr!r}"
-            ) from None
+            raise ValueError(f"strategy {target!r}: module {module_name!r} has no {attr!r}") from None
     if not callable(obj):
         raise ValueError(f"strategy {target!r} is not a class or factory")  # noqa: TRY004 - a config error
     return obj  # type: ignore[no-any-return]
@@ -139,11 +135,7 @@ class GuardedStrategy(ExternalStrategy):
             [sys.executable, "-m", "xuezhan.strategies.guarded", target],
             name=name or target,
             # the worker imports what this process can import, wherever its path came from
-            env={
-                "PYTHONPATH": os.pathsep.join(
-                    p for p in sys.path if isinstance(p, str) and p
-                )
-            },
+            env={"PYTHONPATH": os.pathsep.join(p for p in sys.path if isinstance(p, str) and p)},
             stderr=stderr,
             margin=margin,
         )
@@ -185,9 +177,7 @@ class GuardedFactory:
         try:
             self.__signature__ = inspect.signature(cls)
         except (TypeError, ValueError):
-            self.__signature__ = inspect.Signature(
-                [inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD)]
-            )
+            self.__signature__ = inspect.Signature([inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD)])
         self.target = target
         self.name = name
         self._observes = callable(getattr(cls, "observe", None))
@@ -195,9 +185,7 @@ class GuardedFactory:
 
     def __call__(self, **options: Any) -> GuardedStrategy:
         if self.strategy is None:
-            self.strategy = GuardedStrategy(
-                self.target, options=options, name=self.name, observes=self._observes
-            )
+            self.strategy = GuardedStrategy(self.target, options=options, name=self.name, observes=self._observes)
         else:
             self.strategy.configure(options)
         return self.strategy
@@ -271,8 +259,6 @@ def _worker(target: str) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        print(
-            "usage: python -m xuezhan.strategies.guarded module:Class", file=sys.stderr
-        )
+        print("usage: python -m xuezhan.strategies.guarded module:Class", file=sys.stderr)
         sys.exit(2)
     sys.exit(_worker(sys.argv[1]))

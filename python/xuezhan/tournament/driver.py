@@ -43,9 +43,7 @@ class TournamentError(RuntimeError):
     """A tournament that cannot start or continue (e.g. ``--resume`` of a different tournament)."""
 
 
-def _prepare_output(
-    config: TournamentConfig, out: Path, resume: bool, overwrite: bool
-) -> set[int]:
+def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite: bool) -> set[int]:
     manifest = read_manifest(out)
     has_parts = (out / PARTS).is_dir() and any((out / PARTS).glob("part-*.parquet"))
     if overwrite:
@@ -59,9 +57,7 @@ def _prepare_output(
             # nothing to resume: a fresh start
             pass
         elif manifest is None:
-            raise TournamentError(
-                f"{out}: part files without {MANIFEST}: cannot tell which tournament they belong to"
-            )
+            raise TournamentError(f"{out}: part files without {MANIFEST}: cannot tell which tournament they belong to")
         elif manifest.get("identity") != config.identity():
             raise TournamentError(
                 f"{out}: --resume of a different tournament (identity {manifest.get('identity')} on disk, "
@@ -78,9 +74,7 @@ def _prepare_output(
             "config": config.to_dict(),
             "n_games": config.n_games,
             "chunks": len(chunks(config)),
-            "started": (manifest or {}).get(
-                "started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            ),
+            "started": (manifest or {}).get("started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
         },
     )
     done = done_chunks(out) if resume else set()
@@ -94,9 +88,7 @@ def _prepare_output(
         try:
             verify_part(path, [game(config, i) for i in all_chunks[chunk_id]])
         except PartError as exc:
-            raise TournamentError(
-                f"{exc}; delete it and --resume plays its chunk again"
-            ) from None
+            raise TournamentError(f"{exc}; delete it and --resume plays its chunk again") from None
     return done
 
 
@@ -169,11 +161,7 @@ def run(
     if workers is not None:
         config = config.replace(workers=workers)
     check_bots(config)
-    out = (
-        Path(output)
-        if output is not None
-        else (Path(config.output) if config.output else None)
-    )
+    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
     if out is None:
         return _run(config, None, resume, overwrite, progress, csv)
     lock = OutputLock(out)
@@ -225,11 +213,7 @@ def _run(
         frames = execute(config, pending, out_dir=out, on_chunk=on_chunk)
     except WorkerLost as exc:
         spans = ", ".join(f"{all_chunks[c][0]}-{all_chunks[c][-1]}" for c in exc.chunks)
-        saved = (
-            f"the finished chunks are saved in {out}; continue with --resume"
-            if out
-            else "nothing was saved"
-        )
+        saved = f"the finished chunks are saved in {out}; continue with --resume" if out else "nothing was saved"
         raise TournamentError(
             f"a worker process died (killed, or out of memory) while chunk(s) {', '.join(map(str, exc.chunks))} "
             f"(hands {spans}) were unfinished; {saved}"
@@ -243,8 +227,7 @@ def _run(
         n_hands = df["hand"].nunique()
         if len(df) != 4 * config.n_games or n_hands != config.n_games:
             raise TournamentError(
-                f"{out}: expected {config.n_games} hands of 4 rows in {PARTS}/, "
-                f"found {n_hands} hands in {len(df)} rows"
+                f"{out}: expected {config.n_games} hands of 4 rows in {PARTS}/, found {n_hands} hands in {len(df)} rows"
             )
         write_final(out, df, csv=csv)
         return df

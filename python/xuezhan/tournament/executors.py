@@ -48,9 +48,7 @@ class WorkerLost(RuntimeError):
 
     def __init__(self, chunks: list[int]) -> None:
         self.chunks = sorted(chunks)
-        super().__init__(
-            f"a worker process died while chunks {', '.join(map(str, self.chunks))} were unfinished"
-        )
+        super().__init__(f"a worker process died while chunks {', '.join(map(str, self.chunks))} were unfinished")
 
 
 def _die(signum: int = signal.SIGTERM, frame: FrameType | None = None) -> None:
@@ -77,9 +75,7 @@ def _follow_parent(parent: int) -> None:
             AttributeError,
         ):  # pragma: no cover - no prctl: the watchdog does it
             pass
-    threading.Thread(
-        target=_watch_parent, args=(parent,), daemon=True, name="xuezhan-parent-watch"
-    ).start()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="xuezhan-parent-watch").start()
     if os.getppid() != parent:  # it died before the signal was armed
         _die()
 
@@ -99,9 +95,7 @@ def _init_worker(config: TournamentConfig, parent: int) -> None:
     Finalize(None, _RUNNER.close, exitpriority=10)
 
 
-def play_chunk(
-    runner: HandRunner, config: TournamentConfig, chunk_id: int
-) -> pd.DataFrame:
+def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pd.DataFrame:
     rows: list[dict] = []
     for index in chunk_games(config, chunk_id):
         rows.extend(runner.play(game(config, index)))
@@ -146,9 +140,7 @@ def execute(
             runner.close()
         return frames
 
-    pool = ProcessPoolExecutor(
-        max_workers=workers, initializer=_init_worker, initargs=(config, os.getpid())
-    )
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(config, os.getpid()))
     futures: dict[Future, int] = {}
     queue = iter(pending)
     try:

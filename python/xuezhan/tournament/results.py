@@ -42,6 +42,7 @@ when the run ends, however it ends.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -153,24 +154,12 @@ def verify_part(path: str | Path, games: Sequence[Game]) -> None:
     keys = ["hand", "seed", "seat", "entry"]
     try:
         names = pq.read_schema(p).names
-        cols = (
-            pq.read_table(p, columns=keys).to_pydict()
-            if names == list(COLUMNS)
-            else None
-        )
+        cols = pq.read_table(p, columns=keys).to_pydict() if names == list(COLUMNS) else None
     except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
-        raise PartError(
-            f"{p}: not a readable results part ({type(exc).__name__}: {exc})"
-        ) from None
+        raise PartError(f"{p}: not a readable results part ({type(exc).__name__}: {exc})") from None
     if cols is None:
-        raise PartError(
-            f"{p}: not a results part: its columns are not the results table's"
-        )
-    want = {
-        (g.index, g.seed, seat, g.seating[seat])
-        for g in games
-        for seat in range(len(g.seating))
-    }
+        raise PartError(f"{p}: not a results part: its columns are not the results table's")
+    want = {(g.index, g.seed, seat, g.seating[seat]) for g in games for seat in range(len(g.seating))}
     have = list(zip(*(cols[k] for k in keys), strict=True))
     if len(have) == len(want) and set(have) == want:
         return
@@ -179,13 +168,9 @@ def verify_part(path: str | Path, games: Sequence[Game]) -> None:
         raise PartError(f"{p}: no rows, but {chunk}")
     if set(hands) != {g.index for g in games}:
         shown = f"{hands[0]}-{hands[-1]}" if len(hands) > 1 else str(hands[0])
-        raise PartError(
-            f"{p}: holds hands {shown} ({len(hands)} distinct), but {chunk}"
-        )
+        raise PartError(f"{p}: holds hands {shown} ({len(hands)} distinct), but {chunk}")
     if len(have) != len(set(have)) or len(have) != len(want):
-        raise PartError(
-            f"{p}: {len(have)} rows for {len(games)} hands: a (hand, seat) row is repeated or missing"
-        )
+        raise PartError(f"{p}: {len(have)} rows for {len(games)} hands: a (hand, seat) row is repeated or missing")
     wrong = min(set(have) - want)
     raise PartError(
         f"{p}: hand {wrong[0]} seat {wrong[2]} has wall seed {wrong[1]} and entry {wrong[3]}, "
@@ -206,9 +191,7 @@ def _sorted(df: pd.DataFrame) -> pd.DataFrame:
     return df.sort_values(["hand", "seat"], kind="stable").reset_index(drop=True)
 
 
-def write_final(
-    out_dir: str | Path, df: pd.DataFrame, *, csv: bool = False
-) -> list[Path]:
+def write_final(out_dir: str | Path, df: pd.DataFrame, *, csv: bool = False) -> list[Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / FINAL]
@@ -233,9 +216,7 @@ def load_results(path: str | Path) -> pd.DataFrame:
             return _sorted(pd.read_parquet(p / FINAL).astype(COLUMNS))
         if (p / PARTS).is_dir():
             return read_parts(p)
-        raise FileNotFoundError(
-            f"{p}: no {FINAL} and no {PARTS}/ folder: not a tournament output folder"
-        )
+        raise FileNotFoundError(f"{p}: no {FINAL} and no {PARTS}/ folder: not a tournament output folder")
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such results file or folder")
     if p.suffix == ".csv":
@@ -244,9 +225,7 @@ def load_results(path: str | Path) -> pd.DataFrame:
         df = pd.read_parquet(p)
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
-        raise ValueError(
-            f"{p}: not a results table: missing column(s) {', '.join(missing)}"
-        )
+        raise ValueError(f"{p}: not a results table: missing column(s) {', '.join(missing)}")
     return _sorted(df.astype(COLUMNS))
 
 
@@ -254,9 +233,7 @@ def write_manifest(out_dir: str | Path, data: Mapping[str, Any]) -> None:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tmp = out / f".{MANIFEST}.tmp"
-    tmp.write_text(
-        json.dumps(data, indent=2, sort_keys=True, default=str), encoding="utf-8"
-    )
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str), encoding="utf-8")
     os.replace(tmp, out / MANIFEST)
 
 
@@ -321,7 +298,5 @@ def forget_inherited_locks() -> None:
     """In a forked child: close the inherited lock descriptors (without unlocking the parent's)."""
     for fd in list(_HELD):
         _HELD.discard(fd)
-        try:
+        with contextlib.suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
