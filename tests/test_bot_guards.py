@@ -70,11 +70,12 @@ def alive(pid: int) -> bool:
 
 
 def group_alive(pgid: int) -> bool:
+    """Some process of the group is running (zombies waiting for a late reaper do not count)."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
-    return True
+    return any(" state Z " not in m for m in members(pgid))
 
 
 def with_marker(marker: str) -> list[int]:
@@ -100,6 +101,21 @@ def children(pid: int) -> list[int]:
                 continue
             if int(fields[1]) == pid and fields[0] != "Z":
                 found.append(int(p.name))
+    return found
+
+
+def members(pgid: int) -> list[str]:
+    """The processes of a process group, with their state and parent (for failure messages)."""
+    found = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                stat = (p / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                found.append(f"{p.name} {stat.split(')')[0]}) state {fields[0]} ppid {fields[1]}")
     return found
 
 
@@ -157,7 +173,7 @@ def test_r10_shell_wrapped_bot_that_stops_answering_cannot_stall_the_engine(tmp_
     finally:
         bot.close()
     assert time.monotonic() - t0 < 10
-    assert pids_in(pids) and not group_alive(pgid)
+    assert pids_in(pids) and not group_alive(pgid), members(pgid)
     assert wait_until(lambda: not any(alive(p) for p in pids_in(pids)), 5)
 
 

@@ -55,6 +55,28 @@ def kill_all() -> None:
         bot.kill_group(signal.SIGKILL)
 
 
+def _has_live_member(pgid: int) -> bool:
+    """Some process of the group is not a zombie (True where ``/proc`` cannot tell).
+
+    Processes the bot started are reparented when they die after it, and their new parent may
+    reap them late; as zombies they still count for ``killpg(pgid, 0)`` but hold nothing.
+    """
+    proc = "/proc"
+    if not os.path.isdir(proc):
+        return True
+    for name in os.listdir(proc):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"{proc}/{name}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
+
+
 class BotProcess:
     """One running bot: write bytes to it, read its lines with a deadline, stop it for good.
 
@@ -258,7 +280,7 @@ class BotProcess:
     def _group_gone(self, deadline: float) -> bool:
         while True:
             self.proc.poll()  # reap the leader, else its zombie keeps the group "alive"
-            if not self.kill_group(0):
+            if not self.kill_group(0) or not _has_live_member(self.pgid):
                 return True
             if time.monotonic() >= deadline:
                 return False
