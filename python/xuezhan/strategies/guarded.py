@@ -23,6 +23,7 @@ worker builds a new strategy object whenever they change, as the tournament does
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import os
@@ -38,6 +39,8 @@ from xuezhan.strategies.external import ExternalStrategy
 __all__ = ["GuardedFactory", "GuardedStrategy", "load_target", "observation_from_dict"]
 
 _SUITS = "mps"
+# Actions are immutable values from a small set: parse each text once.
+_action = functools.lru_cache(maxsize=8192)(parse_action)
 
 
 def _kind(tile: str) -> int:
@@ -80,7 +83,7 @@ def observation_from_dict(d: Mapping[str, Any]) -> Observation:
         "claim_tile": _kind(d["claim_tile"]) if d["claim_tile"] else None,
         "claim_from": d["claim_from"],
         "robbing": d["robbing"],
-        "legal_actions": tuple(parse_action(a) for a in d["legal_actions"]),
+        "legal_actions": tuple(_action(a) for a in d["legal_actions"]),
     }
     for name in Observation.__slots__:
         setattr(obs, name, values[name])
