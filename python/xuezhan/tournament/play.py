@@ -6,6 +6,7 @@ This is the only module of the tournament package that talks to the round engine
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from typing import Any, Callable
 
@@ -37,11 +38,26 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
         return lambda **kw: ExternalStrategy(spec.cmd, name=spec.name, cwd=spec.cwd, **kw)
     assert spec.strategy is not None
     if ":" in spec.strategy:
-        from xuezhan.strategies.guarded import GuardedFactory, load_target
+        module_name, _, attr = spec.strategy.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ValueError(f"strategy {spec.strategy!r}: cannot import module {module_name!r}: {exc}") from None
+        obj: Any = module
+        for part in attr.split("."):
+            try:
+                obj = getattr(obj, part)
+            except AttributeError:
+                raise ValueError(f"strategy {spec.strategy!r}: module {module_name!r} has no {attr!r}") from None
+        if not callable(obj):
+            raise ValueError(f"strategy {spec.strategy!r} is not a class or factory")
+        if spec.trusted:
+            return obj
+        from xuezhan.strategies.guarded import GuardedFactory
 
         # R10.3: a user's Python strategy runs in a worker process that can be pre-empted,
         # unless the entry trusts it; built-in names below are trusted and run in-process.
-        return load_target(spec.strategy) if spec.trusted else GuardedFactory(spec.strategy, name=spec.name)
+        return GuardedFactory(spec.strategy, name=spec.name)
     builtin = _builtin()
     if spec.strategy not in builtin:
         raise ValueError(
