@@ -1,7 +1,8 @@
 """External test bots (docs/protocol.md), misbehaving on purpose: ``python _bad_bot.py MODE [ARG]``.
 
 Modes: ``ok`` (first legal action), ``sleep`` (never answers in time), ``late`` (the first answer
-comes after ARG seconds, then prompt answers), ``crash`` (exits at its first request),
+comes after ARG seconds, then prompt answers), ``crash`` (exits at its first request), ``crashlater`` (answers its first request, exits at
+the second),
 ``garbage`` (answers a line that is not JSON), ``illegal`` (answers ``peng`` when it may not),
 ``wrongid`` (answers with the wrong request id), ``record`` (like ``ok``, appends every line it
 reads to the file ARG), ``deaf`` (never reads its input again: the pipe fills up).
@@ -30,7 +31,7 @@ for line in sys.stdin:
         time.sleep(30)
     elif mode == "late" and first:
         time.sleep(float(arg))
-    elif mode == "crash":
+    elif mode == "crash" or (mode == "crashlater" and not first):
         sys.exit(3)
     elif mode == "garbage":
         sys.stdout.write("I think I will discard the red dragon\n")

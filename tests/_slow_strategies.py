@@ -13,3 +13,18 @@ class SlowGreedy(GreedyStrategy):
         if delay:
             time.sleep(delay)
         return super().act(obs)
+
+
+class Sleeper(GreedyStrategy):
+    """Never decides in time: every act() sleeps 30 s (pre-emption test, R10.3)."""
+
+    def act(self, obs):
+        time.sleep(30)
+        return super().act(obs)
+
+
+class Broken(GreedyStrategy):
+    """Cannot be built (start-up check test)."""
+
+    def __init__(self, **options):
+        raise RuntimeError("no model")

@@ -19,6 +19,8 @@ MODULES = [
     "xuezhan.files",
     "xuezhan.documents",
     "xuezhan.rulebook",
+    "xuezhan.strategies.botprocess",
+    "xuezhan.strategies.guarded",
 ]
 
 

@@ -144,13 +144,14 @@ def test_a_bot_that_cannot_start_escapes_and_a_tournament_refuses_it_up_front(bo
 
     cfg = TournamentConfig(strategies=["greedy", "greedy", "greedy", {"name": "ghost", "cmd": "/nonexistent/bot -v"}],
                            hands=4, workers=1)
-    with pytest.raises(ConfigError, match="ghost.*cannot find the program '/nonexistent/bot'"):
+    with pytest.raises(ConfigError, match="ghost.*'/nonexistent/bot -v': cannot start it"):
         run(cfg, progress=False)
 
 
 def test_tournament_keeps_going_with_a_crashing_bot(tmp_path):
     cfg = TournamentConfig(
-        strategies=[{"name": "crasher", "cmd": " ".join([*BAD, "crash"])}, "greedy", "greedy", "random"],
+        # it passes the start-up check (one answer), then crashes in every hand
+        strategies=[{"name": "crasher", "cmd": " ".join([*BAD, "crashlater"])}, "greedy", "greedy", "random"],
         hands=8, seed=1, workers=2, chunk=2, rules={"preset": "leshan", "turn_timeout": 0.3, "claim_timeout": 0.3},
     )
     df = run(cfg, output=tmp_path / "o", progress=False)

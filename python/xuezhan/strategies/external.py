@@ -17,6 +17,10 @@ Failures follow RULES.md R10 and R8, as the engine enforces them:
   the engine, which also makes it an escape.
 - After a hand in which the bot escaped, crashed, or left a request unanswered, the process is
   killed and started afresh for the next hand, so one bad hand never poisons the next.
+- The process runs in its own process group, which is ended as a whole (every process the bot
+  started with it); its pipes are non-blocking and its lines capped at 1 MB
+  (:mod:`xuezhan.strategies.botprocess`). Nothing the bot does can stall the engine.
+- :meth:`ExternalStrategy.check` is the start-up check a tournament makes before its first hand.
 """
 
 from __future__ import annotations
@@ -24,22 +28,25 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import queue
 import shlex
 import subprocess
-import threading
+import tempfile
 import time
 import weakref
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import IO, Any
 
-from xuezhan.engine.actions import Action, ActionError, parse_action
+from xuezhan.engine.actions import ESCAPE, Action, ActionError, parse_action
+from xuezhan.strategies.botprocess import BotClosed, BotProcess, LineTooLong
 
-__all__ = ["ExternalStrategy", "ExternalBotError", "PROTOCOL"]
+__all__ = ["PROTOCOL", "BotStartError", "ExternalBotError", "ExternalStrategy"]
 
 #: Protocol name and version sent in ``start_hand`` (docs/protocol.md).
 PROTOCOL = "xuezhan-jsonl/1"
+#: Lines of a bot's standard error quoted when it cannot start.
+STDERR_TAIL = 12
 
-_LIVE: "weakref.WeakSet[ExternalStrategy]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[ExternalStrategy] = weakref.WeakSet()
 
 
 @atexit.register
@@ -52,9 +59,23 @@ class ExternalBotError(RuntimeError):
     """The external bot crashed, closed its pipes, or answered something that is not an action."""
 
 
+class BotStartError(ExternalBotError):
+    """The bot failed its start-up check (:meth:`ExternalStrategy.check`); the message says why
+    and quotes the last lines of its standard error."""
+
+
 def _action_text(action: Action) -> str:
     """An action as the protocol writes it: the R13 script line without the seat."""
     return str(action).split(" ", 1)[1]
+
+
+def _tail(err: IO[bytes], lines: int = STDERR_TAIL) -> str:
+    err.flush()
+    size = err.seek(0, os.SEEK_END)
+    err.seek(max(0, size - 8192))
+    text = err.read().decode("utf-8", "replace")
+    kept = [line.rstrip() for line in text.splitlines() if line.strip()][-lines:]
+    return "\n".join(f"    {line}" for line in kept)
 
 
 class ExternalStrategy:
@@ -70,12 +91,12 @@ class ExternalStrategy:
 
     def __init__(
         self,
-        cmd: Union[str, Sequence[str]],
+        cmd: str | Sequence[str],
         *,
-        name: Optional[str] = None,
-        cwd: Optional[str] = None,
-        env: Optional[dict[str, str]] = None,
-        stderr: Optional[str] = None,
+        name: str | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        stderr: str | None = None,
         margin: float = 0.05,
     ) -> None:
         self.argv = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
@@ -89,10 +110,7 @@ class ExternalStrategy:
         self.margin = margin
         self.seat = -1
         self.rules: Any = None
-        self.proc: Optional[subprocess.Popen] = None
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
-        self._writes: "queue.Queue[Optional[str]]" = queue.Queue()
-        self._write_error: list[str] = []
+        self.bot: BotProcess | None = None
         self._out: list[str] = []
         self._next_id = 0
         self._pending = False  # a request is unanswered (timed out)
@@ -102,99 +120,38 @@ class ExternalStrategy:
         _LIVE.add(self)
 
     # ------------------------------------------------------------------ process handling
-    def _start(self) -> None:
+    def _environ(self) -> dict[str, str]:
         env = dict(os.environ)
         env.setdefault("PYTHONUNBUFFERED", "1")
         if self.env:
             env.update(self.env)
-        if self.stderr is None:
-            err: Any = subprocess.DEVNULL
-        elif self.stderr == "inherit":
-            err = None
-        else:
-            err = open(self.stderr, "a", encoding="utf-8")  # noqa: SIM115 - kept for the process
+        return env
+
+    def _spawn(self, stderr: str | IO[bytes] | None) -> BotProcess:
         try:
-            self.proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=err,
-                cwd=self.cwd,
-                env=env,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-            )
+            return BotProcess(self.argv, cwd=self.cwd, env=self._environ(), stderr=stderr)
         except OSError as exc:
-            raise ExternalBotError(f"external bot {self.name!r}: cannot start {self.argv!r}: {exc}") from None
-        finally:
-            if err not in (None, subprocess.DEVNULL):
-                err.close()
+            raise ExternalBotError(
+                f"external bot {self.name!r}: cannot start {shlex.join(self.argv)!r}: {exc}"
+            ) from None
+
+    def _start(self) -> None:
+        self.bot = self._spawn(self.stderr)
         self.starts += 1
-        self._lines = queue.Queue()
-        threading.Thread(target=self._reader, args=(self.proc, self._lines), daemon=True).start()
-        # Writes go through a thread too: a bot that stops reading fills the pipe, and a
-        # blocked write must not stop the clock of R10 (the request then simply times out).
-        self._writes = queue.Queue()
-        self._write_error: list[str] = []
-        threading.Thread(
-            target=self._writer, args=(self.proc, self._writes, self._write_error), daemon=True
-        ).start()
         self._out = []
         self._pending = False
         self._broken = False
 
-    @staticmethod
-    def _reader(proc: subprocess.Popen, lines: "queue.Queue[Optional[str]]") -> None:
-        try:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.put(line)
-        except (OSError, ValueError):
-            pass
-        finally:
-            lines.put(None)  # end of stream
-
-    @staticmethod
-    def _writer(proc: subprocess.Popen, writes: "queue.Queue[Optional[str]]", error: list[str]) -> None:
-        while True:
-            data = writes.get()
-            if data is None:  # close(): end of input, so a well-behaved bot exits by itself
-                try:
-                    if proc.stdin:
-                        proc.stdin.close()
-                except (OSError, ValueError):
-                    pass
-                return
-            try:
-                assert proc.stdin is not None
-                proc.stdin.write(data)
-                proc.stdin.flush()
-            except (OSError, ValueError) as exc:
-                error.append(str(exc))
-                return
+    @property
+    def pid(self) -> int | None:
+        """The bot's process id (also its process group id), None when not running."""
+        return self.bot.pid if self.bot is not None else None
 
     def close(self) -> None:
-        """Stop the bot's process (it gets its stdin closed, then is killed if still running)."""
-        proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        self._writes.put(None)
-        try:
-            proc.wait(timeout=0.2)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            try:
-                proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:  # pragma: no cover
-                pass
-        for pipe in (proc.stdin, proc.stdout):
-            if pipe:
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+        """Stop the bot and every process it started (its process group; see :class:`BotProcess`)."""
+        bot, self.bot = self.bot, None
+        if bot is not None:
+            bot.stop()
 
     def _send(self, obj: dict) -> None:
         self._out.append(json.dumps(obj, separators=(",", ":"), ensure_ascii=False))
@@ -202,23 +159,104 @@ class ExternalStrategy:
     def _flush(self) -> None:
         if not self._out:
             return
-        data = "\n".join(self._out) + "\n"
+        data = ("\n".join(self._out) + "\n").encode("utf-8")
         self._out = []
-        if self.proc is None:
+        if self.bot is None:
             raise ExternalBotError(f"external bot {self.name!r} is not running")
-        if self._write_error:
+        self.bot.write(data)
+        if self.bot.write_error is not None:
             self._broken = True
-            raise ExternalBotError(f"external bot {self.name!r} closed its input ({self._write_error[0]})")
-        self._writes.put(data)
+            raise ExternalBotError(f"external bot {self.name!r} closed its input ({self.bot.write_error})")
+
+    def _start_hand(self, seat: int, rules: Any) -> dict:
+        """The ``start_hand`` message (a subclass may add fields)."""
+        return {
+            "type": "start_hand",
+            "protocol": PROTOCOL,
+            "seat": seat,
+            "rules": rules.to_dict(),
+        }
+
+    def check(self, rules: Any) -> None:
+        """The start-up check: start the program once, play it one real request, stop it.
+
+        Raises :class:`BotStartError` naming the command, with the last lines of its standard
+        error, when the program cannot start, exits or closes its output before answering,
+        answers something that is not a legal action, or escapes. A bot that is still running
+        but has not answered within the request's time limit passes: slowness is R10's business.
+        """
+        from xuezhan.engine.round import Round
+
+        where = f"cmd = {shlex.join(self.argv)!r}" + (f" (cwd = {self.cwd!r})" if self.cwd else "")
+        with tempfile.TemporaryFile() as err:
+
+            def fail(what: str) -> BotStartError:
+                tail = _tail(err)
+                return BotStartError(f"{where}: {what}" + (f"; the end of its stderr:\n{tail}" if tail else ""))
+
+            try:
+                bot = BotProcess(self.argv, cwd=self.cwd, env=self._environ(), stderr=err)
+            except OSError as exc:
+                raise BotStartError(f"{where}: cannot start it: {exc}") from None
+            try:
+                rnd = Round.from_seed(rules, 0, 0)
+                seat = rnd.cur
+                assert seat is not None  # a fresh hand always waits for someone
+                obs = rnd.observation(seat)
+                legal = list(obs.legal_actions)
+                limit = rules.claim_timeout if obs.phase == "claim" else rules.turn_timeout
+                request = {
+                    "type": "request",
+                    "id": 1,
+                    "timeout": limit,
+                    "observation": obs.to_dict(),
+                    "legal": [_action_text(a) for a in legal],
+                }
+                lines = [self._start_hand(seat, rules), request]
+                bot.write("".join(json.dumps(m, separators=(",", ":")) + "\n" for m in lines).encode())
+                deadline = time.monotonic() + limit + self.margin
+                while True:
+                    try:
+                        line = bot.read_line(deadline)
+                    except BotClosed:
+                        try:
+                            code: int | None = bot.proc.wait(timeout=1)
+                        except subprocess.TimeoutExpired:
+                            code = None
+                        how = f"exited with code {code}" if code is not None else "closed its output"
+                        raise fail(f"{how} before answering its first request") from None
+                    except LineTooLong as exc:
+                        raise fail(f"wrote {exc}") from None
+                    if line is None:
+                        if bot.running():
+                            return  # running but slow: its requests will time out (R10)
+                        raise fail(f"exited with code {bot.returncode} before answering its first request")
+                    text = line.decode("utf-8", "replace").strip()
+                    if not text:
+                        continue
+                    try:
+                        action = self._parse(text, 1, legal, seat)
+                    except ExternalBotError as exc:
+                        raise fail(f"its first answer is not valid: {exc}") from None
+                    if action is None:
+                        continue
+                    if action.verb == ESCAPE:
+                        raise fail("it escaped at its first decision")
+                    if action not in legal:
+                        raise fail(f"its first answer {text[:200]!r} is not a legal action")
+                    return
+            finally:
+                bot.stop()
+                self._broken = False
 
     # ------------------------------------------------------------------ Strategy protocol
     def reset(self, seat: int, rules: Any) -> None:
-        if self.proc is not None and (self._broken or self._pending or self.proc.poll() is not None):
+        if self.bot is not None and (self._broken or self._pending or not self.bot.running()):
             self.close()
             self.restarts += 1
         self.seat = seat
         self.rules = rules
-        if self.proc is None:
+        if self.bot is None:
             try:
                 self._start()
             except ExternalBotError:
@@ -226,16 +264,23 @@ class ExternalStrategy:
                 # the next hand tries to start it again.
                 self._broken = True
                 return
-        self._send({"type": "start_hand", "protocol": PROTOCOL, "seat": seat, "rules": rules.to_dict()})
+        self._send(self._start_hand(seat, rules))
 
     def observe(self, event: dict) -> None:
         # Never raises: a dead bot is found out at its next request.
         if event.get("type") == "escape" and event.get("seat") == self.seat:
             self._broken = True
-        self._out.append(json.dumps({"type": "event", "event": event}, separators=(",", ":"), ensure_ascii=False))
+        self._out.append(
+            json.dumps(
+                {"type": "event", "event": event},
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+        )
 
     def act(self, obs: Any) -> Action:
-        if self.proc is None:
+        bot = self.bot
+        if bot is None:
             self._broken = True
             raise ExternalBotError(f"external bot {self.name!r} is not running")
         rules = self.rules
@@ -255,30 +300,31 @@ class ExternalStrategy:
         self._flush()
         deadline = time.monotonic() + limit + self.margin
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            try:
+                line = bot.read_line(deadline)
+            except BotClosed:
+                self._broken = True
+                raise ExternalBotError(
+                    f"external bot {self.name!r} closed its output during a request (exit code {bot.returncode})"
+                ) from None
+            except LineTooLong as exc:  # R8: garbage, and never buffered past the cap
+                self._broken = True
+                raise ExternalBotError(f"external bot {self.name!r} wrote {exc}") from None
+            if line is None:
                 # R10: too slow. The engine measures the same and plays the default action;
                 # what we return here is never used.
                 self._pending = True
                 return legal[0] if legal else parse_action(f"{self.seat} pass")
-            try:
-                line = self._lines.get(timeout=remaining)
-            except queue.Empty:
+            text = line.decode("utf-8", "replace").strip()
+            if not text:
                 continue
-            if line is None:
-                self._broken = True
-                code = self.proc.poll() if self.proc else None
-                raise ExternalBotError(f"external bot {self.name!r} exited (code {code}) during a request")
-            line = line.strip()
-            if not line:
-                continue
-            answer = self._parse(line, rid, legal)
+            answer = self._parse(text, rid, legal, self.seat)
             if answer is None:
                 continue  # a late answer to an earlier, timed-out request
             self._pending = False
             return answer
 
-    def _parse(self, line: str, rid: int, legal: Sequence[Action]) -> Optional[Action]:
+    def _parse(self, line: str, rid: int, legal: Sequence[Action], seat: int) -> Action | None:
         try:
             msg = json.loads(line)
         except ValueError:
@@ -305,15 +351,15 @@ class ExternalStrategy:
             raise ExternalBotError(f"external bot {self.name!r}: answer has no 'action' string: {line[:200]!r}")
         text = text.strip()
         if not text[:1].isdigit():
-            text = f"{self.seat} {text}"
+            text = f"{seat} {text}"
         try:
             action = parse_action(text)
         except ActionError as exc:
             self._broken = True
             raise ExternalBotError(f"external bot {self.name!r}: {exc}") from None
-        if action.seat != self.seat:
+        if action.seat != seat:
             self._broken = True
-            raise ExternalBotError(f"external bot {self.name!r}: action for seat {action.seat}, it plays seat {self.seat}")
+            raise ExternalBotError(f"external bot {self.name!r}: action for seat {action.seat}, it plays seat {seat}")
         return action
 
     def __repr__(self) -> str:

@@ -20,6 +20,7 @@ A tournament file (see ``tournaments/quick.toml``)::
     cmd = "python bots/my_bot.py"   # an external bot speaking docs/protocol.md; relative
                                     # paths are looked up from this file's folder
     options = {}            # keyword arguments for the strategy's constructor
+    # trusted = true        # module:Class only: run in-process, not pre-empted (R10.3)
 
 A plain list of strings is accepted too: ``strategies = ["random", "greedy", "value", "value"]``.
 Unknown keys are an error naming the key (docs/rules.md R11 spirit: nothing is silently ignored).
@@ -66,6 +67,7 @@ class StrategySpec:
     #: ``cmd`` and ``cwd``, and ``module:Class`` modules, are looked up there; not part of
     #: the tournament's identity (moving the folder does not change the results).
     base_dir: str | None = field(default=None, compare=False)
+    trusted: bool = False  # a module:Class strategy runs in-process, without pre-emption (R10.3)
 
     @classmethod
     def parse(cls, entry: Any, where: str, base_dir: str | None = None) -> "StrategySpec":
@@ -75,7 +77,7 @@ class StrategySpec:
             return cls(name=entry, strategy=entry, base_dir=base_dir)
         if not isinstance(entry, Mapping):
             raise ConfigError(f"{where}: expected a strategy name or a table, got {entry!r}")
-        allowed = {"name", "strategy", "cmd", "options", "cwd", "class"}
+        allowed = {"name", "strategy", "cmd", "options", "cwd", "class", "trusted"}
         unknown = sorted(set(entry) - allowed)
         if unknown:
             raise ConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
@@ -99,7 +101,14 @@ class StrategySpec:
         bad = [k for k in options if not isinstance(k, str) or not k.isidentifier()]
         if bad:
             raise ConfigError(f"{where}.options: {bad[0]!r} is not an option name")
-        return cls(name=name, strategy=strategy, cmd=cmd, options=dict(options), cwd=cwd, base_dir=base_dir)
+        trusted = entry.get("trusted", False)
+        if not isinstance(trusted, bool):
+            raise ConfigError(f"{where}.trusted: expected true or false, got {trusted!r}")
+        if trusted and cmd is not None:
+            raise ConfigError(f"{where}.trusted: only a 'module:Class' strategy can run in-process, not a cmd")
+        return cls(
+            name=name, strategy=strategy, cmd=cmd, options=dict(options), cwd=cwd, trusted=trusted, base_dir=base_dir
+        )
 
     def argv(self) -> list[str]:
         """The external bot's command line, split like a shell would, with relative paths resolved
@@ -154,6 +163,8 @@ class StrategySpec:
             d["options"] = dict(self.options)
         if self.cwd is not None:
             d["cwd"] = self.cwd
+        if self.trusted:
+            d["trusted"] = True
         return d
 
 

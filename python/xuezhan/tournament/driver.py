@@ -1,7 +1,13 @@
-"""``xuezhan.tournament.run``: play a tournament (resumable) and return its results table."""
+"""``xuezhan.tournament.run``: play a tournament (resumable) and return its results table.
+
+Before the first hand every external bot and guarded Python strategy of the line-up passes a
+start-up check (:func:`check_bots`); one run at a time holds the output folder's lock; on
+``--resume`` every part file on disk is verified against its chunk before it is trusted.
+"""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import time
@@ -11,21 +17,26 @@ from typing import Any, Callable
 import pandas as pd
 
 from xuezhan.tournament.config import ConfigError, TournamentConfig, load_config
-from xuezhan.tournament.executors import executor_for
+from xuezhan.tournament.executors import WorkerLost, executor_for
 from xuezhan.tournament.results import (
     FINAL,
     MANIFEST,
     PARTS,
+    OutputBusy,
+    OutputLock,
+    PartError,
     done_chunks,
+    part_path,
     read_manifest,
     read_parts,
     rows_to_frame,
+    verify_part,
     write_final,
     write_manifest,
 )
-from xuezhan.tournament.scheduling import chunks
+from xuezhan.tournament.scheduling import chunks, game
 
-__all__ = ["run", "TournamentError"]
+__all__ = ["TournamentError", "run"]
 
 
 class TournamentError(RuntimeError):
@@ -67,6 +78,17 @@ def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite
         },
     )
     done = done_chunks(out) if resume else set()
+    all_chunks = chunks(config)
+    for chunk_id in sorted(done):
+        path = part_path(out, chunk_id)
+        if chunk_id >= len(all_chunks):
+            raise TournamentError(
+                f"{path}: this tournament has only {len(all_chunks)} chunks; the file is not one of its parts"
+            )
+        try:
+            verify_part(path, [game(config, i) for i in all_chunks[chunk_id]])
+        except PartError as exc:
+            raise TournamentError(f"{exc}; delete it and --resume plays its chunk again") from None
     return done
 
 
@@ -95,6 +117,47 @@ def check_programs(config: TournamentConfig) -> None:
             raise ConfigError(
                 f"strategies[{i}] ({spec.name!r}): cannot find the program {prog!r} of cmd = {spec.cmd!r}{where}"
             )
+
+
+def check_bots(config: TournamentConfig) -> None:
+    """The start-up check: every external bot and guarded Python strategy must start and answer.
+
+    Each distinct entry is started once and sent one real request
+    (:meth:`~xuezhan.strategies.external.ExternalStrategy.check`). A program that cannot run
+    (missing, not executable, a folder, a missing ``cwd``), exits or answers garbage is one
+    :class:`ConfigError` naming the entry and the command, with the end of its stderr.
+    Unknown strategy names and modules that do not import raise :class:`ValueError`.
+    """
+    from xuezhan.strategies.external import BotStartError, ExternalStrategy
+    from xuezhan.strategies.guarded import GuardedFactory
+    from xuezhan.tournament.play import _takes_seed, strategy_factory
+
+    rules = config.build_rules()
+    checked: set[str] = set()
+    for i, spec in enumerate(config.strategies):
+        factory = strategy_factory(spec)
+        guarded = isinstance(factory, GuardedFactory)
+        if spec.cmd is None and not guarded:
+            continue
+        key = json.dumps(
+            [spec.cmd, spec.cwd, spec.strategy, dict(spec.options)],
+            sort_keys=True,
+            default=str,
+        )
+        if key in checked:
+            continue
+        checked.add(key)
+        options = dict(spec.options)
+        if guarded and _takes_seed(factory):
+            options.setdefault("seed", 0)
+        bot = factory(**options)
+        assert isinstance(bot, ExternalStrategy)
+        try:
+            bot.check(rules)
+        except BotStartError as exc:
+            raise ConfigError(f"strategies[{i}] ({spec.name!r}): {exc}") from None
+        finally:
+            bot.close()
 
 
 def run(
@@ -131,8 +194,32 @@ def run(
     if workers is not None:
         config = config.replace(workers=workers)
     check_programs(config)
+    check_bots(config)
     execute = executor_for(executor, address)
     out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    if out is None:
+        return _run(config, None, resume, overwrite, progress, csv, execute, on_hands)
+    lock = OutputLock(out)
+    try:
+        lock.acquire()
+    except OutputBusy as exc:
+        raise TournamentError(str(exc)) from None
+    try:
+        return _run(config, out, resume, overwrite, progress, csv, execute, on_hands)
+    finally:
+        lock.release()
+
+
+def _run(
+    config: TournamentConfig,
+    out: Path | None,
+    resume: bool,
+    overwrite: bool,
+    progress: bool | None,
+    csv: bool,
+    execute: Callable[..., list[pd.DataFrame]],
+    on_hands: Callable[[int], None] | None,
+) -> pd.DataFrame:
     all_chunks = chunks(config)
     done: set[int] = set()
     if out is not None:
@@ -163,14 +250,24 @@ def run(
 
     try:
         frames = execute(config, pending, out_dir=out, on_chunk=on_chunk)
+    except WorkerLost as exc:
+        spans = ", ".join(f"{all_chunks[c][0]}-{all_chunks[c][-1]}" for c in exc.chunks)
+        saved = f"the finished chunks are saved in {out}; continue with --resume" if out else "nothing was saved"
+        raise TournamentError(
+            f"a worker process died (killed, or out of memory) while chunk(s) {', '.join(map(str, exc.chunks))} "
+            f"(hands {spans}) were unfinished; {saved}"
+        ) from None
     finally:
         if bar is not None:
             bar.close()
 
     if out is not None:
         df = read_parts(out)
-        if len(df) != 4 * config.n_games:
-            raise TournamentError(f"{out}: expected {4 * config.n_games} rows, found {len(df)}")
+        n_hands = df["hand"].nunique()
+        if len(df) != 4 * config.n_games or n_hands != config.n_games:
+            raise TournamentError(
+                f"{out}: expected {config.n_games} hands of 4 rows in {PARTS}/, found {n_hands} hands in {len(df)} rows"
+            )
         write_final(out, df, csv=csv)
         return df
     if not frames:

@@ -5,32 +5,87 @@ A worker builds the line-up's strategies once (external bots: one subprocess per
 worker) and plays each hand of a chunk from its own seed, so the rows of a hand are the same
 whichever worker plays it, in whatever order. The main process writes each finished chunk as
 a part file at once, so an interrupted run keeps every finished chunk.
+
+Pool workers never outlive the main process: on Linux the kernel sends them ``SIGTERM`` when
+it dies (``PR_SET_PDEATHSIG``), elsewhere a watchdog thread notices their new parent; either
+way a worker kills its bots' process groups and exits. A worker that dies (killed, out of
+memory) ends the run with :class:`WorkerLost`, which names the unfinished chunks; the finished
+ones are on disk and ``--resume`` continues.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Callable, Iterable
+from types import FrameType
 
 import pandas as pd
 
+from xuezhan.strategies.botprocess import kill_all
 from xuezhan.tournament.config import TournamentConfig
 from xuezhan.tournament.play import HandRunner
-from xuezhan.tournament.results import rows_to_frame, write_part
+from xuezhan.tournament.results import forget_inherited_locks, rows_to_frame, write_part
 from xuezhan.tournament.scheduling import chunk_games, game
 
-__all__ = ["play_chunk", "execute"]
+__all__ = ["WorkerLost", "execute", "play_chunk"]
 
 _RUNNER: HandRunner | None = None
+_PR_SET_PDEATHSIG = 1
+#: How often the watchdog looks for the main process (seconds).
+_WATCH = 0.2
 
 
-def _init_worker(config: TournamentConfig) -> None:
+class WorkerLost(RuntimeError):
+    """A pool worker died; ``chunks`` were not finished (finished chunks are written)."""
+
+    def __init__(self, chunks: list[int]) -> None:
+        self.chunks = sorted(chunks)
+        super().__init__(f"a worker process died while chunks {', '.join(map(str, self.chunks))} were unfinished")
+
+
+def _die(signum: int = signal.SIGTERM, frame: FrameType | None = None) -> None:
+    """The main process is gone (or the pool is being torn down): end the bots, then exit."""
+    kill_all()
+    os._exit(128 + signum)
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_WATCH)
+    _die()
+
+
+def _follow_parent(parent: int) -> None:
+    """Make this worker end with the main process (``parent``)."""
+    signal.signal(signal.SIGTERM, _die)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (
+            OSError,
+            AttributeError,
+        ):  # pragma: no cover - no prctl: the watchdog does it
+            pass
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="xuezhan-parent-watch").start()
+    if os.getppid() != parent:  # it died before the signal was armed
+        _die()
+
+
+def _init_worker(config: TournamentConfig, parent: int) -> None:
     # Ctrl-C is the main process's business: it stops handing out work and the workers
     # finish the chunk in hand, so no part file is ever half-written.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    forget_inherited_locks()
+    _follow_parent(parent)
     global _RUNNER
     _RUNNER = HandRunner(config)
     # Pool workers leave through multiprocessing's exit path, which skips atexit: stop the
@@ -85,23 +140,32 @@ def execute(
             runner.close()
         return frames
 
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(config,))
-    futures: set[Future] = set()
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(config, os.getpid()))
+    futures: dict[Future, int] = {}
     queue = iter(pending)
     try:
         # Keep a bounded number of chunks in flight so Ctrl-C has little queued work to cancel.
         for chunk_id in queue:
-            futures.add(pool.submit(_worker_chunk, config, chunk_id))
+            futures[pool.submit(_worker_chunk, config, chunk_id)] = chunk_id
             if len(futures) >= 2 * workers:
                 break
         while futures:
-            done, futures = wait(futures, return_when=FIRST_COMPLETED)
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            lost: list[int] = []
             for fut in done:
-                chunk_id, frame = fut.result()
+                chunk_id = futures.pop(fut)
+                try:
+                    chunk_id, frame = fut.result()
+                except BrokenProcessPool:
+                    lost.append(chunk_id)
+                    continue
                 finished(chunk_id, frame)
+            if lost:  # the pool is broken: every chunk in flight is lost with it
+                raise WorkerLost(lost + list(futures.values()))
+            for _ in done:
                 nxt = next(queue, None)
                 if nxt is not None:
-                    futures.add(pool.submit(_worker_chunk, config, nxt))
+                    futures[pool.submit(_worker_chunk, config, nxt)] = nxt
     except KeyboardInterrupt:
         for fut in futures:
             fut.cancel()
@@ -110,7 +174,7 @@ def execute(
             if not fut.cancelled():
                 try:
                     chunk_id, frame = fut.result()
-                except BaseException:  # noqa: BLE001 - a worker that died loses only its chunk
+                except BaseException:  # noqa: BLE001, S112 - a worker that died loses only its chunk
                     continue
                 finished(chunk_id, frame)
         pool.shutdown(wait=True, cancel_futures=True)

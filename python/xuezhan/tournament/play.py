@@ -74,7 +74,13 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
                 f"strategy {spec.strategy!r} is not a strategy: a strategy class has the methods "
                 "reset(seat, rules) and act(observation) (the Strategy protocol)"
             )
-        return obj
+        if spec.trusted:
+            return obj
+        from xuezhan.strategies.guarded import GuardedFactory
+
+        # R10.3: a user's Python strategy runs in a worker process that can be pre-empted,
+        # unless the entry trusts it; built-in names below are trusted and run in-process.
+        return GuardedFactory(spec.strategy, name=spec.name)
     builtin = _builtin()
     if spec.strategy not in builtin:
         raise ValueError(
@@ -154,7 +160,8 @@ class HandRunner:
         ]
 
     def close(self) -> None:
-        for s in self.strategies:
+        # factories that are not classes may hold processes too (guarded strategies' workers)
+        for s in [*self.strategies, *(f for f in self.factories if not isinstance(f, type))]:
             close = getattr(s, "close", None)
             if callable(close):
                 close()

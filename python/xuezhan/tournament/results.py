@@ -34,28 +34,44 @@ fired          string   the rules that fired in the hand, ``+``-joined (R9.3; ru
 During a run each finished chunk of hands is written as ``parts/part-NNNNNN.parquet`` (written
 to a temporary name, then renamed: a part either exists whole or not at all); the final table
 is ``results.parquet`` (and ``results.csv`` with ``--csv``), sorted by (hand, seat).
+``--resume`` trusts a part file only after :func:`verify_part` found in it exactly the hands of
+its chunk (indices, wall seeds, one row per seat, the seating). One run at a time uses an output
+folder: :class:`OutputLock` holds an ``flock`` on its ``.lock`` file, which the system releases
+when the run ends, however it ends.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Self
 
 import pandas as pd
 
+from xuezhan.tournament.scheduling import Game
+
 __all__ = [
     "COLUMNS",
-    "rows_to_frame",
-    "write_part",
-    "read_parts",
+    "LOCK",
+    "OutputBusy",
+    "OutputLock",
+    "PartError",
     "done_chunks",
-    "part_path",
+    "forget_inherited_locks",
     "load_results",
+    "part_path",
+    "read_manifest",
+    "read_parts",
+    "rows_to_frame",
+    "verify_part",
     "write_final",
     "write_manifest",
-    "read_manifest",
+    "write_part",
 ]
 
 COLUMNS: dict[str, str] = {
@@ -88,6 +104,8 @@ COLUMNS: dict[str, str] = {
 PARTS = "parts"
 MANIFEST = "manifest.json"
 FINAL = "results.parquet"
+LOCK = ".lock"
+_PART_NAME = re.compile(r"part-(\d{6})\.parquet")
 
 
 def rows_to_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
@@ -111,10 +129,53 @@ def write_part(out_dir: str | Path, chunk_id: int, df: pd.DataFrame) -> Path:
 
 
 def done_chunks(out_dir: str | Path) -> set[int]:
+    """The chunk ids of the part files in ``out_dir`` (files named otherwise are not parts)."""
     d = Path(out_dir) / PARTS
     if not d.is_dir():
         return set()
-    return {int(p.stem.split("-")[1]) for p in d.glob("part-*.parquet")}
+    return {int(m.group(1)) for p in d.iterdir() if (m := _PART_NAME.fullmatch(p.name))}
+
+
+class PartError(ValueError):
+    """A part file that does not hold exactly the hands of its chunk; the message names it."""
+
+
+def verify_part(path: str | Path, games: Sequence[Game]) -> None:
+    """Check that the part file ``path`` holds exactly the rows of ``games`` (its chunk's hands).
+
+    Every hand index of the chunk, with its wall seed (R1.4), one row per seat 0–3, and the
+    line-up entry the seating puts in each seat; nothing else. Raises :class:`PartError`.
+    """
+    p = Path(path)
+    first, last = games[0].index, games[-1].index
+    chunk = f"its chunk holds hands {first}-{last}"
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    keys = ["hand", "seed", "seat", "entry"]
+    try:
+        names = pq.read_schema(p).names
+        cols = pq.read_table(p, columns=keys).to_pydict() if names == list(COLUMNS) else None
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
+        raise PartError(f"{p}: not a readable results part ({type(exc).__name__}: {exc})") from None
+    if cols is None:
+        raise PartError(f"{p}: not a results part: its columns are not the results table's")
+    want = {(g.index, g.seed, seat, g.seating[seat]) for g in games for seat in range(len(g.seating))}
+    have = list(zip(*(cols[k] for k in keys), strict=True))
+    if len(have) == len(want) and set(have) == want:
+        return
+    hands = sorted(set(cols["hand"]))
+    if not hands:
+        raise PartError(f"{p}: no rows, but {chunk}")
+    if set(hands) != {g.index for g in games}:
+        shown = f"{hands[0]}-{hands[-1]}" if len(hands) > 1 else str(hands[0])
+        raise PartError(f"{p}: holds hands {shown} ({len(hands)} distinct), but {chunk}")
+    if len(have) != len(set(have)) or len(have) != len(want):
+        raise PartError(f"{p}: {len(have)} rows for {len(games)} hands: a (hand, seat) row is repeated or missing")
+    wrong = min(set(have) - want)
+    raise PartError(
+        f"{p}: hand {wrong[0]} seat {wrong[2]} has wall seed {wrong[1]} and entry {wrong[3]}, "
+        f"which are not this tournament's"
+    )
 
 
 def read_parts(out_dir: str | Path) -> pd.DataFrame:
@@ -212,3 +273,61 @@ def read_manifest(out_dir: str | Path) -> dict[str, Any] | None:
     if not p.is_file():
         return None
     return json.loads(p.read_text(encoding="utf-8"))
+
+
+class OutputBusy(RuntimeError):
+    """Another run holds the output folder's lock."""
+
+
+_HELD: set[int] = set()  # lock file descriptors held by this process
+
+
+class OutputLock:
+    """An exclusive ``flock`` on ``OUT/.lock`` for the duration of a run (a context manager).
+
+    The kernel drops the lock when the process ends, however it ends, so a crashed run never
+    leaves a stale lock. The file records the holder's pid for the message of a refused run.
+    """
+
+    def __init__(self, out_dir: str | Path) -> None:
+        self.path = Path(out_dir) / LOCK
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 64).decode("ascii", "replace").strip() or "?"
+            os.close(fd)
+            raise OutputBusy(
+                f"{self.path.parent}: another run (pid {holder}) is writing to this output folder; "
+                "wait for it to end or choose another output folder"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.fd = fd
+        _HELD.add(fd)
+
+    def release(self) -> None:
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            _HELD.discard(fd)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def __enter__(self) -> Self:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def forget_inherited_locks() -> None:
+    """In a forked child: close the inherited lock descriptors (without unlocking the parent's)."""
+    for fd in list(_HELD):
+        _HELD.discard(fd)
+        with contextlib.suppress(OSError):
+            os.close(fd)
