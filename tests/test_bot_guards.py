@@ -346,7 +346,7 @@ def test_a_bot_that_cannot_start_stops_the_tournament_before_its_first_hand(tmp_
     entry: dict = {"name": "ghost"}
     expect = ""
     if case == "missing program":
-        entry["cmd"], expect = "/nonexistent/bot -v", "No such file"
+        entry["cmd"], expect = "/nonexistent/bot -v", "cannot find the program"
     elif case == "not executable":
         entry["cmd"], expect = "/etc/passwd", "Permission denied"
     elif case == "a folder":

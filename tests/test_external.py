@@ -144,7 +144,7 @@ def test_a_bot_that_cannot_start_escapes_and_a_tournament_refuses_it_up_front(bo
 
     cfg = TournamentConfig(strategies=["greedy", "greedy", "greedy", {"name": "ghost", "cmd": "/nonexistent/bot -v"}],
                            hands=4, workers=1)
-    with pytest.raises(ConfigError, match="ghost.*'/nonexistent/bot -v': cannot start it"):
+    with pytest.raises(ConfigError, match="ghost.*cannot find the program '/nonexistent/bot' of cmd = '/nonexistent/bot -v'"):
         run(cfg, progress=False)
 
 
