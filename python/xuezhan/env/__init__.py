@@ -51,15 +51,15 @@ def env(**kwargs: Any) -> XuezhanAEC:
     return XuezhanAEC(**kwargs)
 
 
-def parallel_env(rules: Any = "leshan", max_cycles: Any = None, **kwargs: Any) -> Any:
-    """A PettingZoo ``ParallelEnv`` view: each parallel step is one decision, taken from the
-    action of the seat the engine asks (the other seats' actions are ignored); ``max_cycles``
-    caps the number of such steps."""
-    from pettingzoo.utils.conversions import (  # type: ignore[import-untyped]
-        turn_based_aec_to_parallel,
-    )
+def parallel_env(
+    rules: Any = "leshan", max_cycles: int | None = None, **kwargs: Any
+) -> Any:
+    """A PettingZoo ``ParallelEnv`` view (:class:`~xuezhan.env.parallel.XuezhanParallel`):
+    each parallel step is one decision, taken from the action of the seat the engine asks (the
+    other seats' actions are ignored); ``max_cycles`` caps the number of such steps."""
+    from xuezhan.env.parallel import XuezhanParallel
 
-    return turn_based_aec_to_parallel(XuezhanAEC(rules, max_steps=max_cycles, **kwargs))
+    return XuezhanParallel(XuezhanAEC(rules, max_steps=max_cycles, **kwargs))
 
 
 def single_agent(*args: Any, **kwargs: Any) -> Any:

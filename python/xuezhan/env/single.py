@@ -59,7 +59,9 @@ class SingleAgentEnv(gymnasium.Env):
     the learner received minus what it paid in that time. Once the learner has won the rest of
     the hand is played out at once (it can still be paid, R7.2) and the episode terminates, so
     the return of an episode is the learner's hand delta. Options as for the AEC environment
-    (``rules``, ``reward``, ``illegal``, ``dealer``, ``seed``). An opponent that raises or answers
+    (``rules``, ``reward``, ``illegal``, ``dealer``, ``seed``). Built-in opponents named by a
+    string are seeded from each hand's seed, so the same seed and actions give the same
+    episode; a ``Strategy`` object is kept as given (reset before each hand). An opponent that raises or answers
     an illegal action escapes (R10.3), as in a tournament.
     """
 
@@ -92,8 +94,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = seat
         self.agent = AGENTS[seat]
         self.opponents: list[Any] = [None] * 4
+        self._specs: list[Any] = [None] * 4
         for i, spec in enumerate(opponents):
             s = (seat + 1 + i) & 3
+            self._specs[s] = spec
             self.opponents[s] = _strategy(spec, s)
         self.observation_space = observation_space()
         self.action_space = gymnasium.spaces.Discrete(N_ACTIONS)
@@ -115,7 +119,12 @@ class SingleAgentEnv(gymnasium.Env):
         aec = self.aec
         aec.reset(seed=seed, options=options)
         rules = aec.rules
-        for s, strat in enumerate(self.opponents):
+        hs = aec.hand_seed or 0
+        for s, spec in enumerate(self._specs):
+            if isinstance(spec, str):
+                # Built-in opponents are seeded from the hand's seed: same seed, same hand.
+                self.opponents[s] = _strategy(spec, (hs * 4 + s) % 2**63)
+            strat = self.opponents[s]
             if strat is not None:
                 strat.reset(s, rules)
         self._seen = 0
