@@ -28,7 +28,9 @@ holds), and the third pick passes the three tiles to the engine.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
+
+import numpy as np
 
 from xuezhan.engine.actions import (
     ANGANG,
@@ -189,4 +191,27 @@ def pick_kinds(hand: bytes, picks: list[int] | tuple[int, ...]) -> list[int]:
     return out
 
 
-__all__ += ["ID_OF", "exchange_pick_mask", "pick_kinds"]
+def legal_mask(obs: Any, picks: list[int] | tuple[int, ...] = ()) -> np.ndarray:
+    """The action mask (``int8``, one per id) of an engine observation, as the environments
+    give it; in the exchange phase, the mask of the next pick after ``picks``.
+
+    >>> from xuezhan.engine import Round
+    >>> r = Round.from_seed("leshan", 7, dealer=0)
+    >>> m = legal_mask(r.observation(0))
+    >>> {ACTION_NAMES[i] for i in m.nonzero()[0]} == {str(a)[2:] for a in r.legal_actions(0)}
+    True
+    """
+    m = np.zeros(N_ACTIONS, np.int8)
+    legal = obs.legal_actions
+    if not legal:
+        return m
+    if legal[0].verb == EXCHANGE:
+        for k in pick_kinds(obs.hand, picks):
+            m[EXCHANGE0 + k] = 1
+    else:
+        for a in legal:
+            m[_ID_OF[a]] = 1
+    return m
+
+
+__all__ += ["ID_OF", "exchange_pick_mask", "legal_mask", "pick_kinds"]

@@ -199,6 +199,11 @@ class XuezhanAEC(AECEnv):
             "action_mask": np.frombuffer(m, np.int8),
         }
 
+    @property
+    def exchange_picks(self) -> tuple[int, ...]:
+        """The kinds the seat to act has picked so far in the exchange (R11.1)."""
+        return tuple(self._picks)
+
     def action_mask(self, agent: str) -> np.ndarray:
         """The mask of ``agent`` now (as in its observation)."""
         return self.observe(agent)["action_mask"]
