@@ -63,8 +63,9 @@ def test_pettingzoo_seed_test(rules):
     seed_test(lambda: xe.aec_env(rules), num_cycles=300)
 
 
-def test_pettingzoo_parallel_api_test():
-    parallel_api_test(xe.parallel_env("chengdu"), num_cycles=300)
+@pytest.mark.parametrize("rules", PRESETS)
+def test_pettingzoo_parallel_api_test(rules):
+    parallel_api_test(xe.parallel_env(rules), num_cycles=300)
 
 
 def test_pettingzoo_max_cycles_test():
@@ -452,8 +453,8 @@ def test_illegal_action_modes():
     ],
 )
 def test_bad_options_are_named(kwargs, what):
-    with pytest.raises(Exception, match=what):
-        xe.aec_env(**kwargs) if "rules" not in kwargs else xe.aec_env(kwargs["rules"])
+    with pytest.raises(ValueError, match=what):
+        xe.aec_env(**kwargs)
 
 
 def test_action_ids_round_trip():

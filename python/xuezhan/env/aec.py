@@ -18,7 +18,7 @@ import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from xuezhan.engine import Round, first_dealer, hand_seed, public_view
-from xuezhan.engine.actions import ESCAPE, EXCHANGE, Action, act
+from xuezhan.engine.actions import ESCAPE, EXCHANGE, Action, IllegalAction, act
 from xuezhan.env.actions import (
     ACTION_NAMES,
     EXCHANGE0,
@@ -222,18 +222,22 @@ class XuezhanAEC(AECEnv):
                 f"{agent} must act (None is only for a terminated agent)"
             )
         aid = int(action)
-        legal = rnd.legal_actions(seat)
-        if legal and legal[0].verb == EXCHANGE:
-            if 0 <= aid - EXCHANGE0 < 27 and aid - EXCHANGE0 in pick_kinds(
-                rnd.observation(seat).hand, self._picks
-            ):
-                self._pick(seat, aid - EXCHANGE0, legal, default=False)
-            else:
-                self._illegal(seat, aid, legal)
+        if 0 <= aid < EXCHANGE0 and not self._picks:
+            # The engine checks legality itself and refuses without changing anything.
+            try:
+                rnd.apply(_BY_ID[seat][aid])
+            except IllegalAction:
+                self._illegal(seat, aid, rnd.legal_actions(seat))
         else:
-            a = _BY_ID[seat][aid] if 0 <= aid < EXCHANGE0 else None
-            if a is not None and a in legal:
-                rnd.apply(a)
+            legal = rnd.legal_actions(seat)
+            pick = aid - EXCHANGE0
+            if (
+                legal
+                and legal[0].verb == EXCHANGE
+                and 0 <= pick < 27
+                and pick in pick_kinds(rnd.observation(seat).hand, self._picks)
+            ):
+                self._pick(seat, pick, legal, default=False)
             else:
                 self._illegal(seat, aid, legal)
         self._steps += 1
