@@ -17,7 +17,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from xuezhan.engine import Round, first_dealer, hand_seed, public_view
+from xuezhan.engine import Observation, Round, first_dealer, hand_seed
 from xuezhan.engine.actions import ESCAPE, EXCHANGE, Action, IllegalAction, act
 from xuezhan.env.actions import (
     ACTION_NAMES,
@@ -173,8 +173,10 @@ class XuezhanAEC(AECEnv):
         self._seat_steps = [0, 0, 0, 0]
         self._paid = False
         self._steps = 0
-        self._seen = len(rnd.events)
-        self._final = [0.0, 0.0, 0.0, 0.0]
+        self._deltas: tuple = (0, 0, 0, 0)
+        self._won: tuple | None = None
+        self._obs_key: tuple = (0, rnd.cur)
+        self._obs: Observation | None = None
         self._skip_agent_selection = None
         self.agent_selection = AGENTS[rnd.cur]  # type: ignore[index]
 
@@ -182,7 +184,9 @@ class XuezhanAEC(AECEnv):
         seat = _SEAT[agent]
         rnd = self.round
         assert rnd is not None, "call reset() first"
-        obs = rnd.observation(seat)
+        obs = self._obs
+        if obs is None or self._obs_key != (self._steps, seat):
+            obs = rnd.observation(seat)
         legal = obs.legal_actions
         m = bytearray(N_ACTIONS)
         picks: Any = ()
@@ -289,50 +293,51 @@ class XuezhanAEC(AECEnv):
         rnd.apply(act(seat, ESCAPE), note=f"illegal action {name}")
 
     def _after(self, rnd: Round) -> None:
-        """Credit the payments of the new events, terminate winners, select the next agent."""
+        """Credit what was paid in this step, terminate winners, select the next agent.
+
+        The payments of a step (every ``pay`` event, R6–R8) add up to the change of the hand's
+        deltas, which every seat's observation shows; so do the wins. One observation of the
+        next seat to act gives both and is kept for its ``observe``."""
         rewards = self.rewards
         if self._paid:  # rewards are those of the last step only
             for a in rewards:
                 rewards[a] = 0.0
             self._paid = False
-        events = rnd.events
-        n = len(events)
+        cur = rnd.cur
+        obs = rnd.observation(cur if cur is not None else 0)
+        self._obs_key = (self._steps, cur)
+        self._obs = obs
         final = self.reward_mode == "final"
-        for i in range(self._seen, n):
-            v = public_view(events[i], 0)  # payments and wins are public
-            if v is None:
-                continue
-            t = v["type"]
-            if t == "pay":
-                amount = float(v["amount"])
-                frm, to = v["from"], v["to"]
-                if final:
-                    self._final[frm] -= amount
-                    if to is not None:
-                        self._final[to] += amount
-                else:
-                    self._paid = True
-                    rewards[AGENTS[frm]] -= amount
-                    self._cumulative_rewards[AGENTS[frm]] -= amount
-                    if to is not None:
-                        rewards[AGENTS[to]] += amount
-                        self._cumulative_rewards[AGENTS[to]] += amount
-            elif t == "win":
-                self.terminations[AGENTS[v["seat"]]] = True
-        self._seen = n
+        deltas = obs.deltas
+        old = self._deltas
+        if deltas != old:
+            if not final:
+                self._paid = True
+                cum = self._cumulative_rewards
+                for s in range(4):
+                    d = deltas[s] - old[s]
+                    if d:
+                        rewards[AGENTS[s]] += d
+                        cum[AGENTS[s]] += d
+            self._deltas = deltas
+        won = obs.won
+        if won is not self._won:
+            for s in range(4):
+                if won[s]:
+                    self.terminations[AGENTS[s]] = True
+            self._won = won
         if rnd.over:
             for s, a in enumerate(AGENTS):
                 self.terminations[a] = True
                 if final:
-                    rewards[a] = self._final[s]
-                    self._cumulative_rewards[a] += self._final[s]
+                    rewards[a] = float(deltas[s])
+                    self._cumulative_rewards[a] += deltas[s]
             self._paid = True
             result = rnd.result()
             for a in self.agents:
                 self.infos[a] = {**self.infos[a], "result": result}
             self.agent_selection = self.agents[0]
             return
-        cur = rnd.cur
         assert cur is not None
         if (
             self.max_cycles is not None and self._seat_steps[cur] >= self.max_cycles

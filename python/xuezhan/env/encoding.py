@@ -192,7 +192,10 @@ class Encoder:
         self._won: tuple | None = None
         self._dealer = -1
         self._deltas: tuple | None = None
-        self._claim: tuple | None = None
+        self._claim_tile: int | None = None
+        self._claim_from: int | None = None
+        self._all_disc: tuple | None = None
+        self._all_melds: tuple | None = None
         self._phase = ""
         self._wall = -1
         self._last = False
@@ -205,72 +208,82 @@ class Encoder:
         (R11.1)."""
         rows = self.rows
         free = rows[_S_FREE]
-        # ---- shared rows (identical in every seat's observation)
+        # ---- shared rows (identical in every seat's observation). The engine replaces the
+        # tuple of all piles (of all meld sets) whenever one changes, so one identity test
+        # tells whether anything is to be done.
         discards = obs.discards
+        if discards is not self._all_disc:
+            cache = self._disc
+            for s in range(4):
+                t = discards[s]
+                old = cache[s]
+                if t is not old:
+                    row = rows[_S_DISC + s]
+                    n, m = len(t), len(old)
+                    if n == m + 1 and t[:m] == old:
+                        k = t[m]
+                        row[k] += 1.0
+                        free[k] -= 1.0
+                    elif n + 1 == m and old[:n] == t:
+                        k = old[n]
+                        row[k] -= 1.0
+                        free[k] += 1.0
+                    else:
+                        free += row
+                        row[:] = np.bincount(t, minlength=27) if t else 0.0
+                        free -= row
+                    cache[s] = t
+            self._all_disc = discards
         melds = obs.melds
-        for s in range(4):
-            t = discards[s]
-            old = self._disc[s]
-            if t is not old:
-                row = rows[_S_DISC + s]
-                n, m = len(t), len(old)
-                if n == m + 1 and t[:m] == old:
-                    row[t[m]] += 1.0
-                    free[t[m]] -= 1.0
-                elif n + 1 == m and old[:n] == t:
-                    row[old[n]] -= 1.0
-                    free[old[n]] += 1.0
-                else:
-                    new = np.bincount(t, minlength=27) if t else 0.0
-                    free += row
-                    row[:] = new
-                    free -= row
-                self._disc[s] = t
-            ms = melds[s]
-            if ms is not self._melds[s]:
-                for typ, kind in self._melds[s]:
-                    rows[_MELD_ROW[typ] + s][kind] = 0.0
-                    free[kind] += _MELD_TILES[typ]
-                for typ, kind in ms:
-                    rows[_MELD_ROW[typ] + s][kind] = 1.0
-                    free[kind] -= _MELD_TILES[typ]
-                self._melds[s] = ms
+        if melds is not self._all_melds:
+            for s in range(4):
+                ms = melds[s]
+                if ms is not self._melds[s]:
+                    for typ, kind in self._melds[s]:
+                        rows[_MELD_ROW[typ] + s][kind] = 0.0
+                        free[kind] += _MELD_TILES[typ]
+                    for typ, kind in ms:
+                        rows[_MELD_ROW[typ] + s][kind] = 1.0
+                        free[kind] -= _MELD_TILES[typ]
+                    self._melds[s] = ms
+            self._all_melds = melds
         won = obs.won
         if won is not self._won:
             for s in range(4):
-                rows[_S_WON + s][:] = 1.0 if won[s] else 0.0
+                rows[_S_WON + s].fill(1.0 if won[s] else 0.0)
             self._won = won
         if obs.dealer != self._dealer:
             for s in range(4):
-                rows[_S_DEALER + s][:] = 1.0 if s == obs.dealer else 0.0
+                rows[_S_DEALER + s].fill(1.0 if s == obs.dealer else 0.0)
             self._dealer = obs.dealer
         deltas = obs.deltas
         if deltas != self._deltas:
             for s in range(4):
-                rows[_S_DELTAS + s][:] = deltas[s]
+                rows[_S_DELTAS + s].fill(deltas[s])
             self._deltas = deltas
-        claim = (obs.claim_tile, obs.claim_from, obs.robbing)
-        if claim != self._claim:
+        tile = obs.claim_tile
+        if tile != self._claim_tile or obs.claim_from != self._claim_from:
             self.src[_S_CLAIM_TILE : _S_ROB + 1] = 0.0
-            if obs.claim_tile is not None and obs.claim_from is not None:
-                rows[_S_CLAIM_TILE][obs.claim_tile] = 1.0
-                rows[_S_CLAIM_FROM + obs.claim_from][:] = 1.0
+            if tile is not None and obs.claim_from is not None:
+                rows[_S_CLAIM_TILE][tile] = 1.0
+                rows[_S_CLAIM_FROM + obs.claim_from].fill(1.0)
                 if obs.robbing:
-                    rows[_S_ROB][:] = 1.0
-            self._claim = claim
+                    rows[_S_ROB].fill(1.0)
+            self._claim_tile = tile
+            self._claim_from = obs.claim_from
         phase = obs.phase
         if phase != self._phase:
             ph = _PHASE_INDEX[phase]
             for i in range(4):
-                rows[_S_PHASE + i][:] = 1.0 if i == ph else 0.0
+                rows[_S_PHASE + i].fill(1.0 if i == ph else 0.0)
             self._phase = phase
         wc = obs.wall_count
         if wc != self._wall:
-            rows[_S_WALL][:] = wc / WALL_SCALE
+            rows[_S_WALL].fill(wc / WALL_SCALE)
             self._wall = wc
-        if obs.last_tiles != self._last:
-            rows[_S_LAST][:] = 1.0 if obs.last_tiles else 0.0
-            self._last = obs.last_tiles
+            if obs.last_tiles != self._last:
+                rows[_S_LAST].fill(1.0 if obs.last_tiles else 0.0)
+                self._last = obs.last_tiles
         # ---- the seat's own rows (only from its own observation)
         seat = obs.seat
         own = _S_OWN + 8 * seat
@@ -285,19 +298,20 @@ class Encoder:
             if d >= 0:
                 drawn[d] = 1.0
             self._drawn[seat] = d
-        pk = tuple(picks)
-        if pk != self._picks[seat]:
-            prow = rows[own + 2]
-            prow[:] = 0.0
-            for k in pk:
-                prow[k] += 1.0
-            self._picks[seat] = pk
+        if picks or self._picks[seat]:
+            pk = tuple(picks)
+            if pk != self._picks[seat]:
+                prow = rows[own + 2]
+                prow.fill(0.0)
+                for k in pk:
+                    prow[k] += 1.0
+                self._picks[seat] = pk
         np.subtract(free, hand, out=rows[own + 3])
         voids = obs.voids
         if voids != self._voids[seat]:
             for r in range(4):
                 vrow = rows[own + 4 + r]
-                vrow[:] = 0.0
+                vrow.fill(0.0)
                 v = voids[(seat + r) & 3]
                 if v >= 0:
                     vrow[v * 9 : v * 9 + 9] = 1.0
