@@ -420,6 +420,12 @@ def test_unseeded_resets_follow_the_constructor_seed():
             seq.append(env.hand_seed)
         hands.append(seq)
     assert hands[0] == hands[1] and len(set(hands[0])) == 3
+    c = xe.aec_env(seed=9)
+    c.reset()
+    c.reset(options={"hand_seed": 123})
+    assert c.hand_seed == 123
+    c.reset()
+    assert c.hand_seed == hands[0][1]  # the sequence goes on where it was
 
 
 # ---------------------------------------------------------------- errors and options

@@ -143,20 +143,19 @@ class XuezhanAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new hand. ``reset(seed=s)`` deals ``Round.from_seed(rules, s)`` (the hand a
         tournament or ``play_hand`` deals from seed ``s``) and restarts the sequence; a reset
-        without a seed deals the next hand of the sequence (``hand_seed(s, i)``)."""
-        if seed is not None:
+        without a seed deals the next hand of the sequence (``hand_seed(s, i)``).
+        ``options={"hand_seed": h}`` deals the hand of seed ``h`` and leaves the sequence
+        where it was."""
+        if options and "hand_seed" in options:
+            hs = int(options["hand_seed"])
+        elif seed is not None:
             self._base_seed = int(seed)
             self._hand_index = 0
             hs = self._base_seed
         else:
             self._hand_index += 1
-            hs = (
-                self._base_seed
-                if self._hand_index == 0
-                else hand_seed(self._base_seed, self._hand_index)
-            )
-        if options and "hand_seed" in options:
-            hs = int(options["hand_seed"])
+            i = self._hand_index
+            hs = self._base_seed if i == 0 else hand_seed(self._base_seed, i)
         dealer = (
             self.fixed_dealer if self.fixed_dealer is not None else first_dealer(hs)
         )
