@@ -144,38 +144,11 @@ def id_action(seat: int, aid: int) -> Action:
     raise ValueError(f"action id {aid!r} is not a single engine action (0-87)")
 
 
-def exchange_pick_mask(
-    legal: list[Action] | tuple[Action, ...], picks: list[int]
-) -> list[int]:
-    """Kinds that may be picked next (R11.1): those for which some legal three-tile choice holds
-    the picks so far plus that kind (as multisets).
-
-    >>> from xuezhan.engine.actions import Action
-    >>> legal = [Action(0, EXCHANGE, (0, 0, 1)), Action(0, EXCHANGE, (9, 10, 11))]
-    >>> exchange_pick_mask(legal, []), exchange_pick_mask(legal, [0])
-    ([0, 1, 9, 10, 11], [0, 1])
-    """
-    out: set[int] = set()
-    for a in legal:
-        if a.verb != EXCHANGE:
-            continue
-        rest = list(a.arg)  # type: ignore[arg-type]
-        ok = True
-        for p in picks:
-            if p in rest:
-                rest.remove(p)
-            else:
-                ok = False
-                break
-        if ok:
-            out.update(rest)
-    return sorted(out)
-
-
 def pick_kinds(hand: bytes, picks: list[int] | tuple[int, ...]) -> list[int]:
-    """The same as :func:`exchange_pick_mask`, from the seat's tile counts: with no pick yet,
-    every kind held in a suit of which it holds three or more; after a pick, the kinds of that
-    suit still held beyond the picks (R11.1: three tiles of one suit).
+    """The kinds the seat may pick next in the exchange (R11.1: three tiles of one suit), from
+    its tile counts: with no pick yet, every kind held in a suit of which it holds three or
+    more; after a pick, the kinds of that suit still held beyond the picks. Following these
+    picks reaches exactly the engine's legal exchange choices (tests/test_env.py checks it).
 
     >>> hand = bytes([2, 1] + [0] * 7 + [1, 1, 1] + [0] * 15)
     >>> pick_kinds(hand, []), pick_kinds(hand, [0])
@@ -214,4 +187,4 @@ def legal_mask(obs: Any, picks: list[int] | tuple[int, ...] = ()) -> np.ndarray:
     return m
 
 
-__all__ += ["ID_OF", "exchange_pick_mask", "legal_mask", "pick_kinds"]
+__all__ += ["ID_OF", "legal_mask", "pick_kinds"]

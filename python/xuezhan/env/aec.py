@@ -220,6 +220,8 @@ class XuezhanAEC(AECEnv):
         assert rnd is not None
         seat = _SEAT[agent]
         self._cumulative_rewards[agent] = 0.0
+        if self.infos[agent]:
+            self.infos[agent] = {}  # infos describe the agent's last step
         if action is None:
             raise IllegalActionError(
                 f"{agent} must act (None is only for a terminated agent)"
