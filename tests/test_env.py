@@ -15,7 +15,7 @@ import pytest
 import xuezhan.env as xe
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
-from xuezhan.engine import Round, deal, first_dealer
+from xuezhan.engine import Round, deal, first_dealer, public_view
 from xuezhan.engine.actions import EXCHANGE
 from xuezhan.env import encoding as E
 from xuezhan.env.actions import EXCHANGE0, N_ACTIONS, id_action, pick_kinds
@@ -299,7 +299,8 @@ def test_rewards_sum_to_the_hand_deltas(rules, reward):
 
 
 def test_step_rewards_arrive_when_paid():
-    """A kong or win payment (R6) is credited at the step it happens, to both seats."""
+    """A kong or win payment (R6) is credited at the step it happens, to both seats: the
+    step's rewards are the step's ``pay`` events, read as every seat may see them."""
     env = xe.aec_env("leshan")
     rng = random.Random(4)
     checked = 0
@@ -313,11 +314,12 @@ def test_step_rewards_arrive_when_paid():
                 continue
             ids = np.flatnonzero(obs["action_mask"])
             prefer = [i for i in ids if i in (27, 28, 29) or 30 <= i < 84]
-            n0 = len(rnd.result()["payments"])
+            n0 = len(rnd.events)
             env.step(
                 int(prefer[0]) if prefer else int(ids[int(rng.random() * len(ids))])
             )
-            pays = rnd.result()["payments"][n0:]
+            views = [public_view(e, 0) for e in rnd.events[n0:]]
+            pays = [v for v in views if v is not None and v["type"] == "pay"]
             if pays and not rnd.over:
                 want = dict.fromkeys(xe.AGENTS, 0.0)
                 for p in pays:
