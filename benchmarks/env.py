@@ -78,9 +78,7 @@ def rlcard_loop() -> Callable[[int, int], int] | None:
     return run
 
 
-def measure(
-    runs: dict[str, Callable[[int, int], int]], steps: int, repeats: int
-) -> dict[str, dict]:
+def measure(runs: dict[str, Callable[[int, int], int]], steps: int, repeats: int) -> dict[str, dict]:
     """Steps per second of each loop. The repeats are interleaved (one run of each loop per
     round) so that a change of load on a shared machine hits every row alike; each figure is
     the median over the repeats, by wall clock and by CPU time of this process."""
@@ -110,9 +108,7 @@ def measure(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--steps", type=int, default=20000, help="steps per repeat (default 20000)"
-    )
+    ap.add_argument("--steps", type=int, default=20000, help="steps per repeat (default 20000)")
     ap.add_argument(
         "--repeats",
         type=int,
@@ -121,21 +117,15 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
-    runs = {
-        f"xuezhan AEC ({rules})": xuezhan_loop(rules) for rules in ("leshan", "chengdu")
-    }
+    runs = {f"xuezhan AEC ({rules})": xuezhan_loop(rules) for rules in ("leshan", "chengdu")}
     rl = rlcard_loop()
     if rl is not None:
         runs["RLCard mahjong"] = rl
     rows = measure(runs, args.steps, args.repeats)
     ref = rows.get("RLCard mahjong")
     for r in rows.values():
-        r["vs_rlcard"] = (
-            round(r["steps_per_s"] / ref["steps_per_s"], 1) if ref else None
-        )
-        r["vs_rlcard_cpu"] = (
-            round(r["steps_per_cpu_s"] / ref["steps_per_cpu_s"], 1) if ref else None
-        )
+        r["vs_rlcard"] = round(r["steps_per_s"] / ref["steps_per_s"], 1) if ref else None
+        r["vs_rlcard_cpu"] = round(r["steps_per_cpu_s"] / ref["steps_per_cpu_s"], 1) if ref else None
     if args.json:
         info = {"python": platform.python_version(), "xuezhan": xuezhan.__version__}
         print(json.dumps({**info, "rows": rows}, indent=2))

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from xuezhan.engine import play_hand
 from xuezhan.engine.actions import EXCHANGE, act
 from xuezhan.env import aec_env
@@ -54,9 +55,7 @@ class LinearPolicy:
 
     def __init__(self, seed: int = 0) -> None:
         rng = np.random.default_rng(seed)
-        self.W = (rng.standard_normal((N_FEATURES, N_ACTIONS)) * 0.01).astype(
-            np.float32
-        )
+        self.W = (rng.standard_normal((N_FEATURES, N_ACTIONS)) * 0.01).astype(np.float32)
         self.b = np.zeros(N_ACTIONS, np.float32)
         self._adam = [
             np.zeros_like(self.W),
@@ -76,9 +75,7 @@ class LinearPolicy:
     def accuracy(self, x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> float:
         return float((self.logits(x, mask).argmax(axis=1) == y).mean())
 
-    def train_step(
-        self, x: np.ndarray, mask: np.ndarray, y: np.ndarray, lr: float = 1e-2
-    ) -> float:
+    def train_step(self, x: np.ndarray, mask: np.ndarray, y: np.ndarray, lr: float = 1e-2) -> float:
         """One Adam step on the masked cross-entropy; returns the loss."""
         z = self.logits(x, mask)
         z -= z.max(axis=1, keepdims=True)
@@ -92,7 +89,7 @@ class LinearPolicy:
         grads = (x.T @ g, g.sum(axis=0))
         self._t += 1
         b1, b2 = 0.9, 0.999
-        for i, (param, grad) in enumerate(zip((self.W, self.b), grads)):
+        for i, (param, grad) in enumerate(zip((self.W, self.b), grads, strict=True)):
             m, v = self._adam[2 * i], self._adam[2 * i + 1]
             m *= b1
             m += (1 - b1) * grad
@@ -121,9 +118,7 @@ class LinearPolicy:
         return id_action(obs.seat, self._choose(obs, []))
 
 
-def collect(
-    hands: int, seed: int, rules: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def collect(hands: int, seed: int, rules: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Examples from ``hands`` hands of four greedy bots in the AEC environment."""
     env = aec_env(rules, seed=seed)
     xs, ms, ys = [], [], []
@@ -170,23 +165,17 @@ def duplicate(a: Any, b: Any, seeds: int, rules: str, base: int) -> dict[str, fl
         total = 0.0
         for seating in ((a, b, a, b), (b, a, b, a)):
             res = play_hand(list(seating), rules, seed=seed)
-            total += sum(d for d, s in zip(res["deltas"], seating) if s is a) / 2
+            total += sum(d for d, s in zip(res["deltas"], seating, strict=True) if s is a) / 2
         per_wall.append(total / 2)  # a's mean per hand on this wall
     arr = np.array(per_wall)
     mean = float(arr.mean())
-    half = (
-        1.96 * float(arr.std(ddof=1)) / math.sqrt(len(arr))
-        if len(arr) > 1
-        else float("inf")
-    )
+    half = 1.96 * float(arr.std(ddof=1)) / math.sqrt(len(arr)) if len(arr) > 1 else float("inf")
     return {"mean": mean, "low": mean - half, "high": mean + half, "walls": len(arr)}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--budget", type=float, default=180.0, help="seconds of training (default 180)"
-    )
+    ap.add_argument("--budget", type=float, default=180.0, help="seconds of training (default 180)")
     ap.add_argument(
         "--batch-hands",
         type=int,
@@ -199,39 +188,22 @@ def main(argv: list[str] | None = None) -> int:
         default=300,
         help="walls in the duplicate match (default 300)",
     )
-    ap.add_argument(
-        "--epochs", type=int, default=2, help="passes over each batch (default 2)"
-    )
-    ap.add_argument(
-        "--max-batches", type=int, default=10**9, help="stop after this many batches"
-    )
+    ap.add_argument("--epochs", type=int, default=2, help="passes over each batch (default 2)")
+    ap.add_argument("--max-batches", type=int, default=10**9, help="stop after this many batches")
     ap.add_argument("--rules", default="leshan", help="preset (default leshan)")
-    ap.add_argument(
-        "--seed", type=int, default=0, help="seed of everything (default 0)"
-    )
-    ap.add_argument(
-        "--out", type=Path, default=None, help="write the result here as JSON"
-    )
+    ap.add_argument("--seed", type=int, default=0, help="seed of everything (default 0)")
+    ap.add_argument("--out", type=Path, default=None, help="write the result here as JSON")
     args = ap.parse_args(argv)
-    if (
-        args.budget <= 0
-        or args.batch_hands < 1
-        or args.epochs < 1
-        or args.max_batches < 1
-        or args.eval_seeds < 2
-    ):
+    if args.budget <= 0 or args.batch_hands < 1 or args.epochs < 1 or args.max_batches < 1 or args.eval_seeds < 2:
         ap.error(
-            "--budget must be positive, --batch-hands, --epochs and --max-batches "
-            "at least 1, --eval-seeds at least 2"
+            "--budget must be positive, --batch-hands, --epochs and --max-batches at least 1, --eval-seeds at least 2"
         )
 
     policy = LinearPolicy(args.seed)
     # Held-out hands, never trained on, measure the imitation accuracy.
     held_x, held_m, held_y = collect(20, args.seed + 1_000_000, args.rules)
     acc0 = policy.accuracy(held_x, held_m, held_y)
-    print(
-        f"held-out examples: {len(held_y)}; accuracy of the untrained policy: {acc0:.3f}"
-    )
+    print(f"held-out examples: {len(held_y)}; accuracy of the untrained policy: {acc0:.3f}")
     before = duplicate(
         LinearPolicy(args.seed),
         RandomStrategy(args.seed),
@@ -260,12 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.perf_counter() - t0
     acc1 = policy.accuracy(held_x, held_m, held_y)
 
-    after = duplicate(
-        policy, RandomStrategy(args.seed), args.eval_seeds, args.rules, 10**9
-    )
-    gain = duplicate(
-        policy, LinearPolicy(args.seed), args.eval_seeds, args.rules, 2 * 10**9
-    )
+    after = duplicate(policy, RandomStrategy(args.seed), args.eval_seeds, args.rules, 10**9)
+    gain = duplicate(policy, LinearPolicy(args.seed), args.eval_seeds, args.rules, 2 * 10**9)
     result = {
         "rules": args.rules,
         "train_seconds": round(seconds, 1),

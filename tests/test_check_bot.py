@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from xuezhan.cli import main
 from xuezhan.engine.actions import act
 from xuezhan.strategies import GreedyStrategy
@@ -96,9 +97,7 @@ def test_slow_bot_times_out(broken):
 def test_problem_names_hand_seat_and_rules(broken):
     report = check_strategy(broken("illegal", 3), hands=4, seed=5)
     seats = {p.hand: p.seat for p in report.problems}
-    assert all(
-        seat == hand % 4 for hand, seat in seats.items()
-    )  # the bot's seat in that hand
+    assert all(seat == hand % 4 for hand, seat in seats.items())  # the bot's seat in that hand
     assert {p.rules for p in report.problems} <= {"leshan", "chengdu"}
 
 
@@ -145,8 +144,6 @@ def test_builtin_strategies_pass():
 )
 def test_bad_arguments_exit_2_with_a_clear_message(args, what, tmp_path):
     (tmp_path / "x.py").write_text("", encoding="utf-8")
-    res = CliRunner().invoke(
-        main, ["check-bot", *args, "--cwd", str(tmp_path), "--hands", "1"]
-    )
+    res = CliRunner().invoke(main, ["check-bot", *args, "--cwd", str(tmp_path), "--hands", "1"])
     assert res.exit_code == 2, res.output
     assert what in res.output and "Traceback" not in res.output

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import xuezhan.env as xe
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
+
+import xuezhan.env as xe
 from xuezhan.engine import Round, deal, first_dealer, public_view
 from xuezhan.engine.actions import EXCHANGE
 from xuezhan.env import encoding as E
@@ -74,12 +75,8 @@ def test_pettingzoo_max_cycles_test():
     its void: four steps in turn), so it runs there; ``illegal="default"`` plays the R10
     default for the unmasked actions (one pick per step in the exchange)."""
     mod = types.SimpleNamespace(
-        env=lambda max_cycles: xe.aec_env(
-            "chengdu", max_cycles=max_cycles, illegal="default"
-        ),
-        parallel_env=lambda max_cycles: xe.parallel_env(
-            "chengdu", max_cycles=max_cycles, illegal="default"
-        ),
+        env=lambda max_cycles: xe.aec_env("chengdu", max_cycles=max_cycles, illegal="default"),
+        parallel_env=lambda max_cycles: xe.parallel_env("chengdu", max_cycles=max_cycles, illegal="default"),
     )
     for _ in range(5):
         max_cycles_test(mod)
@@ -107,9 +104,7 @@ def test_max_cycles_caps_every_seat_in_play():
         assert truncated == set(env.possible_agents)
 
 
-@pytest.mark.parametrize(
-    "opponents", [["value", "value", "value"], ["random", GreedyStrategy(), "greedy"]]
-)
+@pytest.mark.parametrize("opponents", [["value", "value", "value"], ["random", GreedyStrategy(), "greedy"]])
 def test_gymnasium_check_env(opponents):
     check_env(xe.single_agent(opponents=opponents, seat=1), skip_render_check=True)
     check_env(
@@ -239,9 +234,7 @@ def test_observation_matches_full_knowledge_and_hides_other_hands(rules):
             np.testing.assert_array_equal(x, fresh)
             for other in range(4):  # another seat's tensor: its own hand only
                 y = env.observe(f"player_{other}")["observation"]
-                np.testing.assert_array_equal(
-                    y[E.HAND], list(rnd.observation(other).hand)
-                )
+                np.testing.assert_array_equal(y[E.HAND], list(rnd.observation(other).hand))
             ids = np.flatnonzero(obs["action_mask"])
             env.step(int(ids[int(rng.random() * len(ids))]))
 
@@ -252,15 +245,13 @@ def test_other_voids_hidden_until_revealed():
     env = xe.aec_env("chengdu")
     env.reset(seed=3)
     in_void_phase = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _r, term, trunc, _i = env.last()
         if term or trunc:
             env.step(None)
             continue
         x = obs["observation"]
-        if (
-            x[E.PHASE + 1, 0] == 1
-        ):  # void phase: nobody's choice is shown to another seat
+        if x[E.PHASE + 1, 0] == 1:  # void phase: nobody's choice is shown to another seat
             in_void_phase += 1
             assert not x[E.VOID + 1 : E.VOID + 4].any()
         elif x[E.PHASE + 2, 0] == 1:
@@ -307,7 +298,7 @@ def test_step_rewards_arrive_when_paid():
     for seed in range(40):
         env.reset(seed=seed)
         rnd = env.round
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _r, term, trunc, _i = env.last()
             if term or trunc:
                 env.step(None)
@@ -315,9 +306,7 @@ def test_step_rewards_arrive_when_paid():
             ids = np.flatnonzero(obs["action_mask"])
             prefer = [i for i in ids if i in (27, 28, 29) or 30 <= i < 84]
             n0 = len(rnd.events)
-            env.step(
-                int(prefer[0]) if prefer else int(ids[int(rng.random() * len(ids))])
-            )
+            env.step(int(prefer[0]) if prefer else int(ids[int(rng.random() * len(ids))]))
             views = [public_view(e, 0) for e in rnd.events[n0:]]
             pays = [v for v in views if v is not None and v["type"] == "pay"]
             if pays and not rnd.over:
@@ -326,9 +315,7 @@ def test_step_rewards_arrive_when_paid():
                     want[f"player_{p['from']}"] -= p["amount"]
                     if p["to"] is not None:
                         want[f"player_{p['to']}"] += p["amount"]
-                assert {a: env.rewards[a] for a in env.agents} == {
-                    a: want[a] for a in env.agents
-                }
+                assert {a: env.rewards[a] for a in env.agents} == {a: want[a] for a in env.agents}
                 checked += 1
     assert checked >= 20
 
@@ -392,9 +379,7 @@ def test_same_seed_same_hand(rules):
             ref = Round.from_seed(rules, seed, first_dealer(seed))
             seat = ref.cur
             assert env.agent_selection == f"player_{seat}"
-            assert env.last()[0]["observation"][E.HAND].tolist() == list(
-                ref.observation(seat).hand
-            )
+            assert env.last()[0]["observation"][E.HAND].tolist() == list(ref.observation(seat).hand)
             rng = random.Random(seed)
             trace = []
             for agent in env.agent_iter():
@@ -476,17 +461,13 @@ def test_action_ids_round_trip():
 def test_single_agent_return_is_the_hand_delta():
     rng = random.Random(0)
     for rules in PRESETS:
-        env = xe.single_agent(
-            opponents=["random", "greedy", "value"], seat=2, rules=rules
-        )
+        env = xe.single_agent(opponents=["random", "greedy", "value"], seat=2, rules=rules)
         for seed in range(15):
             obs, _info = env.reset(seed=seed)
             total, done = 0.0, False
             while not done:
                 ids = np.flatnonzero(obs["action_mask"])
-                obs, r, done, trunc, _info = env.step(
-                    int(ids[int(rng.random() * len(ids))])
-                )
+                obs, r, done, trunc, _info = env.step(int(ids[int(rng.random() * len(ids))]))
                 assert not trunc
                 total += r
             assert total == env.round.result()["deltas"][2]
@@ -513,9 +494,7 @@ def test_docstring_examples():
 def test_env_guide_examples_run():
     """docs/env.md: its examples, the ten-line training loop included, run as shown."""
     path = Path(__file__).parents[1] / "docs" / "env.md"
-    res = doctest.testfile(
-        str(path), module_relative=False, optionflags=doctest.ELLIPSIS
-    )
+    res = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert res.attempted >= 5 and res.failed == 0
 
 

@@ -27,9 +27,7 @@ __all__ = ["COMMANDS", "check_bot_command"]
     show_default=True,
     help="Hands to play (the bot sits in each seat in turn).",
 )
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Base seed of the hands."
-)
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed of the hands.")
 @click.option(
     "--rules",
     "rules",
@@ -83,18 +81,12 @@ def check_bot_command(
         raise click.UsageError(f"CMD {cmd!r} is not a command line: {exc}") from None
     prog = argv[0] if argv else ""
     base = cwd or "."
-    found = (
-        os.path.exists(os.path.join(base, prog))
-        if os.sep in prog
-        else shutil.which(prog) is not None
-    )
+    found = os.path.exists(os.path.join(base, prog)) if os.sep in prog else shutil.which(prog) is not None
     if not found:
         raise click.UsageError(f"cannot find the program {prog!r} of CMD {cmd!r}")
     opps = [o.strip() for o in opponents.split(",")]
     try:
-        rule_values = [
-            Rules.from_toml(r) if r.endswith(".toml") else as_rules(r) for r in rules
-        ]
+        rule_values = [Rules.from_toml(r) if r.endswith(".toml") else as_rules(r) for r in rules]
     except (ValueError, OSError) as exc:
         raise click.UsageError(f"--rules: {exc}") from None
     try:

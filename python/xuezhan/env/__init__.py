@@ -51,9 +51,7 @@ def env(**kwargs: Any) -> XuezhanAEC:
     return XuezhanAEC(**kwargs)
 
 
-def parallel_env(
-    rules: Any = "leshan", max_cycles: int | None = None, **kwargs: Any
-) -> Any:
+def parallel_env(rules: Any = "leshan", max_cycles: int | None = None, **kwargs: Any) -> Any:
     """A PettingZoo ``ParallelEnv`` view (:class:`~xuezhan.env.parallel.XuezhanParallel`):
     each parallel step is one decision, taken from the action of the seat the engine asks (the
     other seats' actions are ignored); ``max_cycles`` caps the number of such steps."""

@@ -113,9 +113,7 @@ def action_id(action: Action) -> int:
     """
     i = _ID_OF.get(action)
     if i is None:
-        raise ValueError(
-            f"{action} has no single action id (an exchange is three picks, ids 88-114)"
-        )
+        raise ValueError(f"{action} has no single action id (an exchange is three picks, ids 88-114)")
     return i
 
 

@@ -75,7 +75,8 @@ class XuezhanAEC(AECEnv):
     - ``dealer``: a fixed dealer seat; default: drawn from each hand's seed (R9.1).
     - ``seed``: where the hand seeds of ``reset()`` calls without a seed start.
     - ``max_cycles``: truncate every seat when the seat to act has taken that many steps (a
-      cycle is one step per seat); ``max_steps``: truncate after that many steps in all. Both default to ``None`` (a hand always ends by the rules).
+      cycle is one step per seat); ``max_steps``: truncate after that many steps in all.
+      Both default to ``None`` (a hand always ends by the rules).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -100,15 +101,11 @@ class XuezhanAEC(AECEnv):
         if reward not in ("step", "final"):
             raise ValueError(f"reward={reward!r}: expected 'step' or 'final'")
         if illegal not in ("escape", "raise", "default"):
-            raise ValueError(
-                f"illegal={illegal!r}: expected 'escape', 'raise' or 'default'"
-            )
+            raise ValueError(f"illegal={illegal!r}: expected 'escape', 'raise' or 'default'")
         if dealer is not None and dealer not in (0, 1, 2, 3):
             raise ValueError(f"dealer={dealer!r} is not a seat (0-3)")
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode={render_mode!r}: expected one of {', '.join(RENDER_MODES)}"
-            )
+            raise ValueError(f"render_mode={render_mode!r}: expected one of {', '.join(RENDER_MODES)}")
         for name, v in (("max_cycles", max_cycles), ("max_steps", max_steps)):
             if v is not None and (not isinstance(v, int) or v < 1):
                 raise ValueError(f"{name}={v!r}: expected a positive integer or None")
@@ -124,9 +121,7 @@ class XuezhanAEC(AECEnv):
         self._act_space = gymnasium.spaces.Discrete(N_ACTIONS)
         self._obs_spaces = {a: self._obs_space for a in AGENTS}
         self._act_spaces = {a: self._act_space for a in AGENTS}
-        self._base_seed = (
-            seed if seed is not None else int.from_bytes(os.urandom(8), "big")
-        )
+        self._base_seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
         self._hand_index = -1
         self.round: Round | None = None
         self.hand_seed: int | None = None
@@ -156,9 +151,7 @@ class XuezhanAEC(AECEnv):
             self._hand_index += 1
             i = self._hand_index
             hs = self._base_seed if i == 0 else hand_seed(self._base_seed, i)
-        dealer = (
-            self.fixed_dealer if self.fixed_dealer is not None else first_dealer(hs)
-        )
+        dealer = self.fixed_dealer if self.fixed_dealer is not None else first_dealer(hs)
         self.hand_seed = hs
         self.round = rnd = Round.from_seed(self.rules, hs, dealer)
         self.agents = list(AGENTS)
@@ -223,9 +216,7 @@ class XuezhanAEC(AECEnv):
         if self.infos[agent]:
             self.infos[agent] = {}  # infos describe the agent's last step
         if action is None:
-            raise IllegalActionError(
-                f"{agent} must act (None is only for a terminated agent)"
-            )
+            raise IllegalActionError(f"{agent} must act (None is only for a terminated agent)")
         aid = int(action)
         if 0 <= aid < EXCHANGE0 and not self._picks:
             # The engine checks legality itself and refuses without changing anything.
@@ -264,12 +255,8 @@ class XuezhanAEC(AECEnv):
         assert rnd is not None
         name = ACTION_NAMES[aid] if 0 <= aid < N_ACTIONS else repr(aid)
         if self.illegal == "raise":
-            allowed = ", ".join(
-                ACTION_NAMES[i] for i in np.flatnonzero(self.action_mask(AGENTS[seat]))
-            )
-            raise IllegalActionError(
-                f"action {aid} ({name}) is not legal for player_{seat}; legal: {allowed}"
-            )
+            allowed = ", ".join(ACTION_NAMES[i] for i in np.flatnonzero(self.action_mask(AGENTS[seat])))
+            raise IllegalActionError(f"action {aid} ({name}) is not legal for player_{seat}; legal: {allowed}")
         self.infos[AGENTS[seat]] = {"illegal_action": aid}
         if self.illegal == "default":
             if legal and legal[0].verb == EXCHANGE:
@@ -340,9 +327,9 @@ class XuezhanAEC(AECEnv):
             self.agent_selection = self.agents[0]
             return
         assert cur is not None
-        if (
-            self.max_cycles is not None and self._seat_steps[cur] >= self.max_cycles
-        ) or (self.max_steps is not None and self._steps >= self.max_steps):
+        if (self.max_cycles is not None and self._seat_steps[cur] >= self.max_cycles) or (
+            self.max_steps is not None and self._steps >= self.max_steps
+        ):
             for a in self.agents:
                 if not self.terminations[a]:
                     self.truncations[a] = True
@@ -359,18 +346,12 @@ class XuezhanAEC(AECEnv):
         lines = []
         seat = rnd.cur
         view = rnd.observation(seat if seat is not None else 0).to_dict()
-        lines.append(
-            f"wall {view['wall_count']}  phase {view['phase']}  deltas {view['deltas']}  won {view['won']}"
-        )
+        lines.append(f"wall {view['wall_count']}  phase {view['phase']}  deltas {view['deltas']}  won {view['won']}")
         for s in range(4):
             melds = " ".join(f"{t}:{k}" for t, k in view["melds"][s])
-            lines.append(
-                f"  seat {s}: discards {view['discards'][s] or '-'}  melds {melds or '-'}"
-            )
+            lines.append(f"  seat {s}: discards {view['discards'][s] or '-'}  melds {melds or '-'}")
         if seat is not None:
-            lines.append(
-                f"  seat {seat} to act, hand {view['hand']}; legal: {', '.join(view['legal_actions'])}"
-            )
+            lines.append(f"  seat {seat} to act, hand {view['hand']}; legal: {', '.join(view['legal_actions'])}")
         text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)

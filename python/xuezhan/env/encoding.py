@@ -65,12 +65,8 @@ DISCARDS: Final = 2  # 2-5: each seat's discard pile, counts (claimed tiles left
 PUNG: Final = 6  # 6-9: each seat's exposed pungs, 1 at the kind
 KONG: Final = 10  # 10-13: each seat's exposed or added kongs
 CONCEALED_KONG: Final = 14  # 14-17: each seat's concealed kongs (public, R2.3)
-VOID: Final = (
-    18  # 18-21: each seat's void suit (R11.2), 1 on its nine kinds, once known
-)
-CLAIM_TILE: Final = (
-    22  # the tile offered for a claim (a discard or an added kong), one-hot
-)
+VOID: Final = 18  # 18-21: each seat's void suit (R11.2), 1 on its nine kinds, once known
+CLAIM_TILE: Final = 22  # the tile offered for a claim (a discard or an added kong), one-hot
 CLAIM_FROM: Final = 23  # 23-26: the seat that offered it (constant planes)
 ROBBING: Final = 27  # the claim is on an added kong (R3.3), constant plane
 PICKS: Final = 28  # the own exchange picks so far (R11.1), counts
@@ -80,9 +76,7 @@ WALL: Final = 34  # tiles left in the wall / 55 (constant plane)
 LAST_TILES: Final = 35  # the last-tiles phase has begun (R4.4), constant plane
 WON: Final = 36  # 36-39: the seat has won (constant planes)
 DEALER: Final = 40  # 40-43: the seat is the dealer (constant planes)
-DELTAS: Final = (
-    44  # 44-47: the seat's points won (+) or paid (-) in this hand (constant planes)
-)
+DELTAS: Final = 44  # 44-47: the seat's points won (+) or paid (-) in this hand (constant planes)
 N_PLANES: Final = 48
 #: Full wall after the deal (108 - 14 - 3 × 13).
 WALL_SCALE: Final = 55.0

@@ -35,9 +35,7 @@ class XuezhanParallel(ParallelEnv):
     def action_space(self, agent: str) -> Any:
         return self.aec.action_space(agent)
 
-    def reset(
-        self, seed: int | None = None, options: dict | None = None
-    ) -> tuple[dict, dict]:
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         aec = self.aec
         aec.reset(seed=seed, options=options)
         self.agents = list(aec.agents)
@@ -56,14 +54,9 @@ class XuezhanParallel(ParallelEnv):
         truncs = {a: aec.truncations[a] for a in live}
         infos = {a: dict(aec.infos[a]) for a in live}
         obs = {a: aec.observe(a) for a in live}
-        while aec.agents and (
-            aec.terminations[aec.agent_selection]
-            or aec.truncations[aec.agent_selection]
-        ):
+        while aec.agents and (aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]):
             aec.step(None)  # the hand is over: every seat takes its last step
-        self.agents = [
-            a for a in aec.agents if not (aec.terminations[a] or aec.truncations[a])
-        ]
+        self.agents = [a for a in aec.agents if not (aec.terminations[a] or aec.truncations[a])]
         for a in self.agents:
             infos[a]["active_agent"] = aec.agent_selection
         return obs, rewards, terms, truncs, infos

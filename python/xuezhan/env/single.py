@@ -35,18 +35,14 @@ def _strategy(spec: Any, index: int) -> Any:
         from xuezhan.strategies import REGISTRY
 
         if spec not in REGISTRY:
-            raise ValueError(
-                f"opponent {spec!r} is not a built-in strategy (one of {', '.join(REGISTRY)})"
-            )
+            raise ValueError(f"opponent {spec!r} is not a built-in strategy (one of {', '.join(REGISTRY)})")
         cls = REGISTRY[spec]
         try:
-            return cls(seed=index)  # type: ignore[call-arg]
+            return cls(seed=index)
         except TypeError:
             return cls()
     if not (hasattr(spec, "act") and hasattr(spec, "reset")):
-        raise ValueError(
-            f"opponent {spec!r} is neither a built-in strategy name nor a Strategy (reset, act)"
-        )
+        raise ValueError(f"opponent {spec!r} is neither a built-in strategy name nor a Strategy (reset, act)")
     return spec
 
 
@@ -112,9 +108,7 @@ class SingleAgentEnv(gymnasium.Env):
         """The learner's mask now (the hook maskable-PPO implementations call)."""
         return self.aec.observe(self.agent)["action_mask"].astype(bool)
 
-    def reset(
-        self, *, seed: int | None = None, options: dict | None = None
-    ) -> tuple[dict, dict]:
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         aec = self.aec
         aec.reset(seed=seed, options=options)

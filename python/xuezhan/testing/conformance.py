@@ -73,30 +73,22 @@ class CheckReport:
         lines = [head + f"{self.escapes} escapes, {self.seconds:.1f} s"]
         counts = self.counts()
         if self.ok:
-            lines.append(
-                "OK: no illegal action, timeout, crash, exception or protocol error"
-            )
+            lines.append("OK: no illegal action, timeout, crash, exception or protocol error")
             return "\n".join(lines)
-        lines.append(
-            "FAILED: " + ", ".join(f"{n} × {k}" for k, n in counts.items() if n)
-        )
+        lines.append("FAILED: " + ", ".join(f"{n} × {k}" for k, n in counts.items() if n))
         for kind in KINDS:
             shown = [p for p in self.problems if p.kind == kind][:limit]
             for p in shown:
                 lines.append(f"  {p}")
             if counts[kind] > len(shown):
-                lines.append(
-                    f"  ... and {counts[kind] - len(shown)} more {kind} problems"
-                )
+                lines.append(f"  ... and {counts[kind] - len(shown)} more {kind} problems")
         return "\n".join(lines)
 
 
 class _Recorder:
     """Wraps the bot under test: records what goes wrong and passes everything on unchanged."""
 
-    def __init__(
-        self, inner: Any, report: CheckReport, stderr_path: str | None
-    ) -> None:
+    def __init__(self, inner: Any, report: CheckReport, stderr_path: str | None) -> None:
         self.inner = inner
         self.report = report
         self.stderr_path = stderr_path
@@ -113,9 +105,7 @@ class _Recorder:
 
     def _note(self, kind: str, message: str) -> None:
         hand, seed, rules = self.where
-        self.report.problems.append(
-            Problem(kind, hand, seed, rules, self.seat, message)
-        )
+        self.report.problems.append(Problem(kind, hand, seed, rules, self.seat, message))
 
     def act(self, obs: Any) -> Any:
         from xuezhan.strategies.external import ExternalBotError
@@ -153,13 +143,10 @@ class _Recorder:
             ok = False
         if not ok and not _same_exchange(action, obs):
             texts = [_text(a) for a in obs.legal_actions]
-            legal = ", ".join(texts[:12]) + (
-                f", ... ({len(texts)} in all)" if len(texts) > 12 else ""
-            )
+            legal = ", ".join(texts[:12]) + (f", ... ({len(texts)} in all)" if len(texts) > 12 else "")
             self._note(
                 "illegal",
-                f"answered {_text(action)!r} at {_a(obs.phase)} decision (an escape, R10.3); "
-                f"legal: {legal}",
+                f"answered {_text(action)!r} at {_a(obs.phase)} decision (an escape, R10.3); legal: {legal}",
             )
         return action
 
@@ -197,22 +184,17 @@ def _same_exchange(action: Any, obs: Any) -> bool:
     if getattr(action, "verb", None) != "exchange" or not isinstance(arg, tuple):
         return False
     key = tuple(sorted(arg))
-    return any(
-        a.verb == "exchange" and a.arg == key and a.seat == action.seat
-        for a in obs.legal_actions
-    )
+    return any(a.verb == "exchange" and a.arg == key and a.seat == action.seat for a in obs.legal_actions)
 
 
 def _builtin(name: str, seed: int) -> Any:
     from xuezhan.strategies import REGISTRY
 
     if name not in REGISTRY:
-        raise ValueError(
-            f"opponent {name!r} is not a built-in strategy (one of {', '.join(REGISTRY)})"
-        )
+        raise ValueError(f"opponent {name!r} is not a built-in strategy (one of {', '.join(REGISTRY)})")
     cls = REGISTRY[name]
     try:
-        return cls(seed=seed)  # type: ignore[call-arg]
+        return cls(seed=seed)
     except TypeError:
         return cls()
 
@@ -249,15 +231,10 @@ def check_strategy(
     rvals = [as_rules(r) for r in rule_list]
     if timeout is not None:
         if timeout <= 0:
-            raise ValueError(
-                f"timeout={timeout!r}: expected a positive number of seconds"
-            )
+            raise ValueError(f"timeout={timeout!r}: expected a positive number of seconds")
         rvals = [r.replace(turn_timeout=timeout, claim_timeout=timeout) for r in rvals]
     # A preset is named as such; rules changed from one are marked with a star.
-    names = [
-        r.preset_name if r == Rules.preset(r.preset_name) else f"{r.preset_name}*"
-        for r in rvals
-    ]
+    names = [r.preset_name if r == Rules.preset(r.preset_name) else f"{r.preset_name}*" for r in rvals]
 
     stderr_path = None
     owned = False
