@@ -225,22 +225,19 @@ class XuezhanAEC(AECEnv):
             except IllegalAction:
                 self._illegal(seat, aid, rnd.legal_actions(seat))
         else:
-            legal = rnd.legal_actions(seat)
+            obs = self._obs
+            if obs is None or self._obs_key != (self._steps, seat):
+                obs = rnd.observation(seat)
             pick = aid - EXCHANGE0
-            if (
-                legal
-                and legal[0].verb == EXCHANGE
-                and 0 <= pick < 27
-                and pick in pick_kinds(rnd.observation(seat).hand, self._picks)
-            ):
-                self._pick(seat, pick, legal, default=False)
+            if obs.phase == "exchange" and 0 <= pick < 27 and pick in pick_kinds(obs.hand, self._picks):
+                self._pick(seat, pick, default=False)
             else:
-                self._illegal(seat, aid, legal)
+                self._illegal(seat, aid, list(obs.legal_actions))
         self._steps += 1
         self._seat_steps[seat] += 1
         self._after(rnd)
 
-    def _pick(self, seat: int, kind: int, legal: list[Action], default: bool) -> None:
+    def _pick(self, seat: int, kind: int, default: bool) -> None:
         """One exchange pick (R11.1); the third passes the three tiles to the engine."""
         self._picks.append(kind)
         if len(self._picks) == 3:
@@ -268,7 +265,7 @@ class XuezhanAEC(AECEnv):
                     if k in rest:
                         rest.remove(k)
                 pick = next((k for k in rest if k in kinds), kinds[-1])
-                self._pick(seat, pick, legal, default=True)
+                self._pick(seat, pick, default=True)
             else:
                 rnd.apply(
                     rnd.default_action(seat),
