@@ -1,0 +1,194 @@
+"""One seat as a Gymnasium environment; the other three seats are played by strategies.
+
+>>> from xuezhan.env import single_agent
+>>> env = single_agent(opponents=["greedy", "greedy", "greedy"], seat=0)
+>>> obs, info = env.reset(seed=3)
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+((48, 27), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from xuezhan.engine import public_view
+from xuezhan.engine.actions import ESCAPE, act
+from xuezhan.env.actions import N_ACTIONS
+from xuezhan.env.aec import (
+    AGENTS,
+    IllegalMode,
+    RewardMode,
+    XuezhanAEC,
+    observation_space,
+)
+from xuezhan.rules import Rules
+
+__all__ = ["SingleAgentEnv"]
+
+
+def _strategy(spec: Any, index: int) -> Any:
+    if isinstance(spec, str):
+        from xuezhan.strategies import REGISTRY
+
+        if spec not in REGISTRY:
+            raise ValueError(f"opponent {spec!r} is not a built-in strategy (one of {', '.join(REGISTRY)})")
+        cls = REGISTRY[spec]
+        try:
+            return cls(seed=index)
+        except TypeError:
+            return cls()
+    if not (hasattr(spec, "act") and hasattr(spec, "reset")):
+        raise ValueError(f"opponent {spec!r} is neither a built-in strategy name nor a Strategy (reset, act)")
+    return spec
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """Seat ``seat`` is the learner; ``opponents`` (three built-in names or ``Strategy``
+    objects, for the other seats in turn order from ``seat + 1``) play the rest.
+
+    An episode is one hand. ``step`` applies the learner's action, then lets the opponents play
+    until the learner must decide again or the hand is over for it. The reward of a step is what
+    the learner received minus what it paid in that time. Once the learner has won the rest of
+    the hand is played out at once (it can still be paid, R7.2) and the episode terminates, so
+    the return of an episode is the learner's hand delta. Options as for the AEC environment
+    (``rules``, ``reward``, ``illegal``, ``dealer``, ``seed``). Built-in opponents named by a
+    string are seeded from each hand's seed, so the same seed and actions give the same
+    episode; a ``Strategy`` object is kept as given (reset before each hand). An opponent that raises or answers
+    an illegal action escapes (R10.3), as in a tournament.
+    """
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium.Env declares it an instance field
+
+    def __init__(
+        self,
+        opponents: Sequence[Any] = ("value", "value", "value"),
+        seat: int = 0,
+        rules: Rules | str | dict | None = "leshan",
+        *,
+        reward: RewardMode = "step",
+        illegal: IllegalMode = "escape",
+        dealer: int | None = None,
+        seed: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat={seat!r} is not a seat (0-3)")
+        if len(opponents) != 3:
+            raise ValueError(f"three opponents are needed, got {len(opponents)}")
+        self.aec = XuezhanAEC(
+            rules,
+            reward=reward,
+            illegal=illegal,
+            dealer=dealer,
+            seed=seed,
+            render_mode=render_mode,
+        )
+        self.seat = seat
+        self.agent = AGENTS[seat]
+        self.opponents: list[Any] = [None] * 4
+        self._specs: list[Any] = [None] * 4
+        for i, spec in enumerate(opponents):
+            s = (seat + 1 + i) & 3
+            self._specs[s] = spec
+            self.opponents[s] = _strategy(spec, s)
+        self.observation_space = observation_space()
+        self.action_space = gymnasium.spaces.Discrete(N_ACTIONS)
+        self.render_mode = render_mode
+
+    @property
+    def round(self) -> Any:
+        """The engine's :class:`~xuezhan.engine.Round` of the current hand."""
+        return self.aec.round
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's mask now (the hook maskable-PPO implementations call)."""
+        return self.aec.observe(self.agent)["action_mask"].astype(bool)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        super().reset(seed=seed)
+        aec = self.aec
+        aec.reset(seed=seed, options=options)
+        rules = aec.rules
+        hs = aec.hand_seed or 0
+        for s, spec in enumerate(self._specs):
+            if isinstance(spec, str):
+                # Built-in opponents are seeded from the hand's seed: same seed, same hand.
+                self.opponents[s] = _strategy(spec, (hs * 4 + s) % 2**63)
+            strat = self.opponents[s]
+            if strat is not None:
+                strat.reset(s, rules)
+        self._seen = 0
+        self._return = 0.0
+        self._play_opponents()
+        obs = aec.observe(self.agent)
+        return obs, {"hand_seed": aec.hand_seed}
+
+    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        aec = self.aec
+        assert aec.round is not None, "call reset() first"
+        if aec.agent_selection != self.agent or aec.terminations[self.agent]:
+            raise RuntimeError("the episode is over: call reset()")
+        aec.step(action)
+        self._play_opponents()
+        reward = aec._cumulative_rewards[self.agent]
+        aec._cumulative_rewards[self.agent] = 0.0
+        terminated = bool(aec.terminations[self.agent])
+        info = dict(aec.infos[self.agent])
+        return aec.observe(self.agent), float(reward), terminated, False, info
+
+    def _play_opponents(self) -> None:
+        """Let the opponents act until the learner must decide or the hand is over; a hand the
+        learner has left (won) is played to its end."""
+        aec = self.aec
+        rnd = aec.round
+        assert rnd is not None
+        learner = self.seat
+        while not rnd.over:
+            cur = rnd.cur
+            if cur is None or cur == learner:
+                break
+            self._deliver(rnd)
+            strat = self.opponents[cur]
+            obs = rnd.observation(cur)
+            try:
+                action = strat.act(obs)
+                ok = action in obs.legal_actions
+            except Exception as exc:  # noqa: BLE001 - R10.3: a crash is an escape (R8)
+                rnd.apply(act(cur, ESCAPE), note=f"exception {type(exc).__name__}")
+                aec._after(rnd)
+                continue
+            if ok:
+                rnd.apply(action)
+            else:
+                try:
+                    rnd.apply(action)  # an exchange written in another order
+                except Exception:  # noqa: BLE001 - R10.3: an illegal action is an escape (R8)
+                    rnd.apply(act(cur, ESCAPE), note="illegal action")
+            aec._after(rnd)
+        self._deliver(rnd)
+
+    def _deliver(self, rnd: Any) -> None:
+        events = rnd.events
+        n = len(events)
+        for i in range(self._seen, n):
+            e = events[i]
+            for s, strat in enumerate(self.opponents):
+                ob = getattr(strat, "observe", None) if strat is not None else None
+                if ob is not None:
+                    v = public_view(e, s)
+                    if v is not None:
+                        ob(v)
+        self._seen = n
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        for strat in self.opponents:
+            close = getattr(strat, "close", None)
+            if close is not None:
+                close()
