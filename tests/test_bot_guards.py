@@ -1,7 +1,7 @@
 """Guards around bots and tournament runs that a hostile or broken bot must not get past.
 
 External bots (docs/protocol.md) run in their own process group, ended as a whole; their lines
-are capped; a Python ``module:Class`` strategy is pre-empted past its time limit (RULES.md R10);
+are capped; a Python ``module:Class`` strategy is pre-empted past its time limit (docs/rules.md R10);
 a bot that cannot start stops the tournament before its first hand; pool workers end with the
 main process; a dead worker is a clear message; ``--resume`` verifies every part file; one run
 at a time uses an output folder. The bots here are real programs written by the tests.

@@ -1,5 +1,5 @@
 """External bots over the JSON-lines protocol (docs/protocol.md): the example bot, and bots that
-sleep, crash or print garbage, handled as RULES.md R10 (timeouts, default actions) and R8
+sleep, crash or print garbage, handled as docs/rules.md R10 (timeouts, default actions) and R8
 (escape) say; the tournament keeps going and the process is restarted for the next hand."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reinforcement-learning environments over the round engine (``pip install 'xuezhan[rl]'``).
 
 - :func:`aec_env`: the four seats as a PettingZoo AEC environment (per-seat termination: a
-  seat that wins leaves while the others play on, RULES.md R4.5).
+  seat that wins leaves while the others play on, docs/rules.md R4.5).
 - :func:`parallel_env`: the same as a PettingZoo parallel environment (one decision per step).
 - :func:`single_agent`: one seat as a Gymnasium environment, the other three played by
   strategies.

@@ -2,7 +2,7 @@
 
 One episode is one hand. ``agent_selection`` is always the seat the engine asks
 (``Round.cur``): claims on a discard are asked one seat at a time, in turn order from the
-discarder (RULES.md R13). A seat that wins is terminated at once and never selected to act
+discarder (docs/rules.md R13). A seat that wins is terminated at once and never selected to act
 again while the other seats play on (血战到底, R4.5); it takes its final step (``None``) when the
 hand ends, so the payments it still receives (a pig's R7.2 penalty) reach it. Nothing is
 truncated unless ``max_cycles`` / ``max_steps`` ask for it: the environment has no clock (R10).

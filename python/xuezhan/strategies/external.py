@@ -5,7 +5,7 @@ once, keeps it across hands, writes one JSON object per line to its stdin (``sta
 every ``event`` the seat may see, and a ``request`` with the legal actions when the seat must
 act), and reads one answer line per request from its stdout.
 
-Failures follow RULES.md R10 and R8, as the engine enforces them:
+Failures follow docs/rules.md R10 and R8, as the engine enforces them:
 
 - **Too slow** (R10.1, R10.2): the adapter stops waiting a little after ``turn_timeout`` /
   ``claim_timeout`` and hands back a placeholder; the engine sees the decision took too long,
@@ -57,6 +57,11 @@ def _close_all() -> None:  # pragma: no cover - exercised at interpreter exit
 
 class ExternalBotError(RuntimeError):
     """The external bot crashed, closed its pipes, or answered something that is not an action."""
+
+
+class BotCrashed(ExternalBotError):
+    """The bot's process is gone or cannot be reached: it could not start, exited, or closed
+    one of its pipes (as opposed to answering something that is not an action)."""
 
 
 class BotStartError(ExternalBotError):
@@ -131,7 +136,7 @@ class ExternalStrategy:
         try:
             return BotProcess(self.argv, cwd=self.cwd, env=self._environ(), stderr=stderr)
         except OSError as exc:
-            raise ExternalBotError(
+            raise BotCrashed(
                 f"external bot {self.name!r}: cannot start {shlex.join(self.argv)!r}: {exc}"
             ) from None
 
@@ -162,11 +167,11 @@ class ExternalStrategy:
         data = ("\n".join(self._out) + "\n").encode("utf-8")
         self._out = []
         if self.bot is None:
-            raise ExternalBotError(f"external bot {self.name!r} is not running")
+            raise BotCrashed(f"external bot {self.name!r} is not running")
         self.bot.write(data)
         if self.bot.write_error is not None:
             self._broken = True
-            raise ExternalBotError(f"external bot {self.name!r} closed its input ({self.bot.write_error})")
+            raise BotCrashed(f"external bot {self.name!r} closed its input ({self.bot.write_error})")
 
     def _start_hand(self, seat: int, rules: Any) -> dict:
         """The ``start_hand`` message (a subclass may add fields)."""
@@ -282,7 +287,7 @@ class ExternalStrategy:
         bot = self.bot
         if bot is None:
             self._broken = True
-            raise ExternalBotError(f"external bot {self.name!r} is not running")
+            raise BotCrashed(f"external bot {self.name!r} is not running")
         rules = self.rules
         limit = rules.claim_timeout if obs.phase == "claim" else rules.turn_timeout
         self._next_id += 1
@@ -304,7 +309,7 @@ class ExternalStrategy:
                 line = bot.read_line(deadline)
             except BotClosed:
                 self._broken = True
-                raise ExternalBotError(
+                raise BotCrashed(
                     f"external bot {self.name!r} closed its output during a request (exit code {bot.returncode})"
                 ) from None
             except LineTooLong as exc:  # R8: garbage, and never buffered past the cap

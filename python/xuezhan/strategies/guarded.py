@@ -2,7 +2,7 @@
 
 A Python strategy running in the engine's own process cannot be stopped: a thread cannot be
 killed, so an ``act()`` that sleeps or loops would hold the whole tournament past its time
-limit (RULES.md R10). :class:`GuardedStrategy` runs the strategy in a worker process instead,
+limit (docs/rules.md R10). :class:`GuardedStrategy` runs the strategy in a worker process instead,
 ``python -m xuezhan.strategies.guarded module:Class``, which speaks the external-bot protocol
 of ``docs/protocol.md`` (JSON lines) through :class:`~xuezhan.strategies.external.ExternalStrategy`.
 So every guarantee of external bots holds for it: a decision past its limit takes the default

@@ -108,7 +108,7 @@ class _Recorder:
         self.report.problems.append(Problem(kind, hand, seed, rules, self.seat, message))
 
     def act(self, obs: Any) -> Any:
-        from xuezhan.strategies.external import ExternalBotError
+        from xuezhan.strategies.external import BotCrashed, ExternalBotError
 
         rules = self.rules
         assert rules is not None
@@ -119,7 +119,7 @@ class _Recorder:
             action = self.inner.act(obs)
         except ExternalBotError as exc:
             msg = str(exc)
-            if "exited" in msg or "not running" in msg or "cannot start" in msg:
+            if isinstance(exc, BotCrashed):
                 self._note("crash", msg + self._exit_code() + self._stderr_tail())
             else:
                 self._note("protocol", msg)
