@@ -151,11 +151,12 @@ class _Recorder:
         return action
 
     def _exit_code(self) -> str:
-        proc = getattr(self.inner, "proc", None)
-        if proc is None:
+        # The pipe can close a moment before the process is reaped: wait for its status.
+        bot = getattr(self.inner, "bot", None)
+        if bot is None:
             return ""
         try:
-            return f"; its exit status: {proc.wait(timeout=2)}"
+            return f"; its exit status: {bot.proc.wait(timeout=2)}"
         except Exception:  # noqa: BLE001 - still running or not a process: nothing to add
             return ""
 
