@@ -9,6 +9,7 @@ import pytest
 from _engine_helpers import J3X, JD0, KONG_HANDS, PENG_HANDS, SELF_HANDS, W25, build, pays, run, types
 from xuezhan.engine import IllegalAction, Round, ScriptError, deal, public_view
 from xuezhan.engine.log import header
+from xuezhan.engine.legal import exchange_actions
 from xuezhan.rules import Rules
 from xuezhan.tiles import parse_tiles
 
@@ -414,5 +415,5 @@ def test_r11_1_exchange_choices_are_every_three_tiles_of_one_suit():
             c = r.counts[s]
             tiles = [k for k in range(27) for _ in range(c[k])]
             brute = {t for t in combinations(tiles, 3) if len({k // 9 for k in t}) == 1}
-            got = [a.arg for a in r._exchange_actions(s)]
+            got = [a.arg for a in exchange_actions(s, r.counts[s])]
             assert len(got) == len(set(got)) and set(got) == brute

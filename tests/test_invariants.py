@@ -89,7 +89,8 @@ def _snapshot(rnd):
         list(rnd.legal),
         list(rnd.lock),
         list(rnd.won),
-        rnd.c_qi,
+        repr(rnd.claims),
+        rnd.turn,
         list(rnd.x_choice),
         list(rnd.v_choice),
     )

@@ -18,10 +18,12 @@ from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
 from xuezhan.engine.events import public_view
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round, deal
-from xuezhan.engine.state import CLAIM
+from xuezhan.engine.state import Phase
 from xuezhan.rules import Rules, as_rules
 
 __all__ = ["hand_seed", "first_dealer", "run_round", "play_hand", "play_match"]
+
+_CLAIM, _OVER = Phase.CLAIM, Phase.OVER
 
 
 def _derive(*parts: Any) -> int:
@@ -65,12 +67,13 @@ def run_round(
     max_to = rules.max_timeouts
     seen = 0
     events = rnd.events
-    while rnd.phase != 4:
+    over, claim = _OVER, _CLAIM
+    while rnd.phase != over:
         if any_obs:
             seen = _deliver(events, seen, observers)
         seat = rnd.cur
         obs = Observation(rnd, seat)
-        limit = claim_to if rnd.phase == CLAIM else turn_to
+        limit = claim_to if rnd.phase == claim else turn_to
         t0 = perf_counter()
         try:
             action = acts[seat](obs)

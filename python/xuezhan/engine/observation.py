@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from xuezhan.engine.state import CLAIM, PHASES
+from xuezhan.engine.state import PHASES, Phase
+
+_TURN, _CLAIM = int(Phase.TURN), int(Phase.CLAIM)
 
 __all__ = ["Observation"]
 
@@ -63,23 +65,25 @@ class Observation:
         self.dealer = st.dealer
         self.phase = PHASES[ph]
         self.hand = bytes(st.counts[seat])
-        self.drawn = st.drawn if ph == 2 and st.cur == seat else -1
+        self.drawn = st.drawn if ph == _TURN and st.cur == seat else -1
         self.melds = st.meld_view
         self.discards = st._river_view
         self.wall_count = len(st.wall) - st.wpos
         self.last_tiles = st.last_phase
         self.scores = st.scores_view
-        self.deltas = tuple(st.deltas)
-        self.won, self.escaped = st.status_view()
+        self.deltas = st.deltas_view
+        v = st._status_view
+        self.won, self.escaped = v if v is not None else st.status_view()
         if st.voids_known:
             self.voids = st.void_view
         else:
             own = st.v_choice[seat]
             self.voids = _NO_VOIDS if own < 0 else tuple(own if s == seat else -1 for s in range(4))
-        if ph == CLAIM:
-            self.claim_tile: Optional[int] = st.c_tile
-            self.claim_from: Optional[int] = st.c_from
-            self.robbing = st.c_rob
+        if ph == _CLAIM:
+            w = st.claims
+            self.claim_tile: Optional[int] = w.tile
+            self.claim_from: Optional[int] = w.frm
+            self.robbing = w.robbing
         else:
             self.claim_tile = None
             self.claim_from = None

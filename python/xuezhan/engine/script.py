@@ -22,7 +22,7 @@ from typing import Any, Mapping, Optional, Union
 
 from xuezhan.engine.actions import CLAIM_VERBS, ESCAPE, HU, ActionError, IllegalAction, parse_action
 from xuezhan.engine.round import Round
-from xuezhan.engine.state import CLAIM
+from xuezhan.engine.state import Phase
 from xuezhan.rules import Rules, RulesError
 from xuezhan.tiles import TileError, parse_tiles
 
@@ -121,7 +121,7 @@ def replay_script(doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_rou
                 except IllegalAction as exc:
                     raise error(i, exc.reason) from None
                 i += 1
-            elif r.phase == CLAIM and not (a.seat == seat and a.verb in CLAIM_VERBS):
+            elif r.phase == Phase.CLAIM and not (a.seat == seat and a.verb in CLAIM_VERBS):
                 r.apply(r.default_action())  # the asked seat passes (not an R10 default)
             else:
                 try:

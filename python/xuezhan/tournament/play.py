@@ -138,36 +138,13 @@ def rows_from_round(
     rnd: Any, timeouts: list[int], game: Game, config: TournamentConfig, rules_id: str
 ) -> list[dict[str, Any]]:
     """The four rows (one per seat) of a finished hand; see :mod:`.results` for the columns."""
-    wins = rnd.wins
-    win_of: dict[int, tuple[int, dict]] = {}
-    dealt_in = [0, 0, 0, 0]
-    for order, w in enumerate(wins, start=1):
-        win_of[w["seat"]] = (order, w)
-        if w["from"] is not None and w.get("how") != "self_draw":
-            dealt_in[w["from"]] += 1
-    kongs = [0, 0, 0, 0]
-    for k in rnd.kongs:
-        kongs[k["seat"]] += 1
-    pig = [False] * 4
-    ready = [False] * 4
-    for e in rnd.events:
-        t = e["type"]
-        if t == "pig":
-            pig[e["seat"]] = True
-        elif t == "ready":
-            ready[e["seat"]] = True
-    reason = rnd.end_reason
-    active = rnd.active
-    n_active = sum(active)
-    checked_any = (reason == "wall" and n_active >= 2) or (reason == "escape" and n_active >= 1)
-    rows = []
+    res = rnd.hand_result()
     labels = config.labels
-    end = str(reason)
-    fired = "+".join(sorted(rnd.fired))
-    for seat in range(SEATS):
+    end = str(res.end)
+    fired = "+".join(res.fired)
+    rows = []
+    for seat, sr in enumerate(res.seats):
         entry = game.seating[seat]
-        won = seat in win_of
-        order, w = win_of.get(seat, (0, None))
         rows.append(
             {
                 "hand": game.index,
@@ -179,18 +156,18 @@ def rows_from_round(
                 "strategy": labels[entry],
                 "seat": seat,
                 "dealer": seat == rnd.dealer,
-                "delta": rnd.deltas[seat],
-                "won": won,
-                "win_order": order,
-                "self_draw": bool(w is not None and w["from"] is None),
-                "fan": int(w["fan"]) if w is not None else 0,
-                "fan_items": "+".join(sorted(w["items"])) if w is not None else "",
-                "dealt_in": dealt_in[seat],
-                "kongs": kongs[seat],
-                "pig": pig[seat],
-                "checked": bool(checked_any and active[seat]),
-                "ready": ready[seat],
-                "escape": bool(rnd.escaped[seat]),
+                "delta": sr.delta,
+                "won": sr.won,
+                "win_order": sr.win_order,
+                "self_draw": sr.how == "self_draw",
+                "fan": sr.fan,
+                "fan_items": "+".join(sr.fan_items),
+                "dealt_in": sr.dealt_in,
+                "kongs": sr.kongs,
+                "pig": sr.pig,
+                "checked": sr.checked,
+                "ready": sr.ready,
+                "escape": sr.escaped,
                 "timeouts": timeouts[seat],
                 "end": end,
                 "fired": fired,
