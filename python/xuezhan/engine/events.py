@@ -10,7 +10,10 @@ Tiles are strings (``"5m"``), seats ints 0–3, a payment names its rule id::
 
 Some events hold private information: a drawn tile is known only to the drawer, an exchange
 choice and the tiles received only to that seat, a void choice only to that seat until all four
-are revealed together. :func:`public_view` returns what another seat may see.
+are revealed together. A ``pass`` is seen by the passer alone: a seat is asked about a claim only
+when it could claim (it holds two of the tile or waits on it), so who was asked and passed is
+private; the others see a claim only when one is made. :func:`public_view` returns what another
+seat may see.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ DECISION_TYPES = frozenset(
 CLAIM_TYPES = frozenset({"hu", "peng", "gang", "pass"})
 
 _PRIVATE_TILE = frozenset({"draw"})
-_PRIVATE_ALL = frozenset({"exchange", "received", "void"})
+_PRIVATE_ALL = frozenset({"exchange", "received", "void", "pass"})
 
 
 def public_view(event: dict, seat: int) -> Optional[dict]:
@@ -42,6 +45,8 @@ def public_view(event: dict, seat: int) -> Optional[dict]:
 
     >>> public_view({"type": "draw", "seat": 1, "tile": "5m", "replacement": False}, 2)
     {'type': 'draw', 'seat': 1, 'tile': None, 'replacement': False}
+    >>> public_view({"type": "pass", "seat": 1, "default": False}, 2) is None
+    True
     """
     t = event["type"]
     if t in _PRIVATE_TILE:
@@ -53,8 +58,10 @@ def public_view(event: dict, seat: int) -> Optional[dict]:
     if t in _PRIVATE_ALL:
         if event["seat"] == seat:
             return event
-        if t == "void":
-            return None  # revealed by the "voids" event once all four have chosen (R11.2)
+        if t == "void" or t == "pass":
+            # a void is revealed by the "voids" event once all four have chosen (R11.2); a pass
+            # would tell that the passer was asked, i.e. could have claimed
+            return None
         e = dict(event)
         e["tiles"] = None
         return e

@@ -33,7 +33,8 @@ class Observation:
     - ``scores`` (match totals before this hand), ``deltas`` (this hand so far)
     - ``won``, ``escaped``: per seat bools; ``voids``: per seat suit 0–2 or -1 (others' voids
       only once all four are revealed; the seat's own choice always)
-    - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase)
+    - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase;
+      only the asked seat sees a claim phase: to the others the hand is between turns)
     - ``robbing``: the claim is on an added kong (R3.3)
     - ``legal_actions``: a tuple of :class:`~xuezhan.engine.actions.Action`
     """
@@ -63,6 +64,10 @@ class Observation:
         ph = st.phase
         self.seat = seat
         self.dealer = st.dealer
+        if ph == _CLAIM and st.cur != seat:
+            # Who is asked about a claim is nobody else's business (a seat is asked only when it
+            # could claim): to the others the hand is between turns, as after any discard.
+            ph = _TURN
         self.phase = PHASES[ph]
         self.hand = bytes(st.counts[seat])
         self.drawn = st.drawn if ph == _TURN and st.cur == seat else -1
