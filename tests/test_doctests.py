@@ -7,7 +7,21 @@ import importlib
 
 import pytest
 
-MODULES = ["xuezhan", "xuezhan.tiles", "xuezhan.rules", "xuezhan.evaluate", "xuezhan.batch"]
+MODULES = [
+    "xuezhan",
+    "xuezhan.tiles",
+    "xuezhan.rules",
+    "xuezhan.evaluate",
+    "xuezhan.batch",
+    # the round engine
+    "xuezhan.engine.actions",
+    "xuezhan.engine.events",
+    "xuezhan.engine.legal",
+    "xuezhan.engine.setup",
+    "xuezhan.engine.round",
+    "xuezhan.engine.result",
+    "xuezhan.engine.script",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

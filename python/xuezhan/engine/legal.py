@@ -22,8 +22,8 @@ costs no allocation per action.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations, compress
-from typing import Optional, Sequence
 
 from xuezhan.engine.actions import (
     ANGANG,
@@ -43,12 +43,13 @@ from xuezhan.engine.actions import (
 from xuezhan.tiles import tile_str
 
 __all__ = [
-    "turn_actions",
     "claim_actions",
+    "default_discard",
     "exchange_actions",
-    "void_actions",
     "exchange_reason",
     "refusal",
+    "turn_actions",
+    "void_actions",
 ]
 
 _TILE = tuple(tile_str(k) for k in range(27))
@@ -63,7 +64,8 @@ _DISC_SUIT = [[tuple(_DISC[s][v * 9 : v * 9 + 9]) for v in range(3)] for s in ra
 _VOIDS = [tuple(act(s, VOID, v) for v in range(3)) for s in range(4)]
 _RANGE27 = range(27)
 
-Why = Optional[dict[Action, str]]
+#: Where a legality function records the reason for each action it leaves out (None: not asked).
+Why = dict[Action, str] | None
 
 
 def turn_actions(
@@ -171,7 +173,7 @@ def claim_actions(
         why[_HU[seat]] = f"its hand does not win on {_TILE[tile]} (R4)"
     n = c[tile]
     if tile // 9 == void:
-        reason: Optional[str] = "it may not peng or kong tiles of its void suit (R11.2)"
+        reason: str | None = "it may not peng or kong tiles of its void suit (R11.2)"
     elif robbing:
         reason = "an added kong can only be robbed (R3.3)"
     else:
@@ -266,9 +268,27 @@ def void_actions(seat: int) -> list[Action]:
     return list(_VOIDS[seat])
 
 
+def default_discard(legal: Sequence[Action], drawn: int) -> Action:
+    """R10.1: the turn's default: discard the tile just drawn (``drawn``, -1 if none); else (no
+    draw, or R11.2 forbids it) the last allowed tile of the sorted hand. A self-draw win is not
+    declared on timeout (R10.2).
+
+    >>> c = bytearray(27); c[0] = c[13] = 1
+    >>> str(default_discard(turn_actions(0, c, [], -1, False, False, False), 0))
+    '0 discard 1m'
+    >>> str(default_discard(turn_actions(0, c, [], 0, False, False, False), 13))  # void m: 1m first
+    '0 discard 1m'
+    """
+    allowed = [a for a in legal if a.verb == DISCARD]
+    for a in allowed:
+        if a.arg == drawn:
+            return a
+    return max(allowed, key=lambda a: a.arg)  # type: ignore[arg-type, return-value]
+
+
 # --------------------------------------------------------------------------- refusal
 def refusal(
-    action: Action, legal: Sequence[Action], why: dict[Action, str], what: str, otherwise: Optional[str] = None
+    action: Action, legal: Sequence[Action], why: dict[Action, str], what: str, otherwise: str | None = None
 ) -> str:
     """The message refusing ``action``: ``what`` (the decision), the reason recorded for it by the
     function that built ``legal`` (else ``otherwise``), and the legal actions."""

@@ -19,15 +19,31 @@ instead of re-reading the events.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.engine.state import HandState, KongRecord
 
-__all__ = ["HandResult", "SeatResult"]
+__all__ = ["HandResult", "SeatResult", "next_dealer"]
 
 _TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 _WIN_FIELDS = ("seat", "from", "tile", "fan", "points", "items")
+
+
+def next_dealer(wins: list[dict], dealer: int) -> int:
+    """R9.2: the first winner; the discarder (kong-maker) if the first win was a multiple win on
+    one discard or robbed kong; the dealer stays if nobody won.
+
+    >>> next_dealer([], 2), next_dealer([{"seat": 1, "from": 0, "group": 7}], 2)
+    (2, 1)
+    >>> next_dealer([{"seat": 1, "from": 0, "group": 7}, {"seat": 3, "from": 0, "group": 7}], 2)
+    0
+    """
+    if not wins:
+        return dealer
+    first = wins[0]
+    multiple = sum(w["group"] == first["group"] for w in wins) > 1
+    return first["from"] if multiple else first["seat"]
 
 
 class SeatResult(NamedTuple):
@@ -36,7 +52,7 @@ class SeatResult(NamedTuple):
     delta: int
     won: bool
     win_order: int  # 1 for the hand's first win, …; 0 if it did not win
-    how: Optional[str]  # "self_draw", "discard" or "rob" (R3.3); None if it did not win
+    how: str | None  # "self_draw", "discard" or "rob" (R3.3); None if it did not win
     fan: int  # capped fan of its win (0 if none)
     fan_items: tuple[str, ...]  # the R5 items of its win, sorted
     dealt_in: int  # wins on its discards or robbed kongs (R6.1, R3.3)
@@ -52,10 +68,10 @@ class HandResult(NamedTuple):
     form ``Round.result()`` gives."""
 
     deltas: tuple[int, ...]
-    next_dealer: Optional[int]
-    end: Optional[str]  # "wall", "three_won" or "escape"
+    next_dealer: int | None
+    end: str | None  # "wall", "three_won" or "escape"
     wins: tuple[dict, ...]  # the win events, in order
-    kongs: tuple["KongRecord", ...]
+    kongs: tuple[KongRecord, ...]
     payments: tuple[dict, ...]  # the pay events, in order
     fired: tuple[str, ...]  # rule ids that fired, sorted
     pigs: frozenset[int]  # R7.1, found by the ready check
@@ -64,7 +80,7 @@ class HandResult(NamedTuple):
     escaped: tuple[bool, ...]  # R8
 
     @classmethod
-    def of(cls, st: "HandState") -> "HandResult":
+    def of(cls, st: HandState) -> HandResult:
         """The result of hand ``st`` (finished or not: then it is the result so far)."""
         return cls(
             tuple(st.deltas),

@@ -10,44 +10,34 @@ by the engine without asking. ``Escape`` (R8) is accepted from any active seat a
 
     >>> r = Round("leshan", ["1235679m1235579p", "123456789m3455p", "123456789s1489m",
     ...           "124468p1356789s"], wall="", dealer=0)
-    >>> r.apply(act(0, DISCARD, 13)); [str(a) for a in r.legal_actions(1)]
+    >>> r.apply("0 discard 5p"); [str(a) for a in r.legal_actions(1)]
     ['1 hu', '1 peng', '1 pass']
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine import settlement as pay
 from xuezhan.engine import setup
-from xuezhan.engine._core_adapter import (
-    DISCARDER_PAYS,
-    HEAVEN_EARTH,
-    KONG_DISCARD,
-    KONG_DRAW,
-    LAST_TILE,
-    ROBBING_KONG,
-    SELF_DRAW,
-)
 from xuezhan.engine.actions import (
     ANGANG,
     CLAIM_VERBS,
     DISCARD,
     ESCAPE,
     HU,
-    PASS,
-    PENG,
     Action,
     ActionError,
     IllegalAction,
-    act,
     parse_action,
 )
-from xuezhan.engine.legal import _DISC, _PASS, claim_actions, refusal, turn_actions
-from xuezhan.engine.result import HandResult
+from xuezhan.engine.claims import ClaimFlow
+from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_actions
+from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
-from xuezhan.engine.state import AFTER_PENG, DEALER_FIRST, DRAW_FLAGS, ClaimWindow, HandState, KongRecord, Phase, TurnFlags
+from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, KongRecord, Phase, TurnFlags
 from xuezhan.rules import Rules, as_rules
 from xuezhan.tiles import parse_tiles
 
@@ -62,18 +52,18 @@ _wait_mask = core.wait_mask
 _fan = core.fan
 
 
-class Round(HandState):
+class Round(ClaimFlow):
     """One hand of Xuezhan Daodi. See the module docstring."""
 
     def __init__(
         self,
-        rules: Union[Rules, str, dict, None],
-        hands: Sequence[Union[Sequence[int], str]],
-        wall: Union[Sequence[int], str],
+        rules: Rules | str | dict | None,
+        hands: Sequence[Sequence[int] | str],
+        wall: Sequence[int] | str,
         dealer: int = 0,
-        exchange: Optional[str] = None,
-        seed: Optional[int] = None,
-        scores: Optional[Sequence[int]] = None,
+        exchange: str | None = None,
+        seed: int | None = None,
+        scores: Sequence[int] | None = None,
     ) -> None:
         rules = as_rules(rules)
         wall = parse_tiles(wall) if isinstance(wall, str) else wall
@@ -97,8 +87,8 @@ class Round(HandState):
 
     @classmethod
     def from_seed(
-        cls, rules: Union[Rules, str, dict, None], seed: int, dealer: int = 0, scores: Optional[Sequence[int]] = None
-    ) -> "Round":
+        cls, rules: Rules | str | dict | None, seed: int, dealer: int = 0, scores: Sequence[int] | None = None
+    ) -> Round:
         """A hand dealt from ``seed`` (R1.4)."""
         rules = as_rules(rules)
         hands, wall, direction = deal(seed, dealer)
@@ -111,7 +101,7 @@ class Round(HandState):
         ``escape`` is always accepted by :meth:`apply` from an active seat but is not listed."""
         return list(self.legal) if seat == self.cur else []  # a copy: the engine's list stays intact
 
-    def apply(self, action: Union[Action, str], default: bool = False, note: Optional[str] = None) -> None:
+    def apply(self, action: Action | str, default: bool = False, note: str | None = None) -> None:
         """Take one action. An illegal action raises :class:`IllegalAction` naming it and leaves
         the state unchanged. ``default`` marks an R10 default and ``note`` a reason (timeout,
         crash); both are recorded in the decision event."""
@@ -127,7 +117,7 @@ class Round(HandState):
         else:
             self._apply(action, False)
 
-    def _apply(self, action: Union[Action, str], default: bool) -> None:
+    def _apply(self, action: Action | str, default: bool) -> None:
         if type(action) is Action and self.phase == _TURN and action.verb == DISCARD and action in self.legal:
             if default:  # fast path: the commonest decision
                 self.defaults_used += 1
@@ -171,7 +161,7 @@ class Round(HandState):
         elif setup.apply_void(self, seat, action.arg, default):  # type: ignore[arg-type]
             self._begin_play()
 
-    def default_action(self, seat: Optional[int] = None) -> Action:
+    def default_action(self, seat: int | None = None) -> Action:
         """The R10 default of the pending decision (R10.1, R10.2, R11.1, R11.2)."""
         seat = self.cur if seat is None else seat
         if seat is None or seat != self.cur:
@@ -180,12 +170,7 @@ class Round(HandState):
         if phase == _CLAIM:
             return _PASS[seat]  # R10.2 (compulsory wins are taken by the engine)
         if phase == _TURN:
-            # R10.1: the tile just drawn; else (no draw, or R11.2 forbids it) the last allowed tile
-            # of the sorted hand. A self-draw win is not declared on timeout (R10.2).
-            allowed = [a.arg for a in self.legal if a.verb == DISCARD]
-            if self.drawn >= 0 and self.drawn in allowed:
-                return _DISC[seat][self.drawn]
-            return _DISC[seat][max(allowed)]  # type: ignore[type-var]
+            return default_discard(self.legal, self.drawn)  # R10.1
         if phase == Phase.VOID:
             return setup.default_void(self.counts[seat], seat)
         return setup.default_exchange(self.counts[seat], seat)
@@ -199,7 +184,7 @@ class Round(HandState):
         kongs, payments, rules fired."""
         return self.hand_result().to_dict()
 
-    def observation(self, seat: int) -> "Observation":
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (see :class:`~xuezhan.engine.observation.Observation`)."""
         from xuezhan.engine.observation import Observation
 
@@ -214,10 +199,7 @@ class Round(HandState):
         self.turn = DEALER_FIRST  # R5 heaven_earth: the dealer's first 14 tiles
         self._turn_decision(self.dealer)
 
-    def _update_mask(self, s: int) -> None:
-        self.mask[s] = _wait_mask(bytes(self.counts[s]), self.mbytes[s], self.void[s])
-
-    def _draw(self, seat: int, kong: Optional[KongRecord] = None) -> None:
+    def _draw(self, seat: int, kong: KongRecord | None = None) -> None:
         """R1.3: draw from the front of the wall (kong replacements, after ``kong``, too). A player
         that must draw from an empty wall ends the hand (R4.5)."""
         wall = self.wall
@@ -251,9 +233,13 @@ class Round(HandState):
         if self.drawn >= 0:
             return bool((self.mask[seat] >> self.drawn) & 1)
         turn = self.turn
-        return turn.heaven and not turn.after_peng and core.is_win(bytes(self.counts[seat]), self.mbytes[seat], self.void[seat])
+        return (
+            turn.heaven
+            and not turn.after_peng
+            and core.is_win(bytes(self.counts[seat]), self.mbytes[seat], self.void[seat])
+        )
 
-    def _turn_legal(self, seat: int, can_hu: bool, why: Optional[dict] = None) -> list[Action]:
+    def _turn_legal(self, seat: int, can_hu: bool, why: dict | None = None) -> list[Action]:
         return turn_actions(
             seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
             self.turn.after_peng, self.wpos >= len(self.wall), why,
@@ -293,18 +279,10 @@ class Round(HandState):
             or (a[s2] and ((mask[s2] >> t) & 1 or counts[s2][t] >= 2))
             or (a[s3] and ((mask[s3] >> t) & 1 or counts[s3][t] >= 2))
         ):
-            turn = self.turn
-            # R5 kong_discard / R6.5: right after its kong replacement draw; R5 last_tile: right
-            # after drawing the last wall tile.
-            ctx = (KONG_DISCARD if turn.replacement else 0) | (LAST_TILE if turn.last_tile else 0)
-            self._open_claims(seat, t, False, ctx, turn.kong if turn.replacement else None)
+            self._open_claims(seat, t, False, *self.turn.discard_context())
             return
         self.claim_group += 1
         self._draw(self.next_active(seat))
-
-    def _others(self, seat: int) -> list[int]:
-        a = self.active
-        return [p for p in range(4) if p != seat and a[p]]
 
     def _kong(self, seat: int, verb: str, k: int, default: bool) -> None:
         """R2.1 concealed kong (angang) or added kong (jiagang; R3.3: it can be robbed first)."""
@@ -316,7 +294,7 @@ class Round(HandState):
             self.meld_from[seat].append(None)
             self._kong_paid(seat, k, ANGANG, None)
         elif self.rules.rob_kong:
-            self._open_claims(seat, k, True, ROBBING_KONG, None)
+            self._open_claims(seat, k, True, core.ROBBING_KONG, None)
         else:
             self._complete_jiagang(seat, k)
 
@@ -328,23 +306,15 @@ class Round(HandState):
         self.events.append({"type": "meld", "seat": seat, "meld": "jiagang", "tile": TILE_STR[k], "from": None})
         self._kong_paid(seat, k, "jiagang", None)
 
-    def _kong_paid(self, seat: int, k: int, how: str, frm: Optional[int]) -> None:
+    def _kong_paid(self, seat: int, k: int, how: str, frm: int | None) -> None:
         """R6.4: the kong pays at once; then the replacement draw (R2.1)."""
         rec = pay.settle_kong(self, self.rules, seat, k, how, frm, self._others(seat))
         self.kongs.append(rec)
         self._update_mask(seat)
         self._draw(seat, rec)
 
-    def _score(self, seat: int, counts14: bytes, kind: int, ctx: int) -> Optional[tuple]:
-        """Fan of a win (R5) via the core: ``(raw, capped, points, items)`` or None if no win."""
-        return _fan(counts14, self.mbytes[seat], kind, ctx, self.core, self.void[seat])
-
-    def _win(self, seat: int, frm: Optional[int], kind: int, res: tuple, how: str, forced: bool, group: int) -> None:
-        self.won[seat] = True
-        self.cur = None
-        self._status_view = None
-        self.active[seat] = False
-        self.n_active -= 1
+    def _win(self, seat: int, frm: int | None, kind: int, res: tuple, how: str, forced: bool, group: int) -> None:
+        self._leave(seat, self.won)
         win, fired = pay.win_record(seat, frm, kind, res, how, forced, group, self.rules.max_fan)
         self.events.append(win)
         self.wins.append(win)
@@ -352,19 +322,9 @@ class Round(HandState):
 
     def _self_draw_win(self, seat: int, forced: bool) -> None:
         c = bytes(self.counts[seat])
-        turn = self.turn
-        ctx = SELF_DRAW | (HEAVEN_EARTH if turn.heaven else 0)
-        payer = None
+        ctx, payer = self.turn.self_draw_context(self.rules.kong_draw_discarder_pays)
         if self.drawn >= 0:
             kind = self.drawn
-            if turn.replacement:
-                ctx |= KONG_DRAW
-                # R6.3: a kong on a discard won on its replacement: the discarder pays alone.
-                if turn.kong is not None and turn.kong.how == "gang" and self.rules.kong_draw_discarder_pays:
-                    ctx |= DISCARDER_PAYS
-                    payer = turn.kong.frm
-            if turn.last_tile:
-                ctx |= LAST_TILE
             res = self._score(seat, c, kind, ctx)
         else:  # 天胡: the dealer's first 14 tiles; the winning tile is the one giving the most fan.
             scored = [(r[1], r[0], -k, k, r) for k in range(27) if c[k] and (r := self._score(seat, c, k, ctx))]
@@ -380,128 +340,10 @@ class Round(HandState):
         else:
             self._draw(self.next_active(seat))  # R2.5: the first active player after the winner
 
-    # ================================================================== claims (R3)
-    def _open_claims(self, frm: int, t: int, rob: bool, ctx: int, kong: Optional[KongRecord]) -> None:
-        self.claim_group += 1
-        a = self.active
-        queue = [s for s in ((frm + 1) & 3, (frm + 2) & 3, (frm + 3) & 3) if a[s]]
-        self.claims = ClaimWindow(t, frm, rob, ctx, kong, queue, 0, [], None, [0, 0, 0, 0])
-        self._advance_claims()
-
-    def _claim_legal(self, s: int, w: ClaimWindow, why: Optional[dict] = None) -> list[Action]:
-        lock = self.lock[s] if self._lock_opt and not self.last_phase else 0  # R4.3 (not in R4.4)
-        empty = self.wpos >= len(self.wall)
-        return claim_actions(s, self.counts[s], w.tile, self.void[s], w.fan[s], lock, w.robbing, empty, why)
-
-    def _advance_claims(self) -> None:
-        """Ask the seats that could claim, in turn order from the discarder (R13)."""
-        w = self.claims
-        assert w is not None
-        t = w.tile
-        while w.asked < len(w.queue):
-            s = w.queue[w.asked]
-            w.fan[s] = 0
-            can_win = (self.mask[s] >> t) & 1
-            if not can_win and self.counts[s][t] < 2:
-                w.asked += 1  # it cannot claim (fast path of claim_actions)
-                continue
-            if can_win:
-                h = bytearray(self.counts[s])
-                h[t] += 1
-                res = self._score(s, bytes(h), t, w.ctx)
-                if res is not None:
-                    if self.last_phase and self._forced_opt:
-                        # R4.4: a discard that completes a hand is won at once.
-                        self.events.append({"type": "hu", "seat": s, "forced": True})
-                        w.hu.append(s)
-                        w.asked += 1
-                        continue
-                    w.fan[s] = res[1]
-            legal = self._claim_legal(s, w)
-            if legal:
-                self.phase = _CLAIM
-                self.cur = s
-                self.legal = legal
-                return
-            w.asked += 1
-        self._resolve_claims(w)
-
-    def _claim(self, seat: int, verb: str, default: bool) -> None:
-        w = self.claims
-        assert w is not None
-        self.events.append({"type": verb, "seat": seat, "default": default})
-        if verb == HU:
-            w.hu.append(seat)
-        else:
-            if w.fan[seat] and self._lock_opt:
-                # R4.3: it passed a win; remember the best fan passed.
-                self.lock[seat] = max(self.lock[seat], w.fan[seat])
-                self.fired.add("R4.3-pass")
-            if verb != PASS:
-                w.meld = (seat, verb)
-        w.asked += 1
-        self._advance_claims()
-
-    def _resolve_claims(self, w: ClaimWindow) -> None:
-        """R3.2: win > kong, peng; several winners all win (then no peng or kong)."""
-        self.claims = None
-        frm, t = w.frm, w.tile
-        if w.hu:
-            if len(w.hu) > 1:
-                self.fired.add("R3.2-multi-win")
-            self.any_claim = True
-            if w.robbing:
-                # R3.3: the kong is cancelled; the robbed tile leaves the kong-maker's hand.
-                self.counts[frm][t] -= 1
-                self.river[frm].append(t)
-                self._river_changed(frm)
-                self._update_mask(frm)
-            for s in w.hu:
-                h = bytearray(self.counts[s])
-                h[t] += 1
-                res = self._score(s, bytes(h), t, w.ctx)
-                assert res is not None
-                self._win(s, frm, t, res, "rob" if w.robbing else "discard", False, self.claim_group)
-                pay.settle_discard_win(self, self.rules, s, frm, res[2], w.kong, w.robbing)
-            if len(self.wins) >= 3:
-                self._end("three_won")
-            else:  # R2.5: the first active player after the last winner, counting from the discarder
-                self._draw(self.next_active(w.hu[-1]))
-        elif w.robbing:
-            self._complete_jiagang(frm, t)
-        elif w.meld is not None:
-            seat, verb = w.meld
-            self.any_claim = True
-            self.river[frm].pop()
-            self._river_changed(frm)
-            n = 2 if verb == PENG else 3
-            self.counts[seat][t] -= n
-            self.melds[seat].append(t if n == 2 else 27 + t)
-            self._melds_changed(seat)
-            self.meld_from[seat].append(frm)
-            self.events.append({"type": "meld", "seat": seat, "meld": verb, "tile": TILE_STR[t], "from": frm})
-            if n == 2:  # R2.4: after a peng the claimer discards (no draw, no kong)
-                self.drawn = -1
-                self.turn = AFTER_PENG
-                self._turn_decision(seat)
-            else:
-                self._kong_paid(seat, t, "gang", frm)
-        else:  # R2.5: no claim taken: the next active player draws
-            self._draw(self.next_active(frm))
-
     # ================================================================== end (R4.5, R8)
-    def _holdings(self) -> dict[int, pay.Holding]:
-        return {
-            s: pay.Holding(bytes(self.counts[s]), self.mbytes[s], self.void[s]) for s in range(4) if self.active[s]
-        }
-
     def _escape(self, seat: int, default: bool) -> None:
         self.events.append({"type": "escape", "seat": seat, "default": default})
-        self.escaped[seat] = True
-        self.cur = None
-        self._status_view = None
-        self.active[seat] = False
-        self.n_active -= 1
+        self._leave(seat, self.escaped)
         held = self._holdings()
         self.checked = tuple(held)
         self.pigs, self.ready = pay.settle_escape(self, self.rules, self.kongs, seat, held)
@@ -519,14 +361,7 @@ class Round(HandState):
         self.legal = []
         self.claims = None
         self.end_reason = reason
-        # R9.2: the first winner; the discarder (kong-maker) if the first win was a multiple
-        # win on one discard or robbed kong; the dealer stays if nobody won.
-        nd = self.dealer
-        if self.wins:
-            first = self.wins[0]
-            multiple = sum(w["group"] == first["group"] for w in self.wins) > 1
-            nd = first["from"] if multiple else first["seat"]
-        self.next_dealer = nd
+        self.next_dealer = nd = next_dealer(self.wins, self.dealer)
         if self.defaults_used:
             self.fired.add("R10-defaults")
         self.events.append({"type": "end", "reason": reason, "deltas": list(self.deltas), "next_dealer": nd})

@@ -10,24 +10,25 @@ so that R6.5 (transfer) and R7.5 / R8 (refund) can find it.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from xuezhan.engine import _core_adapter as core
-from xuezhan.engine.state import KongRecord
+from xuezhan.engine.state import Holding, KongRecord
 from xuezhan.rules import FAN_ITEMS, Rules
 
 __all__ = [
-    "Ledger",
     "Holding",
-    "win_record",
-    "settle_discard_win",
-    "settle_self_draw",
-    "settle_kong",
-    "refund_kongs",
+    "Ledger",
     "end_of_wall",
-    "settle_escape",
-    "ready_value",
     "is_pig",
+    "ready_value",
+    "refund_kongs",
+    "settle_discard_win",
+    "settle_escape",
+    "settle_kong",
+    "settle_self_draw",
+    "win_record",
 ]
 
 TILE_STR = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
@@ -36,7 +37,7 @@ TILE_STR = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 class Ledger(Protocol):
     """What settlement may do to a hand: move points, record events, note the rules that fired."""
 
-    def pay(self, rule: str, payer: int, payee: Optional[int], amount: int) -> None:
+    def pay(self, rule: str, payer: int, payee: int | None, amount: int) -> None:
         """One payment, recorded as a ``pay`` event (nothing for an amount of 0)."""
 
     def record(self, event: dict) -> None:
@@ -46,16 +47,8 @@ class Ledger(Protocol):
         """Note that a rule fired in this hand (R9.3)."""
 
 
-class Holding(NamedTuple):
-    """The tiles of one seat at the end of the hand: concealed counts, meld codes, void suit."""
-
-    counts: bytes
-    melds: bytes
-    void: int
-
-
 def win_record(
-    seat: int, frm: Optional[int], kind: int, result: tuple, how: str, forced: bool, group: int, max_fan: int
+    seat: int, frm: int | None, kind: int, result: tuple, how: str, forced: bool, group: int, max_fan: int
 ) -> tuple[dict, list[str]]:
     """The ``win`` event of a win scored ``result`` = ``(raw, capped, points, items)`` by the core,
     and the rules it fires (R5 cap, R4.4 compulsory win)."""
@@ -82,7 +75,7 @@ def win_record(
 
 
 def settle_discard_win(
-    ledger: Ledger, rules: Rules, winner: int, discarder: int, points: int, kong: Optional[KongRecord], robbed: bool
+    ledger: Ledger, rules: Rules, winner: int, discarder: int, points: int, kong: KongRecord | None, robbed: bool
 ) -> None:
     """R6.1 (and R3.3 for a robbed kong): the discarder alone pays the winner its points;
     R6.5: after the discarder's kong and replacement draw, it also pays the winner that kong's
@@ -102,7 +95,7 @@ def settle_discard_win(
 
 
 def settle_self_draw(
-    ledger: Ledger, rules: Rules, winner: int, points: int, payers: Sequence[int], discarder_pays: Optional[int]
+    ledger: Ledger, rules: Rules, winner: int, points: int, payers: Sequence[int], discarder_pays: int | None
 ) -> None:
     """R6.2: every other active player (``payers``) pays (``point`` bonus: ``base`` more each);
     R6.3: after a kong on a discard, won on its replacement, the discarder of the konged tile
@@ -118,7 +111,7 @@ def settle_self_draw(
 
 
 def settle_kong(
-    ledger: Ledger, rules: Rules, seat: int, kind: int, how: str, frm: Optional[int], others: Sequence[int]
+    ledger: Ledger, rules: Rules, seat: int, kind: int, how: str, frm: int | None, others: Sequence[int]
 ) -> KongRecord:
     """R6.4: a kong pays at once: on a discard (``gang``) the discarder ``frm`` 2 × base; added
     kong every other active player (``others``) 1 × base; concealed kong each of them 2 × base."""
@@ -202,7 +195,12 @@ def _ready_values(ledger: Ledger, rules: Rules, held: dict[int, Holding], pigs: 
 
 
 def _ready_and_refund(
-    ledger: Ledger, rules: Rules, kongs: Sequence[KongRecord], seats: Sequence[int], ready: dict[int, int], pigs: set[int]
+    ledger: Ledger,
+    rules: Rules,
+    kongs: Sequence[KongRecord],
+    seats: Sequence[int],
+    ready: dict[int, int],
+    pigs: set[int],
 ) -> None:
     # R7.4: each active player that is neither ready nor a pig pays each ready player its value.
     for s in seats:

@@ -16,7 +16,7 @@ calls them and moves on to the first turn when they report that the step is comp
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from xuezhan.engine.actions import EXCHANGE, Action, IllegalAction, act
 from xuezhan.engine.legal import exchange_actions, exchange_reason, void_actions
@@ -25,13 +25,13 @@ from xuezhan.tiles import tile_str
 
 __all__ = [
     "DIRECTIONS",
-    "deal",
+    "apply_exchange",
+    "apply_void",
+    "begin_exchange",
+    "begin_void",
     "check_deal",
     "check_kinds",
-    "begin_exchange",
-    "apply_exchange",
-    "begin_void",
-    "apply_void",
+    "deal",
     "default_exchange",
     "default_void",
 ]
@@ -117,7 +117,12 @@ def apply_exchange(st: HandState, action: Action, default: bool) -> bool:
         st.defaults_used += 1
     st.x_choice[seat] = tiles
     st.events.append(
-        {"type": "exchange", "seat": seat, "tiles": _TILE[tiles[0]] + _TILE[tiles[1]] + _TILE[tiles[2]], "default": default}
+        {
+            "type": "exchange",
+            "seat": seat,
+            "tiles": _TILE[tiles[0]] + _TILE[tiles[1]] + _TILE[tiles[2]],
+            "default": default,
+        }
     )
     if seat < 3:
         st.cur = seat + 1
