@@ -56,7 +56,7 @@ def run_round(
     """
     rules = rnd.rules
     if check is None and os.environ.get("XUEZHAN_DEBUG"):
-        check = _debug_check  # ARCHITECTURE: R12 checked cheaply at run time in debug mode
+        check = _debug_check  # R12 checked cheaply at run time in debug mode
     if timeouts is None:
         timeouts = [0, 0, 0, 0]
     observers = [getattr(s, "observe", None) for s in strategies]

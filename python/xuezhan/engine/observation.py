@@ -1,4 +1,4 @@
-"""What one seat may know (ARCHITECTURE "Bots"; RULES.md R2.3).
+"""What one seat may know (RULES.md R2.3): the only view of a hand a strategy gets.
 
 An :class:`Observation` is a snapshot built for one decision: the seat's own concealed tiles,
 every seat's melds (concealed kongs are public, R2.3), every discard pile, the wall count,

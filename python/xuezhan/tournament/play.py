@@ -10,24 +10,11 @@ import importlib
 import inspect
 from typing import Any, Callable
 
+from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
 from xuezhan.tournament.scheduling import Game, derive_seed
 
 __all__ = ["HandRunner", "build_strategy"]
-
-
-def _builtin() -> dict[str, type]:
-    """Built-in strategy names: the package registry when it has one, else the known three."""
-    import xuezhan.strategies as pkg
-
-    registry = getattr(pkg, "REGISTRY", None)
-    if isinstance(registry, dict) and registry:
-        return dict(registry)
-    from xuezhan.strategies.greedy import GreedyStrategy
-    from xuezhan.strategies.random_bot import RandomStrategy
-    from xuezhan.strategies.value import ValueStrategy
-
-    return {"random": RandomStrategy, "greedy": GreedyStrategy, "value": ValueStrategy}
 
 
 def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
@@ -52,7 +39,7 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
         if not callable(obj):
             raise ValueError(f"strategy {spec.strategy!r} is not a class or factory")
         return obj
-    builtin = _builtin()
+    builtin = REGISTRY
     if spec.strategy not in builtin:
         raise ValueError(
             f"unknown strategy {spec.strategy!r}: built-in strategies are {', '.join(sorted(builtin))}; "
@@ -76,11 +63,12 @@ def build_strategy(spec: StrategySpec, **extra: Any) -> Any:
 class HandRunner:
     """Holds a line-up's strategies and plays tournament hands with them.
 
-    Strategies are built once per worker and ``reset`` before every hand (the Strategy
-    protocol), except those whose constructor takes a ``seed``: they are built afresh for
+    Strategies whose constructor takes a ``seed`` (every built-in one) are built afresh for
     every hand with a seed derived from the hand's seed and the seat (mixed with a ``seed``
     option if the entry gives one), so their randomness never depends on which hands the same
-    worker played before.
+    worker played before. Others (external bots, classes without a ``seed``) are built once per
+    worker and ``reset`` before every hand (the Strategy protocol). Every entry is built once
+    here, so an unknown option is an error naming the entry and the option before any hand.
     """
 
     def __init__(self, config: TournamentConfig) -> None:
@@ -89,10 +77,18 @@ class HandRunner:
         self.rules_id = self.rules.rules_id
         self.factories = [strategy_factory(spec) for spec in config.strategies]
         self.seeded = [spec.cmd is None and _takes_seed(f) for spec, f in zip(config.strategies, self.factories)]
-        self.strategies: list[Any] = [
-            None if seeded else f(**spec.options)
-            for spec, f, seeded in zip(config.strategies, self.factories, self.seeded)
-        ]
+        self.strategies: list[Any] = [None] * len(self.factories)
+        for entry, seeded in enumerate(self.seeded):
+            built = self._build(entry, seed=0) if seeded else self._build(entry)
+            if not seeded:
+                self.strategies[entry] = built
+
+    def _build(self, entry: int, **extra: Any) -> Any:
+        spec = self.config.strategies[entry]
+        try:
+            return self.factories[entry](**{**spec.options, **extra})
+        except TypeError as exc:  # an unknown or missing option
+            raise ValueError(f"strategy {spec.name!r} (options {dict(spec.options)!r}): {exc}") from None
 
     def close(self) -> None:
         for s in self.strategies:
@@ -111,9 +107,7 @@ class HandRunner:
         if not self.seeded[entry]:
             return self.strategies[entry]
         spec = self.config.strategies[entry]
-        options = dict(spec.options)
-        options["seed"] = derive_seed(game.seed, "strategy", seat, options.get("seed", ""))
-        return self.factories[entry](**options)
+        return self._build(entry, seed=derive_seed(game.seed, "strategy", seat, spec.options.get("seed", "")))
 
     def play(self, game: Game) -> list[dict[str, Any]]:
         from xuezhan.engine.match import first_dealer, run_round
