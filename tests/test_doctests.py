@@ -21,6 +21,7 @@ MODULES = [
     "xuezhan.engine.round",
     "xuezhan.engine.result",
     "xuezhan.engine.script",
+    "xuezhan.engine.seeds",
 ]
 
 

@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
-from xuezhan.tournament.scheduling import Game, derive_seed
+from xuezhan.engine.seeds import derive_seed, first_dealer
+from xuezhan.tournament.scheduling import Game
 
 __all__ = ["HandRunner", "build_strategy"]
 
@@ -110,7 +111,7 @@ class HandRunner:
         return self._build(entry, seed=derive_seed(game.seed, "strategy", seat, spec.options.get("seed", "")))
 
     def play(self, game: Game) -> list[dict[str, Any]]:
-        from xuezhan.engine.match import first_dealer, run_round
+        from xuezhan.engine.match import run_round
         from xuezhan.engine.round import Round
 
         seated = [self._seat(game, seat) for seat in range(SEATS)]
