@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xuezhan.engine import settlement as pay
-from xuezhan.engine.actions import HU, PASS, PENG, Action
+from xuezhan.engine.actions import HU, PASS, PENG, TILE_STR, Action
 from xuezhan.engine.legal import claim_actions
 from xuezhan.engine.state import AFTER_PENG, ClaimWindow, HandState, KongRecord, Phase
 
@@ -132,7 +132,7 @@ class ClaimFlow(HandState):
             self.melds[seat].append(t if n == 2 else 27 + t)
             self._melds_changed(seat)
             self.meld_from[seat].append(frm)
-            self.events.append({"type": "meld", "seat": seat, "meld": verb, "tile": pay.TILE_STR[t], "from": frm})
+            self.events.append({"type": "meld", "seat": seat, "meld": verb, "tile": TILE_STR[t], "from": frm})
             if n == 2:  # R2.4: after a peng the claimer discards (no draw, no kong)
                 self.drawn = -1
                 self.turn = AFTER_PENG

@@ -35,12 +35,12 @@ from xuezhan.engine.actions import (
     JIAGANG,
     PASS,
     PENG,
+    TILE_STR,
     TILE_VERBS,
     VOID,
     Action,
     act,
 )
-from xuezhan.tiles import tile_str
 
 __all__ = [
     "claim_actions",
@@ -52,7 +52,7 @@ __all__ = [
     "void_actions",
 ]
 
-_TILE = tuple(tile_str(k) for k in range(27))
+_TILE = TILE_STR
 _HU = [act(s, HU) for s in range(4)]
 _PENG = [act(s, PENG) for s in range(4)]
 _GANG = [act(s, GANG) for s in range(4)]

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import IO, Iterable, Optional, Union
 
-from xuezhan.engine.actions import IllegalAction, act, parse_action
+from xuezhan.engine.actions import TILE_STR, IllegalAction, act, parse_action
 from xuezhan.engine.events import DECISION_TYPES, dumps
 from xuezhan.engine.round import Round
 from xuezhan.rules import Rules
@@ -25,7 +25,7 @@ from xuezhan.tiles import parse_tiles
 __all__ = ["LOG_FORMAT", "header", "log_lines", "write_log", "replay_log", "ReplayMismatch", "validate_dir"]
 
 LOG_FORMAT = 1
-_TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
+_TILE = TILE_STR
 
 
 class ReplayMismatch(AssertionError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from xuezhan.engine.actions import TILE_STR
 from xuezhan.engine.state import PHASES, Phase
 
 _TURN, _CLAIM = int(Phase.TURN), int(Phase.CLAIM)
@@ -18,7 +19,7 @@ _TURN, _CLAIM = int(Phase.TURN), int(Phase.CLAIM)
 __all__ = ["Observation"]
 
 _NO_VOIDS = (-1, -1, -1, -1)
-_TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
+_TILE = TILE_STR
 
 
 class Observation:

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from xuezhan.engine.actions import TILE_STR
+
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.engine.state import HandState, KongRecord
 
 __all__ = ["HandResult", "SeatResult", "next_dealer"]
 
-_TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
+_TILE = TILE_STR
 _WIN_FIELDS = ("seat", "from", "tile", "fan", "points", "items")
 
 

@@ -28,6 +28,7 @@ from xuezhan.engine.actions import (
     DISCARD,
     ESCAPE,
     HU,
+    TILE_STR,
     Action,
     ActionError,
     IllegalAction,
@@ -46,10 +47,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Round", "deal"]
 
-TILE_STR = pay.TILE_STR
+
 _TURN, _CLAIM, _OVER = Phase.TURN, Phase.CLAIM, Phase.OVER
 _wait_mask = core.wait_mask
-_fan = core.fan
 
 
 class Round(ClaimFlow):

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from xuezhan.engine import _core_adapter as core
+from xuezhan.engine.actions import TILE_STR
 from xuezhan.engine.state import Holding, KongRecord
 from xuezhan.rules import FAN_ITEMS, Rules
 
@@ -30,8 +31,6 @@ __all__ = [
     "settle_self_draw",
     "win_record",
 ]
-
-TILE_STR = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 
 
 class Ledger(Protocol):

@@ -18,10 +18,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from xuezhan.engine.actions import EXCHANGE, Action, IllegalAction, act
+from xuezhan.engine.actions import EXCHANGE, TILE_STR, Action, IllegalAction, act
 from xuezhan.engine.legal import exchange_actions, exchange_reason, void_actions
 from xuezhan.engine.state import HandState, Phase
-from xuezhan.tiles import tile_str
 
 __all__ = [
     "DIRECTIONS",
@@ -38,7 +37,7 @@ __all__ = [
 
 #: R11.1 exchange directions and the seat offset each passes to.
 DIRECTIONS = {"next": 1, "prev": 3, "across": 2}
-_TILE = tuple(tile_str(k) for k in range(27))
+_TILE = TILE_STR
 _SUIT = "mps"
 _TILES = tuple(k for k in range(27) for _ in range(4))
 _IDX108 = range(108)

@@ -63,7 +63,7 @@ from xuezhan.strategies.greedy import (
 
 __all__ = ["ValueStrategy", "triplets_shanten", "danger"]
 
-_PUNG, _KONG, _CKONG = 0, 1, 2
+_PUNG = 0  # meld type of a pung (docs/internals.md meld codes)
 _TERMINAL = tuple(k % 9 in (0, 8) for k in range(27))
 
 

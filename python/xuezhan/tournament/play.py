@@ -10,9 +10,9 @@ import importlib
 import inspect
 from typing import Any, Callable
 
+from xuezhan.engine.seeds import derive_seed, first_dealer
 from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
-from xuezhan.engine.seeds import derive_seed, first_dealer
 from xuezhan.tournament.scheduling import Game
 
 __all__ = ["HandRunner", "build_strategy"]
