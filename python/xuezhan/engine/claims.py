@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xuezhan.engine import events as ev
 from xuezhan.engine import settlement as pay
 from xuezhan.engine.actions import HU, PASS, PENG, TILE_STR, Action
 from xuezhan.engine.legal import claim_actions
@@ -65,7 +66,7 @@ class ClaimFlow(HandState):
                 if res is not None:
                     if self.last_phase and self._forced_opt:
                         # R4.4: a discard that completes a hand is won at once.
-                        self.events.append({"type": "hu", "seat": s, "forced": True})
+                        self.events.append(ev.Hu(s, forced=True))
                         w.hu.append(s)
                         w.asked += 1
                         continue
@@ -82,7 +83,7 @@ class ClaimFlow(HandState):
     def _claim(self, seat: int, verb: str, default: bool) -> None:
         w = self.claims
         assert w is not None
-        self.events.append({"type": verb, "seat": seat, "default": default})
+        self.events.append(ev.Hu(seat, default) if verb == HU else ev.Claim(verb, seat, default))
         if verb == HU:
             w.hu.append(seat)
         else:
@@ -132,7 +133,7 @@ class ClaimFlow(HandState):
             self.melds[seat].append(t if n == 2 else 27 + t)
             self._melds_changed(seat)
             self.meld_from[seat].append(frm)
-            self.events.append({"type": "meld", "seat": seat, "meld": verb, "tile": TILE_STR[t], "from": frm})
+            self.events.append(ev.Meld(seat, verb, TILE_STR[t], frm))
             if n == 2:  # R2.4: after a peng the claimer discards (no draw, no kong)
                 self.drawn = -1
                 self.turn = AFTER_PENG

@@ -52,12 +52,12 @@ def run_round(
     seen = 0
     events = rnd.events
     over, claim = _OVER, _CLAIM
-    while rnd.phase != over:
+    while rnd.phase is not over:  # phase always holds a Phase member: identity is enough
         if any_obs:
             seen = _deliver(events, seen, observers)
         seat = rnd.cur
         obs = Observation(rnd, seat)
-        limit = claim_to if rnd.phase == claim else turn_to
+        limit = claim_to if rnd.phase is claim else turn_to
         t0 = perf_counter()
         try:
             action = acts[seat](obs)

@@ -14,7 +14,7 @@ from typing import Optional
 from xuezhan.engine.actions import TILE_STR
 from xuezhan.engine.state import PHASES, Phase
 
-_TURN, _CLAIM = int(Phase.TURN), int(Phase.CLAIM)
+_TURN, _CLAIM = Phase.TURN, Phase.CLAIM
 
 __all__ = ["Observation"]
 
@@ -65,13 +65,13 @@ class Observation:
         ph = st.phase
         self.seat = seat
         self.dealer = st.dealer
-        if ph == _CLAIM and st.cur != seat:
+        if ph is _CLAIM and st.cur != seat:
             # Who is asked about a claim is nobody else's business (a seat is asked only when it
             # could claim): to the others the hand is between turns, as after any discard.
             ph = _TURN
         self.phase = PHASES[ph]
         self.hand = bytes(st.counts[seat])
-        self.drawn = st.drawn if ph == _TURN and st.cur == seat else -1
+        self.drawn = st.drawn if ph is _TURN and st.cur == seat else -1
         self.melds = st.meld_view
         self.discards = st._river_view
         self.wall_count = len(st.wall) - st.wpos
@@ -85,7 +85,7 @@ class Observation:
         else:
             own = st.v_choice[seat]
             self.voids = _NO_VOIDS if own < 0 else tuple(own if s == seat else -1 for s in range(4))
-        if ph == _CLAIM:
+        if ph is _CLAIM:
             w = st.claims
             self.claim_tile: Optional[int] = w.tile
             self.claim_from: Optional[int] = w.frm

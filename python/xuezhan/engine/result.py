@@ -19,9 +19,11 @@ instead of re-reading the events.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from xuezhan.engine.actions import TILE_STR
+from xuezhan.engine.events import Pay, Win
 
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.engine.state import HandState, KongRecord
@@ -29,23 +31,21 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["HandResult", "SeatResult", "next_dealer"]
 
 _TILE = TILE_STR
-_WIN_FIELDS = ("seat", "from", "tile", "fan", "points", "items")
 
 
-def next_dealer(wins: list[dict], dealer: int) -> int:
+def next_dealer(wins: Sequence[Win], dealer: int) -> int:
     """R9.2: the first winner; the discarder (kong-maker) if the first win was a multiple win on
     one discard or robbed kong; the dealer stays if nobody won.
 
-    >>> next_dealer([], 2), next_dealer([{"seat": 1, "from": 0, "group": 7}], 2)
-    (2, 1)
-    >>> next_dealer([{"seat": 1, "from": 0, "group": 7}, {"seat": 3, "from": 0, "group": 7}], 2)
-    0
+    >>> a, b = (Win(s, 0, "5p", 1, 1, 1, group=7) for s in (1, 3))
+    >>> next_dealer([], 2), next_dealer([a], 2), next_dealer([a, b], 2)
+    (2, 1, 0)
     """
     if not wins:
         return dealer
     first = wins[0]
-    multiple = sum(w["group"] == first["group"] for w in wins) > 1
-    return first["from"] if multiple else first["seat"]
+    multiple = sum(w.group == first.group for w in wins) > 1
+    return first.frm if multiple else first.seat  # type: ignore[return-value]
 
 
 class SeatResult(NamedTuple):
@@ -72,9 +72,9 @@ class HandResult(NamedTuple):
     deltas: tuple[int, ...]
     next_dealer: int | None
     end: str | None  # "wall", "three_won" or "escape"
-    wins: tuple[dict, ...]  # the win events, in order
+    wins: tuple[Win, ...]  # the win events, in order
     kongs: tuple[KongRecord, ...]
-    payments: tuple[dict, ...]  # the pay events, in order
+    payments: tuple[Pay, ...]  # the pay events, in order
     fired: tuple[str, ...]  # rule ids that fired, sorted
     pigs: frozenset[int]  # R7.1, found by the ready check
     checked: tuple[int, ...]  # the seats the ready check was made for (R7, R8)
@@ -101,11 +101,11 @@ class HandResult(NamedTuple):
     @property
     def seats(self) -> tuple[SeatResult, ...]:
         """Each seat's part of the hand, seat 0 first."""
-        order = {w["seat"]: (i, w) for i, w in enumerate(self.wins, start=1)}
+        order = {w.seat: (i, w) for i, w in enumerate(self.wins, start=1)}
         dealt_in = [0, 0, 0, 0]
         for w in self.wins:
-            if w["how"] != "self_draw":
-                dealt_in[w["from"]] += 1
+            if w.frm is not None and w.how != "self_draw":
+                dealt_in[w.frm] += 1
         kongs = [0, 0, 0, 0]
         for k in self.kongs:
             kongs[k.seat] += 1
@@ -118,9 +118,9 @@ class HandResult(NamedTuple):
                     self.deltas[s],
                     won,
                     i,
-                    w["how"] if won else None,
-                    int(w["fan"]) if won else 0,
-                    tuple(sorted(w["items"])) if won else (),
+                    w.how if w is not None else None,
+                    w.fan if w is not None else 0,
+                    tuple(sorted(w.items)) if w is not None else (),
                     dealt_in[s],
                     kongs[s],
                     s in self.pigs,
@@ -137,8 +137,18 @@ class HandResult(NamedTuple):
             "deltas": list(self.deltas),
             "next_dealer": self.next_dealer,
             "end": self.end,
-            "wins": [{k: w[k] for k in _WIN_FIELDS} for w in self.wins],
+            "wins": [
+                {
+                    "seat": w.seat,
+                    "from": w.frm,
+                    "tile": w.tile,
+                    "fan": w.fan,
+                    "points": w.points,
+                    "items": dict(w.items),
+                }
+                for w in self.wins
+            ],
             "kongs": [{"seat": k.seat, "tile": _TILE[k.kind], "how": k.how, "from": k.frm} for k in self.kongs],
-            "payments": list(self.payments),
+            "payments": [p.to_json() for p in self.payments],
             "fired": list(self.fired),
         }

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from xuezhan.engine import _core_adapter as core
+from xuezhan.engine import events as ev
 from xuezhan.engine import settlement as pay
 from xuezhan.engine import setup
 from xuezhan.engine.actions import (
@@ -50,6 +51,7 @@ __all__ = ["Round", "deal"]
 
 _TURN, _CLAIM, _OVER = Phase.TURN, Phase.CLAIM, Phase.OVER
 _wait_mask = core.wait_mask
+_Draw, _Discard = ev.Draw, ev.Discard  # the commonest events, looked up once
 
 
 class Round(ClaimFlow):
@@ -77,7 +79,7 @@ class Round(ClaimFlow):
         setup.check_kinds(self.dealt)
         self._forced_opt = rules.last_tiles_forced
         self._lock_opt = rules.pass_win_lock
-        self.events.append({"type": "start", "dealer": dealer, "wall_count": len(self.wall)})  # R11.1: direction later
+        self.events.append(ev.Start(dealer, len(self.wall)))  # R11.1: the direction is shown later
         if rules.exchange_three:
             setup.begin_exchange(self)
         elif rules.declare_void:
@@ -108,17 +110,17 @@ class Round(ClaimFlow):
         n = len(self.events)
         self._apply(action, default)
         if note is not None:
-            self.events[n]["note"] = note
+            self.events[n].note = note  # type: ignore[attr-defined]  # the decision event
 
     def _apply_legal(self, action: Action) -> None:
         """Apply an action known to be in ``self.legal`` (the play loop checked it)."""
-        if self.phase == _TURN and action.verb == DISCARD:
+        if self.phase is _TURN and action.verb == DISCARD:
             self._discard(action.seat, action.arg, False)  # type: ignore[arg-type]
         else:
             self._apply(action, False)
 
     def _apply(self, action: Action | str, default: bool) -> None:
-        if type(action) is Action and self.phase == _TURN and action.verb == DISCARD and action in self.legal:
+        if type(action) is Action and self.phase is _TURN and action.verb == DISCARD and action in self.legal:
             if default:  # fast path: the commonest decision
                 self.defaults_used += 1
             self._discard(action.seat, action.arg, default)  # type: ignore[arg-type]
@@ -152,7 +154,7 @@ class Round(ClaimFlow):
             if verb == DISCARD:
                 self._discard(seat, action.arg, default)  # type: ignore[arg-type]
             elif verb == HU:
-                self.events.append({"type": "hu", "seat": seat, "default": default})
+                self.events.append(ev.Hu(seat, default))
                 self._self_draw_win(seat, False)
             else:
                 self._kong(seat, verb, action.arg, default)  # type: ignore[arg-type]
@@ -211,7 +213,7 @@ class Round(ClaimFlow):
         # more tiles than there are active players.
         if not self.last_phase and len(wall) - pos <= self.n_active:
             self.last_phase = True
-            self.events.append({"type": "last_tiles", "wall_count": len(wall) - pos})
+            self.events.append(ev.LastTiles(len(wall) - pos))
         t = wall[pos]
         self.wpos = pos = pos + 1
         self.counts[seat][t] += 1
@@ -225,7 +227,7 @@ class Round(ClaimFlow):
             heaven = not self.first_drawn[seat] and not self.any_claim and seat != self.dealer
             self.turn = DRAW_FLAGS[last][heaven]
         self.first_drawn[seat] = True
-        self.events.append({"type": "draw", "seat": seat, "tile": TILE_STR[t], "replacement": kong is not None})
+        self.events.append(_Draw(seat, TILE_STR[t], kong is not None))
         self._turn_decision(seat)
 
     def _can_hu(self, seat: int) -> bool:
@@ -265,7 +267,7 @@ class Round(ClaimFlow):
         rt = self._river_t
         rt[seat] = rt[seat] + (t,)
         self._river_view = tuple(rt)
-        self.events.append({"type": "discard", "seat": seat, "tile": TILE_STR[t], "default": default})
+        self.events.append(_Discard(seat, TILE_STR[t], default))
         mask = self.mask
         mask[seat] = _wait_mask(bytes(c), self.mbytes[seat], self.void[seat])
         # Fast path: nobody could claim (no wait on t, fewer than two t in hand): the next draws.
@@ -286,7 +288,7 @@ class Round(ClaimFlow):
 
     def _kong(self, seat: int, verb: str, k: int, default: bool) -> None:
         """R2.1 concealed kong (angang) or added kong (jiagang; R3.3: it can be robbed first)."""
-        self.events.append({"type": verb, "seat": seat, "tile": TILE_STR[k], "default": default})
+        self.events.append(ev.Kong(verb, seat, TILE_STR[k], default))
         if verb == ANGANG:
             self.counts[seat][k] = 0
             self.melds[seat].append(54 + k)
@@ -303,7 +305,7 @@ class Round(ClaimFlow):
         ms = self.melds[seat]
         ms[ms.index(k)] = 27 + k
         self._melds_changed(seat)
-        self.events.append({"type": "meld", "seat": seat, "meld": "jiagang", "tile": TILE_STR[k], "from": None})
+        self.events.append(ev.Meld(seat, "jiagang", TILE_STR[k], None))
         self._kong_paid(seat, k, "jiagang", None)
 
     def _kong_paid(self, seat: int, k: int, how: str, frm: int | None) -> None:
@@ -332,7 +334,7 @@ class Round(ClaimFlow):
         if res is None:  # pragma: no cover - the wait mask and the fan disagree
             raise RuntimeError(f"seat {seat}: the core's wait mask and fan disagree on {TILE_STR[kind]}")
         if forced:
-            self.events.append({"type": "hu", "seat": seat, "forced": True})
+            self.events.append(ev.Hu(seat, forced=True))
         self._win(seat, None, kind, res, "self_draw", forced, -1 - len(self.wins))
         pay.settle_self_draw(self, self.rules, seat, res[2], self._others(seat), payer)
         if len(self.wins) >= 3:
@@ -342,7 +344,7 @@ class Round(ClaimFlow):
 
     # ================================================================== end (R4.5, R8)
     def _escape(self, seat: int, default: bool) -> None:
-        self.events.append({"type": "escape", "seat": seat, "default": default})
+        self.events.append(ev.Escape(seat, default))
         self._leave(seat, self.escaped)
         held = self._holdings()
         self.checked = tuple(held)
@@ -364,7 +366,7 @@ class Round(ClaimFlow):
         self.next_dealer = nd = next_dealer(self.wins, self.dealer)
         if self.defaults_used:
             self.fired.add("R10-defaults")
-        self.events.append({"type": "end", "reason": reason, "deltas": list(self.deltas), "next_dealer": nd})
+        self.events.append(ev.End(reason, list(self.deltas), nd))
 
     # ================================================================== errors
     def _refusal(self, action: Action) -> str:

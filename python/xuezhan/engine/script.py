@@ -21,6 +21,7 @@ import os
 from typing import Any, Mapping, Optional, Union
 
 from xuezhan.engine.actions import CLAIM_VERBS, ESCAPE, HU, ActionError, IllegalAction, parse_action
+from xuezhan.engine.events import Hu
 from xuezhan.engine.round import Round
 from xuezhan.engine.state import Phase
 from xuezhan.rules import Rules, RulesError
@@ -99,12 +100,12 @@ def replay_script(doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_rou
         while seen < len(evs):
             e = evs[seen]
             seen += 1
-            if e["type"] == "hu" and e.get("forced") and i < n:
+            if isinstance(e, Hu) and e.forced and i < n:
                 try:
                     a = parse_action(lines[i])
                 except ActionError:
                     continue
-                if a.seat == e["seat"] and a.verb == HU:
+                if a.seat == e.seat and a.verb == HU:
                     i += 1
 
     consume_forced()

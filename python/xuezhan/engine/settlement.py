@@ -15,6 +15,7 @@ from typing import Protocol
 
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine.actions import TILE_STR
+from xuezhan.engine.events import Event, Pig, Ready, Win
 from xuezhan.engine.state import Holding, KongRecord
 from xuezhan.rules import FAN_ITEMS, Rules
 
@@ -39,7 +40,7 @@ class Ledger(Protocol):
     def pay(self, rule: str, payer: int, payee: int | None, amount: int) -> None:
         """One payment, recorded as a ``pay`` event (nothing for an amount of 0)."""
 
-    def record(self, event: dict) -> None:
+    def record(self, event: Event) -> None:
         """Append an event."""
 
     def fire(self, rule_id: str) -> None:
@@ -48,23 +49,11 @@ class Ledger(Protocol):
 
 def win_record(
     seat: int, frm: int | None, kind: int, result: tuple, how: str, forced: bool, group: int, max_fan: int
-) -> tuple[dict, list[str]]:
+) -> tuple[Win, list[str]]:
     """The ``win`` event of a win scored ``result`` = ``(raw, capped, points, items)`` by the core,
     and the rules it fires (R5 cap, R4.4 compulsory win)."""
     raw, capped, points, items = result
-    win = {
-        "type": "win",
-        "seat": seat,
-        "from": frm,
-        "tile": TILE_STR[kind],
-        "fan": capped,
-        "raw_fan": raw,
-        "points": points,
-        "items": {FAN_ITEMS[b]: f for b, f in items},
-        "how": how,
-        "forced": forced,
-        "group": group,
-    }
+    win = Win(seat, frm, TILE_STR[kind], capped, raw, points, {FAN_ITEMS[b]: f for b, f in items}, how, forced, group)
     fired = []
     if raw >= max_fan:
         fired.append("R5-capped")  # reached the cap (极品)
@@ -176,7 +165,7 @@ def ready_value(h: Holding, core_rules: object) -> int:
 def _pigs(ledger: Ledger, rules: Rules, held: dict[int, Holding]) -> set[int]:
     pigs = {s for s, h in held.items() if is_pig(h, rules.declare_void)}
     for p in sorted(pigs):
-        ledger.record({"type": "pig", "seat": p})
+        ledger.record(Pig(p))
         ledger.fire("R7.2-pig")
     return pigs
 
@@ -189,7 +178,7 @@ def _ready_values(ledger: Ledger, rules: Rules, held: dict[int, Holding], pigs: 
             v = ready_value(h, rules.core)
             if v > 0:
                 ready[s] = v
-                ledger.record({"type": "ready", "seat": s, "value": v})
+                ledger.record(Ready(s, v))
     return ready
 
 

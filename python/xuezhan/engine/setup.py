@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 
 from xuezhan.engine.actions import EXCHANGE, TILE_STR, Action, IllegalAction, act
+from xuezhan.engine.events import Exchange, Exchanged, Received, Void, Voids
 from xuezhan.engine.legal import exchange_actions, exchange_reason, void_actions
 from xuezhan.engine.state import HandState, Phase
 
@@ -115,14 +116,7 @@ def apply_exchange(st: HandState, action: Action, default: bool) -> bool:
     if default:
         st.defaults_used += 1
     st.x_choice[seat] = tiles
-    st.events.append(
-        {
-            "type": "exchange",
-            "seat": seat,
-            "tiles": _TILE[tiles[0]] + _TILE[tiles[1]] + _TILE[tiles[2]],
-            "default": default,
-        }
-    )
+    st.events.append(Exchange(seat, _TILE[tiles[0]] + _TILE[tiles[1]] + _TILE[tiles[2]], default))
     if seat < 3:
         st.cur = seat + 1
         st.legal = exchange_actions(seat + 1, st.counts[seat + 1])
@@ -135,9 +129,9 @@ def apply_exchange(st: HandState, action: Action, default: bool) -> bool:
     for s in range(4):
         for k in chosen[s]:
             st.counts[(s + off) & 3][k] += 1
-    st.events.append({"type": "exchanged", "direction": st.exchange_dir})
+    st.events.append(Exchanged(st.exchange_dir))  # type: ignore[arg-type]
     for s in range(4):
-        st.events.append({"type": "received", "seat": s, "tiles": "".join(_TILE[k] for k in chosen[(s - off) & 3])})
+        st.events.append(Received(s, "".join(_TILE[k] for k in chosen[(s - off) & 3])))
     st.fired.add("R11.1-exchange")
     return True
 
@@ -164,7 +158,7 @@ def apply_void(st: HandState, seat: int, suit: int, default: bool) -> bool:
     """Record a legal void choice; after the fourth the voids are revealed together (R11.2).
     True when the declaration is complete."""
     st.v_choice[seat] = suit
-    st.events.append({"type": "void", "seat": seat, "suit": _SUIT[suit], "default": default})
+    st.events.append(Void(seat, _SUIT[suit], default))
     if seat < 3:
         st.cur = seat + 1
         st.legal = void_actions(seat + 1)
@@ -172,7 +166,7 @@ def apply_void(st: HandState, seat: int, suit: int, default: bool) -> bool:
     st.void = list(st.v_choice)
     st.void_view = tuple(st.void)
     st.voids_known = True
-    st.events.append({"type": "voids", "voids": [_SUIT[v] for v in st.void]})
+    st.events.append(Voids([_SUIT[v] for v in st.void]))
     st.fired.add("R11.2-void")
     return True
 

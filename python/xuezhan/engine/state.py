@@ -22,6 +22,7 @@ from xuezhan.engine._core_adapter import (
     fan,
     wait_mask,
 )
+from xuezhan.engine.events import Event, Pay, Win
 from xuezhan.rules import Rules
 
 __all__ = ["PHASES", "ClaimWindow", "HandState", "InvariantError", "KongRecord", "Phase", "TurnFlags"]
@@ -183,9 +184,9 @@ class HandState:
         self.last_phase = False  # R4.4
         self.deltas = [0, 0, 0, 0]
         self.kongs: list[KongRecord] = []
-        self.payments: list[dict] = []  # the pay events, in order
-        self.wins: list[dict] = []
-        self.events: list[dict] = []
+        self.payments: list[Pay] = []  # the pay events, in order
+        self.wins: list[Win] = []
+        self.events: list[Event] = []
         self.fired: set[str] = set()
         self.phase = Phase.TURN
         self.cur: int | None = None  # the seat whose decision is pending
@@ -228,11 +229,11 @@ class HandState:
         if payee is not None:
             d[payee] += amount
         self.deltas_view = tuple(d)
-        e = {"type": "pay", "rule": rule, "from": payer, "to": payee, "amount": amount}
+        e = Pay(rule, payer, payee, amount)
         self.events.append(e)
         self.payments.append(e)
 
-    def record(self, event: dict) -> None:
+    def record(self, event: Event) -> None:
         self.events.append(event)
 
     def fire(self, rule_id: str) -> None:
