@@ -22,6 +22,7 @@ MODULES = [
     "xuezhan.engine.result",
     "xuezhan.engine.script",
     "xuezhan.engine.seeds",
+    "xuezhan.engine",
 ]
 
 
