@@ -44,13 +44,19 @@ Readings where RULES.md is silent (each is one place in the code):
 
 from xuezhan.engine.actions import Action, ActionError, IllegalAction, act, parse_action
 from xuezhan.engine.events import DECISION_TYPES, public_view
-from xuezhan.engine.log import ReplayMismatch, log_lines, replay_log, validate_dir, write_log
+from xuezhan.engine.log import (
+    ReplayMismatch,
+    log_lines,
+    replay_log,
+    validate_dir,
+    write_log,
+)
 from xuezhan.engine.match import play_hand, play_match, run_round
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.result import HandResult
 from xuezhan.engine.round import Round, deal
-from xuezhan.engine.seeds import derive_seed, first_dealer, hand_seed
 from xuezhan.engine.script import ScriptError, replay_script
+from xuezhan.engine.seeds import derive_seed, first_dealer, hand_seed
 from xuezhan.engine.state import InvariantError
 
 __all__ = [

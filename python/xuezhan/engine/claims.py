@@ -83,7 +83,7 @@ class ClaimFlow(HandState):
     def _claim(self, seat: int, verb: str, default: bool) -> None:
         w = self.claims
         assert w is not None
-        self.events.append(ev.Hu(seat, default) if verb == HU else ev.Claim(verb, seat, default))
+        self.events.append(ev.Hu(seat, default) if verb == HU else ev.CLAIM_EVENT[verb](seat, default))
         if verb == HU:
             w.hu.append(seat)
         else:

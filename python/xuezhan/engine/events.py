@@ -28,7 +28,6 @@ from typing import Any, ClassVar
 __all__ = [
     "CLAIM_TYPES",
     "DECISION_TYPES",
-    "Claim",
     "Discard",
     "Draw",
     "End",
@@ -37,7 +36,6 @@ __all__ = [
     "Exchange",
     "Exchanged",
     "Hu",
-    "Kong",
     "LastTiles",
     "Meld",
     "Pay",
@@ -65,7 +63,7 @@ class Event:
     """One event. ``type`` is its JSON name; :meth:`to_json` its JSON form."""
 
     __slots__ = ()
-    type: str
+    type: ClassVar[str]
 
     def to_json(self) -> JSON:
         raise NotImplementedError
@@ -170,22 +168,9 @@ class Draw(Event):
 
 
 @dataclass(slots=True)
-class Discard(Event):
-    type: ClassVar[str] = "discard"
-    seat: int
-    tile: str
-    default: bool
-    note: str | None = None
+class TileDecision(Event):
+    """A turn decision on one tile: :class:`Discard`, :class:`Angang`, :class:`Jiagang` (R2.1)."""
 
-    def to_json(self) -> JSON:
-        return _noted({"type": "discard", "seat": self.seat, "tile": self.tile, "default": self.default}, self.note)
-
-
-@dataclass(slots=True)
-class Kong(Event):
-    """R2.1: a concealed (``angang``) or added (``jiagang``) kong declared on a turn."""
-
-    type: str  # "angang" or "jiagang"
     seat: int
     tile: str
     default: bool
@@ -193,6 +178,25 @@ class Kong(Event):
 
     def to_json(self) -> JSON:
         return _noted({"type": self.type, "seat": self.seat, "tile": self.tile, "default": self.default}, self.note)
+
+
+@dataclass(slots=True)
+class Discard(TileDecision):
+    type: ClassVar[str] = "discard"
+
+
+@dataclass(slots=True)
+class Angang(TileDecision):
+    """R2.1: a concealed kong."""
+
+    type: ClassVar[str] = "angang"
+
+
+@dataclass(slots=True)
+class Jiagang(TileDecision):
+    """R2.1: an added kong (it may be robbed first, R3.3)."""
+
+    type: ClassVar[str] = "jiagang"
 
 
 @dataclass(slots=True)
@@ -212,16 +216,47 @@ class Hu(Event):
 
 
 @dataclass(slots=True)
-class Claim(Event):
-    """R3.1: a claim decision other than a win: ``peng``, ``gang`` or ``pass``."""
+class SeatDecision(Event):
+    """A decision without a tile: :class:`Peng`, :class:`Gang`, :class:`Pass` (R3.1), :class:`Escape` (R8)."""
 
-    type: str
     seat: int
     default: bool
     note: str | None = None
 
     def to_json(self) -> JSON:
         return _noted({"type": self.type, "seat": self.seat, "default": self.default}, self.note)
+
+
+@dataclass(slots=True)
+class Peng(SeatDecision):
+    type: ClassVar[str] = "peng"
+
+
+@dataclass(slots=True)
+class Gang(SeatDecision):
+    """R3.1: a kong claimed on a discard."""
+
+    type: ClassVar[str] = "gang"
+
+
+@dataclass(slots=True)
+class Pass(SeatDecision):
+    """R3.1: an asked seat passes (seen by that seat only, :func:`public_view`)."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(slots=True)
+class Escape(SeatDecision):
+    """R8: a seat leaves the hand."""
+
+    type: ClassVar[str] = "escape"
+
+
+#: The event of each claim verb other than a win.
+CLAIM_EVENT: dict[str, type[SeatDecision]] = {"peng": Peng, "gang": Gang, "pass": Pass}
+#: The event of each turn kong verb.
+KONG_EVENT: dict[str, type[TileDecision]] = {"angang": Angang, "jiagang": Jiagang}
 
 
 @dataclass(slots=True)
@@ -309,19 +344,6 @@ class Ready(Event):
 
 
 @dataclass(slots=True)
-class Escape(Event):
-    """R8: a seat leaves the hand."""
-
-    type: ClassVar[str] = "escape"
-    seat: int
-    default: bool
-    note: str | None = None
-
-    def to_json(self) -> JSON:
-        return _noted({"type": "escape", "seat": self.seat, "default": self.default}, self.note)
-
-
-@dataclass(slots=True)
 class End(Event):
     type: ClassVar[str] = "end"
     reason: str
@@ -342,7 +364,7 @@ def public_view(event: Event | JSON, seat: int) -> JSON | None:
 
     >>> public_view(Draw(1, "5m", False), 2)
     {'type': 'draw', 'seat': 1, 'tile': None, 'replacement': False}
-    >>> public_view(Claim("pass", 1, False), 2) is None, public_view(Claim("pass", 1, False), 1)
+    >>> public_view(Pass(1, False), 2) is None, public_view(Pass(1, False), 1)
     (True, {'type': 'pass', 'seat': 1, 'default': False})
     """
     e = event.to_json() if isinstance(event, Event) else event

@@ -73,7 +73,7 @@ def turn_actions(
     c: bytearray,
     melds: Sequence[int],
     void: int,
-    can_hu: bool,
+    can_hu: int,
     after_peng: bool,
     wall_empty: bool,
     why: Why = None,
@@ -120,8 +120,8 @@ def turn_actions(
                 why[a] = kong_why or f"it has no pung of {_TILE[k]} with the fourth {_TILE[k]} in hand"
     disc = _DISC[seat]
     if void >= 0:
-        a = void * 9
-        seg = c[a : a + 9]
+        first = void * 9
+        seg = c[first : first + 9]
         if any(seg):  # R11.2: while it holds a tile of its void suit it must discard such a tile
             legal.extend(compress(_DISC_SUIT[seat][void], seg))
             if why is not None:

@@ -111,7 +111,7 @@ class HandResult(NamedTuple):
             kongs[k.seat] += 1
         seats = []
         for s in range(4):
-            i, w = order.get(s, (0, None))
+            i, w = order.get(s, (0, None))  # type: ignore[arg-type, assignment]
             won = w is not None
             seats.append(
                 SeatResult(

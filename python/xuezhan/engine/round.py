@@ -77,8 +77,6 @@ class Round(ClaimFlow):
             )
         super().__init__(rules, hands, wall, dealer, exchange, seed, scores)  # type: ignore[arg-type]
         setup.check_kinds(self.dealt)
-        self._forced_opt = rules.last_tiles_forced
-        self._lock_opt = rules.pass_win_lock
         self.events.append(ev.Start(dealer, len(self.wall)))  # R11.1: the direction is shown later
         if rules.exchange_three:
             setup.begin_exchange(self)
@@ -288,7 +286,7 @@ class Round(ClaimFlow):
 
     def _kong(self, seat: int, verb: str, k: int, default: bool) -> None:
         """R2.1 concealed kong (angang) or added kong (jiagang; R3.3: it can be robbed first)."""
-        self.events.append(ev.Kong(verb, seat, TILE_STR[k], default))
+        self.events.append(ev.KONG_EVENT[verb](seat, TILE_STR[k], default))
         if verb == ANGANG:
             self.counts[seat][k] = 0
             self.melds[seat].append(54 + k)

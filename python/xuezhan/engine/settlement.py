@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from xuezhan._core import CoreRules
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine.actions import TILE_STR
 from xuezhan.engine.events import Event, Pig, Ready, Win
@@ -143,7 +144,7 @@ def is_pig(h: Holding, declare_void: bool) -> bool:
     return all(suits)
 
 
-def ready_value(h: Holding, core_rules: object) -> int:
+def ready_value(h: Holding, core_rules: CoreRules) -> int:
     """R7.3: the most points over the seat's waits, scored as a discard win with shape items
     only (``_core.waits``); 0 when not ready. A wait on a tile of which the seat holds all four
     does not count (the core leaves it out). A seat caught holding a 14th tile (an escape in the

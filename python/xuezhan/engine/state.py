@@ -153,6 +153,8 @@ class HandState:
     ) -> None:
         self.rules = rules
         self.core = rules.core
+        self._forced_opt = rules.last_tiles_forced  # R4.4
+        self._lock_opt = rules.pass_win_lock  # R4.3
         self.dealer = dealer
         self.seed = seed
         self.exchange_dir = exchange
