@@ -51,11 +51,12 @@ class CheckedEvents(list):
         self.escaped_at = None
         self.count = 0
 
-    def append(self, e):  # noqa: D401
-        super().append(e)
+    def append(self, event):  # noqa: D401
+        super().append(event)
         self.count += 1
         rnd = self.rnd
         check_state(rnd)
+        e = event.to_json()
         t = e["type"]
         # R12.3: a player that has won or escaped never acts or pays afterwards.
         if t in DECISION_TYPES and not e.get("forced"):
@@ -86,7 +87,7 @@ def check_state(rnd) -> None:
         raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(rnd.dealt)}")
     penalty = 0
     if any(rnd.escaped):
-        penalty = sum(e["amount"] for e in rnd.events if e["type"] == "pay" and e["to"] is None)
+        penalty = sum(e["amount"] for e in evs(rnd) if e["type"] == "pay" and e["to"] is None)
     if sum(rnd.deltas) != -penalty:
         raise InvariantError(f"R12.2 deltas {rnd.deltas} do not sum to {-penalty}")
     if rnd.cur is not None and not rnd.active[rnd.cur]:
@@ -232,10 +233,15 @@ def run(hands, wall, script, dealer=0, rules="leshan", exchange=None, fill=False
     return replay_script(doc, return_round=True)
 
 
+def evs(rnd) -> list[dict]:
+    """The hand's events in their JSON form (what logs hold)."""
+    return [e.to_json() for e in rnd.events]
+
+
 def types(rnd, *wanted):
-    return [e for e in rnd.events if e["type"] in wanted]
+    return [e for e in evs(rnd) if e["type"] in wanted]
 
 
 def pays(rnd, rule=None):
-    return [(e["rule"], e["from"], e["to"], e["amount"]) for e in rnd.events
+    return [(e["rule"], e["from"], e["to"], e["amount"]) for e in evs(rnd)
             if e["type"] == "pay" and (rule is None or e["rule"] == rule)]

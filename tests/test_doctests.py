@@ -21,6 +21,16 @@ MODULES = [
     "xuezhan.rulebook",
     "xuezhan.strategies.botprocess",
     "xuezhan.strategies.guarded",
+    # the round engine
+    "xuezhan.engine.actions",
+    "xuezhan.engine.events",
+    "xuezhan.engine.legal",
+    "xuezhan.engine.setup",
+    "xuezhan.engine.round",
+    "xuezhan.engine.result",
+    "xuezhan.engine.script",
+    "xuezhan.engine.seeds",
+    "xuezhan.engine",
 ]
 
 

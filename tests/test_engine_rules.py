@@ -6,9 +6,10 @@ from collections import Counter
 
 import pytest
 
-from _engine_helpers import J3X, JD0, KONG_HANDS, PENG_HANDS, SELF_HANDS, W25, build, pays, run, types
+from _engine_helpers import J3X, JD0, KONG_HANDS, PENG_HANDS, SELF_HANDS, W25, build, evs, pays, run, types
 from xuezhan.engine import IllegalAction, Round, ScriptError, deal, public_view
 from xuezhan.engine.log import header
+from xuezhan.engine.legal import exchange_actions
 from xuezhan.rules import Rules
 from xuezhan.tiles import parse_tiles
 
@@ -16,7 +17,7 @@ LOCK_HANDS = ["12468m24568p1379s", "2468m1237p13579s", W25, "1379m1379p24678s"]
 
 
 def _last_two(r):
-    return [e["type"] for e in r.events if e["type"] != "last_tiles"][-2:]
+    return [e["type"] for e in evs(r) if e["type"] != "last_tiles"][-2:]
 
 
 # --------------------------------------------------------------------------- R1
@@ -122,9 +123,9 @@ def test_r2_4_after_peng_discard_without_draw_or_kong():
 def test_r2_4_a_winner_takes_no_further_part():
     res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ["0 discard 5p", "1 pass", "2 hu"])
     assert res["wins"][0]["seat"] == 2
-    i = r.events.index(next(e for e in r.events if e["type"] == "win"))
-    assert all(e.get("seat") != 2 for e in r.events[i + 1 :] if e["type"] != "pay")
-    assert all(e["from"] != 2 for e in r.events[i + 1 :] if e["type"] == "pay")
+    i = evs(r).index(next(e for e in evs(r) if e["type"] == "win"))
+    assert all(e.get("seat") != 2 for e in evs(r)[i + 1 :] if e["type"] != "pay")
+    assert all(e["from"] != 2 for e in evs(r)[i + 1 :] if e["type"] == "pay")
 
 
 def test_r2_5_next_draw_after_wins():
@@ -304,7 +305,7 @@ def test_r13_asked_seat_without_its_claim_line_passes():
     # Seat 2 could win on 5p; the next line is seat 1's turn verb, so seat 2 passes (and is locked).
     res, r = run(LOCK_HANDS, "5p1m5p2m3m", ["0 discard 5p", "1 discard 5p"])
     assert types(r, "pass")[0]["seat"] == 2
-    assert [e["type"] for e in r.events[1:5]] == ["discard", "pass", "draw", "discard"]
+    assert [e["type"] for e in evs(r)[1:5]] == ["discard", "pass", "draw", "discard"]
 
 
 def test_r13_escape_line_is_taken_at_the_next_decision_of_any_seat():
@@ -337,7 +338,7 @@ def _script_from(rnd):
 
     h = header(rnd)
     lines = []
-    for e in rnd.events:
+    for e in evs(rnd):
         t = e["type"]
         if t in ("discard", "angang", "jiagang"):
             lines.append(f"{e['seat']} {t} {e['tile']}")
@@ -367,10 +368,10 @@ def test_r13_a_played_hand_written_as_a_script_replays_the_same(preset):
         res, again = replay_script(_script_from(rnd), return_round=True)
         assert res["deltas"] == rnd.deltas and res["next_dealer"] == rnd.next_dealer
         assert [(w["seat"], w["from"], w["tile"], w["fan"]) for w in res["wins"]] == [
-            (w["seat"], w["from"], w["tile"], w["fan"]) for w in rnd.wins
+            (w.seat, w.frm, w.tile, w.fan) for w in rnd.wins
         ]
         strip = lambda evs: [{k: v for k, v in e.items() if k not in ("default", "note")} for e in evs]  # noqa: E731
-        assert strip(again.events) == strip(rnd.events)
+        assert strip(evs(again)) == strip(evs(rnd))
 
 
 def test_r13_pass_lines_are_needed_only_before_that_seats_own_claim_verb():
@@ -414,5 +415,5 @@ def test_r11_1_exchange_choices_are_every_three_tiles_of_one_suit():
             c = r.counts[s]
             tiles = [k for k in range(27) for _ in range(c[k])]
             brute = {t for t in combinations(tiles, 3) if len({k // 9 for k in t}) == 1}
-            got = [a.arg for a in r._exchange_actions(s)]
+            got = [a.arg for a in exchange_actions(s, r.counts[s])]
             assert len(got) == len(set(got)) and set(got) == brute

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from _engine_helpers import evs
 from xuezhan.engine.match import first_dealer, run_round
 from xuezhan.engine.round import Round
 from xuezhan.rules import Rules
@@ -66,8 +67,8 @@ def test_example_bot_handles_exchange_and_void_phases(bots):
     for seed in range(3):
         rnd, timeouts = play(bot, rules=rules, seed=seed)
         assert not any(rnd.escaped) and timeouts == [0, 0, 0, 0]
-        assert any(e["type"] == "exchange" and e["seat"] == 0 and not e["default"] for e in rnd.events)
-        assert any(e["type"] == "void" and e["seat"] == 0 and not e["default"] for e in rnd.events)
+        assert any(e["type"] == "exchange" and e["seat"] == 0 and not e["default"] for e in evs(rnd))
+        assert any(e["type"] == "void" and e["seat"] == 0 and not e["default"] for e in evs(rnd))
 
 
 def test_protocol_messages(bots, tmp_path):
@@ -99,8 +100,8 @@ def test_sleeping_bot_times_out_then_escapes_and_is_restarted(bots):
     assert time.monotonic() - t0 < 10  # two 0.3 s waits, not 30 s sleeps
     assert timeouts[0] == 2 and rnd.escaped[0]
     assert sum(rnd.deltas) == -50  # R8 escape penalty paid to nobody (R12.2)
-    assert any(e["type"] == "discard" and e["seat"] == 0 and e["default"] for e in rnd.events) or any(
-        e["type"] == "pass" and e["seat"] == 0 and e["default"] for e in rnd.events
+    assert any(e["type"] == "discard" and e["seat"] == 0 and e["default"] for e in evs(rnd)) or any(
+        e["type"] == "pass" and e["seat"] == 0 and e["default"] for e in evs(rnd)
     )
     play(bot, seed=12)
     assert bot.starts == 2 and bot.restarts == 1  # a fresh process for the next hand
@@ -112,7 +113,7 @@ def test_late_answer_is_a_timeout_and_is_dropped(bots):
     rnd, timeouts = play(bot, rules=rules)
     assert timeouts[0] == 1 and not rnd.escaped[0]
     # the late answer (to request 1) was skipped: the bot's later answers were all accepted
-    assert not any(e["type"] == "escape" for e in rnd.events)
+    assert not any(e["type"] == "escape" for e in evs(rnd))
 
 
 @pytest.mark.parametrize("mode", ["crash", "garbage", "wrongid", "illegal"])

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from _engine_helpers import CheckedEvents, LeaningBot, check_state, rule_variants
+from _engine_helpers import CheckedEvents, LeaningBot, check_state, evs, rule_variants
 from xuezhan.engine import IllegalAction, Round, log_lines, play_hand, replay_log, run_round
 from xuezhan.engine.actions import VERBS, Action
 from xuezhan.engine.match import first_dealer, hand_seed
@@ -89,7 +89,8 @@ def _snapshot(rnd):
         list(rnd.legal),
         list(rnd.lock),
         list(rnd.won),
-        rnd.c_qi,
+        repr(rnd.claims),
+        rnd.turn,
         list(rnd.x_choice),
         list(rnd.v_choice),
     )
@@ -188,7 +189,7 @@ def test_r12_3_winners_and_escapees_never_act_or_pay():
     for seed in range(30):
         rnd = _played("leshan", seed)
         done = set()
-        for e in rnd.events:
+        for e in evs(rnd):
             if e["type"] == "pay" and e["rule"] != "R8":
                 assert e["from"] not in done
             if e["type"] in ("discard", "peng", "gang", "angang", "jiagang", "pass") or (

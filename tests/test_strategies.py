@@ -227,3 +227,25 @@ def test_value_with_every_option_off_plays_like_greedy():
     # identical decisions: the two labels' results mirror each other on every wall
     per = df.groupby(["seed_index", "strategy"])["delta"].sum().unstack()
     assert (per["greedy"] == per["plain"]).all() and (per["greedy"] == 0).all()
+
+
+def test_builtin_strategies_share_one_constructor_seed_and_keyword_options():
+    from xuezhan.strategies import REGISTRY
+
+    for name, cls in REGISTRY.items():
+        s = cls(seed=5)
+        assert s.seed == 5, name
+        with pytest.raises(TypeError, match="'colour'"):
+            cls(seed=5, colour=1)
+    assert ValueStrategy(3, defence=False).defence is False
+    with pytest.raises(TypeError):
+        ValueStrategy(3, False)  # options are keyword-only
+
+
+def test_value_kong_and_claim_decisions_are_greedys_with_its_slack():
+    """One implementation of the kong and claim choices: value is greedy with kong_slack = 1
+    (and its hooks); with kong_slack = 0 and the hooks neutral they decide alike."""
+    from xuezhan.strategies.greedy import GreedyStrategy as G
+
+    assert ValueStrategy._kong is G._kong and ValueStrategy.claim is G.claim
+    assert G.kong_slack == 0 and ValueStrategy().kong_slack == 1

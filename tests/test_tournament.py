@@ -157,6 +157,9 @@ def test_config_errors_name_the_key(tmp_path, text, message):
 def test_unknown_strategy_and_bad_rules_are_clear_errors():
     with pytest.raises(ValueError, match="unknown strategy 'nosuch'"):
         run(cfg(strategies=["nosuch", "random", "random", "random"], hands=4), progress=False)
+    bad_option = {"strategy": "value", "name": "v2", "options": {"colour": 1}}
+    with pytest.raises(ValueError, match="'v2'.*'colour'"):
+        run(cfg(strategies=["greedy", "random", "random", bad_option], hands=4), progress=False)
     with pytest.raises(ValueError, match="max_fun"):
         run(cfg(rules={"preset": "leshan", "max_fun": 3}, hands=4), progress=False)
 

@@ -1,7 +1,21 @@
-"""The round engine (issue 3): state machine, settlement, matches, scripts and logs.
+"""The round engine: state, legality, turn and claim flow, settlement, matches, scripts and logs.
 
-docs/rules.md R1–R4 (:mod:`.round`), R5–R8 (:mod:`.settlement`), R9–R10 (:mod:`.match`),
-R12.4 (:mod:`.log`), R13 (:mod:`.script`).
+One module per concern: the hand's typed state (:mod:`.state`), the legal actions of each
+decision and why others are refused (:mod:`.legal`), the deal, exchange and void declaration
+(:mod:`.setup`, R1, R11), the turn flow and public API (:mod:`.round`, R2, R4) and the claim
+flow (:mod:`.claims`, R3), payments (:mod:`.settlement`, R5–R8), typed events and what each
+seat may see of them (:mod:`.events`), observations (:mod:`.observation`), the hand's result
+(:mod:`.result`, R9.3), seeds (:mod:`.seeds`, R1.4, R9.1), matches and timing (:mod:`.match`,
+R9–R10), logs (:mod:`.log`, R12.4) and scripted hands (:mod:`.script`, R13).
+
+    >>> from xuezhan.engine import Round, public_view
+    >>> r = Round("leshan", ["1235679m1235579p", "123456789m3455p", "123456789s1489m",
+    ...           "124468p1356789s"], wall="", dealer=0)
+    >>> r.apply("0 discard 5p"); [str(a) for a in r.legal_actions(1)]
+    ['1 hu', '1 peng', '1 pass']
+    >>> r.apply("1 pass"); passed = [e for e in r.events if e.type == "pass"]
+    >>> public_view(passed[0], 1), public_view(passed[0], 0)  # only the passer sees its pass
+    ({'type': 'pass', 'seat': 1, 'default': False}, None)
 
 Readings where the rules are silent (each is one place in the code; also in docs/rules.md):
 
@@ -30,11 +44,19 @@ Readings where the rules are silent (each is one place in the code; also in docs
 
 from xuezhan.engine.actions import Action, ActionError, IllegalAction, act, parse_action
 from xuezhan.engine.events import DECISION_TYPES, public_view
-from xuezhan.engine.log import ReplayMismatch, log_lines, replay_log, validate_dir, write_log
-from xuezhan.engine.match import first_dealer, hand_seed, play_hand, play_match, run_round
+from xuezhan.engine.log import (
+    ReplayMismatch,
+    log_lines,
+    replay_log,
+    validate_dir,
+    write_log,
+)
+from xuezhan.engine.match import play_hand, play_match, run_round
 from xuezhan.engine.observation import Observation
+from xuezhan.engine.result import HandResult
 from xuezhan.engine.round import Round, deal
 from xuezhan.engine.script import ScriptError, replay_script
+from xuezhan.engine.seeds import derive_seed, first_dealer, hand_seed
 from xuezhan.engine.state import InvariantError
 
 __all__ = [
@@ -57,7 +79,9 @@ __all__ = [
     "run_round",
     "Observation",
     "Round",
+    "HandResult",
     "deal",
+    "derive_seed",
     "ScriptError",
     "replay_script",
     "InvariantError",

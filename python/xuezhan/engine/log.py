@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import IO, Iterable, Optional, Union
 
-from xuezhan.engine.actions import IllegalAction, act, parse_action
+from xuezhan.engine.actions import TILE_STR, IllegalAction, act, parse_action
 from xuezhan.engine.events import DECISION_TYPES, dumps
 from xuezhan.engine.round import Round
 from xuezhan.rules import Rules

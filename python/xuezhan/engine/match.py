@@ -9,7 +9,6 @@ views of events; the engine knows them only through the ``Strategy`` protocol.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from time import perf_counter
 from typing import IO, Any, Optional, Sequence, Union
@@ -18,26 +17,13 @@ from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
 from xuezhan.engine.events import public_view
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round, deal
-from xuezhan.engine.state import CLAIM
+from xuezhan.engine.seeds import first_dealer, hand_seed
+from xuezhan.engine.state import Phase
 from xuezhan.rules import Rules, as_rules
 
 __all__ = ["hand_seed", "first_dealer", "run_round", "play_hand", "play_match"]
 
-
-def _derive(*parts: Any) -> int:
-    h = hashlib.sha256(":".join(str(p) for p in ("xuezhan",) + parts).encode()).digest()
-    return int.from_bytes(h[:8], "big")
-
-
-def hand_seed(match_seed: int, hand_index: int) -> int:
-    """R1.4: the seed of hand ``hand_index`` of a match, derived from (match seed, index) only,
-    so results never depend on how work is split."""
-    return _derive("hand", match_seed, hand_index)
-
-
-def first_dealer(match_seed: int) -> int:
-    """R9.1: the first dealer of a match, drawn from the match seed."""
-    return _derive("dealer", match_seed) % 4
+_CLAIM, _OVER = Phase.CLAIM, Phase.OVER
 
 
 def run_round(
@@ -54,7 +40,7 @@ def run_round(
     """
     rules = rnd.rules
     if check is None and os.environ.get("XUEZHAN_DEBUG"):
-        check = _debug_check  # ARCHITECTURE: R12 checked cheaply at run time in debug mode
+        check = _debug_check  # R12 checked cheaply at run time in debug mode
     if timeouts is None:
         timeouts = [0, 0, 0, 0]
     observers = [getattr(s, "observe", None) for s in strategies]
@@ -65,12 +51,13 @@ def run_round(
     max_to = rules.max_timeouts
     seen = 0
     events = rnd.events
-    while rnd.phase != 4:
+    over, claim = _OVER, _CLAIM
+    while rnd.phase is not over:  # phase always holds a Phase member: identity is enough
         if any_obs:
             seen = _deliver(events, seen, observers)
         seat = rnd.cur
         obs = Observation(rnd, seat)
-        limit = claim_to if rnd.phase == CLAIM else turn_to
+        limit = claim_to if rnd.phase is claim else turn_to
         t0 = perf_counter()
         try:
             action = acts[seat](obs)

@@ -1,4 +1,4 @@
-"""What one seat may know (ARCHITECTURE "Bots"; docs/rules.md R2.3).
+"""What one seat may know (docs/rules.md R2.3): the only view of a hand a strategy gets.
 
 An :class:`Observation` is a snapshot built for one decision: the seat's own concealed tiles,
 every seat's melds (concealed kongs are public, R2.3), every discard pile, the wall count,
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from xuezhan.engine.state import CLAIM, PHASES
+from xuezhan.engine.state import PHASES, Phase
+
+_TURN, _CLAIM = Phase.TURN, Phase.CLAIM
 from xuezhan.tiles import TILE_STR
 
 __all__ = ["Observation"]
@@ -32,7 +34,8 @@ class Observation:
     - ``scores`` (match totals before this hand), ``deltas`` (this hand so far)
     - ``won``, ``escaped``: per seat bools; ``voids``: per seat suit 0–2 or -1 (others' voids
       only once all four are revealed; the seat's own choice always)
-    - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase)
+    - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase;
+      only the asked seat sees a claim phase: to the others the hand is between turns)
     - ``robbing``: the claim is on an added kong (R3.3)
     - ``legal_actions``: a tuple of :class:`~xuezhan.engine.actions.Action`
     """
@@ -62,25 +65,31 @@ class Observation:
         ph = st.phase
         self.seat = seat
         self.dealer = st.dealer
+        if ph is _CLAIM and st.cur != seat:
+            # Who is asked about a claim is nobody else's business (a seat is asked only when it
+            # could claim): to the others the hand is between turns, as after any discard.
+            ph = _TURN
         self.phase = PHASES[ph]
         self.hand = bytes(st.counts[seat])
-        self.drawn = st.drawn if ph == 2 and st.cur == seat else -1
+        self.drawn = st.drawn if ph is _TURN and st.cur == seat else -1
         self.melds = st.meld_view
         self.discards = st._river_view
         self.wall_count = len(st.wall) - st.wpos
         self.last_tiles = st.last_phase
         self.scores = st.scores_view
-        self.deltas = tuple(st.deltas)
-        self.won, self.escaped = st.status_view()
+        self.deltas = st.deltas_view
+        v = st._status_view
+        self.won, self.escaped = v if v is not None else st.status_view()
         if st.voids_known:
             self.voids = st.void_view
         else:
             own = st.v_choice[seat]
             self.voids = _NO_VOIDS if own < 0 else tuple(own if s == seat else -1 for s in range(4))
-        if ph == CLAIM:
-            self.claim_tile: Optional[int] = st.c_tile
-            self.claim_from: Optional[int] = st.c_from
-            self.robbing = st.c_rob
+        if ph is _CLAIM:
+            w = st.claims
+            self.claim_tile: Optional[int] = w.tile
+            self.claim_from: Optional[int] = w.frm
+            self.robbing = w.robbing
         else:
             self.claim_tile = None
             self.claim_from = None

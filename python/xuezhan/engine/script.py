@@ -21,8 +21,9 @@ import os
 from typing import Any, Mapping, Optional, Union
 
 from xuezhan.engine.actions import CLAIM_VERBS, ESCAPE, HU, ActionError, IllegalAction, parse_action
+from xuezhan.engine.events import Hu
 from xuezhan.engine.round import Round
-from xuezhan.engine.state import CLAIM
+from xuezhan.engine.state import Phase
 from xuezhan.rules import Rules, RulesError
 from xuezhan.tiles import TileError, parse_tiles
 
@@ -99,12 +100,12 @@ def replay_script(doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_rou
         while seen < len(evs):
             e = evs[seen]
             seen += 1
-            if e["type"] == "hu" and e.get("forced") and i < n:
+            if isinstance(e, Hu) and e.forced and i < n:
                 try:
                     a = parse_action(lines[i])
                 except ActionError:
                     continue
-                if a.seat == e["seat"] and a.verb == HU:
+                if a.seat == e.seat and a.verb == HU:
                     i += 1
 
     consume_forced()
@@ -121,7 +122,7 @@ def replay_script(doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_rou
                 except IllegalAction as exc:
                     raise error(i, exc.reason) from None
                 i += 1
-            elif r.phase == CLAIM and not (a.seat == seat and a.verb in CLAIM_VERBS):
+            elif r.phase == Phase.CLAIM and not (a.seat == seat and a.verb in CLAIM_VERBS):
                 r.apply(r.default_action())  # the asked seat passes (not an R10 default)
             else:
                 try:

@@ -7,17 +7,131 @@ kept as a list and as ``bytes``. The transitions live in :mod:`xuezhan.engine.ro
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import NamedTuple
 
+from xuezhan.engine._core_adapter import (
+    DISCARDER_PAYS,
+    HEAVEN_EARTH,
+    KONG_DISCARD,
+    KONG_DRAW,
+    LAST_TILE,
+    SELF_DRAW,
+    fan,
+    wait_mask,
+)
+from xuezhan.engine.events import Event, Pay, Win
 from xuezhan.rules import Rules
 
-__all__ = ["HandState", "InvariantError", "PHASES", "EXCHANGE", "VOID", "TURN", "CLAIM", "OVER"]
+__all__ = ["PHASES", "ClaimWindow", "HandState", "InvariantError", "KongRecord", "Phase", "TurnFlags"]
 
-EXCHANGE, VOID, TURN, CLAIM, OVER = range(5)
+
+class Phase(IntEnum):
+    """Whose decision is pending and of which kind (an ``int``, so it compares with 0–4)."""
+
+    EXCHANGE = 0  # R11.1, seats 0 to 3 in order
+    VOID = 1  # R11.2, seats 0 to 3 in order
+    TURN = 2  # R2.1
+    CLAIM = 3  # R3, one asked seat at a time
+    OVER = 4
+
+    @property
+    def label(self) -> str:
+        """The name observations show: ``"exchange"``, ``"void"``, ``"turn"``, ``"claim"``, ``"over"``."""
+        return PHASES[self]
+
+
+#: :attr:`Phase.label` of every phase, by value.
 PHASES = ("exchange", "void", "turn", "claim", "over")
 
-PUNG, KONG, CONCEALED_KONG = 0, 1, 2
-_K27 = range(27)
+
+@dataclass(slots=True)
+class KongRecord:
+    """One kong and the income it earned at once (R6.4), for the transfer (R6.5) and the refund
+    (R7.5, R8). ``how`` is ``"gang"`` (on a discard of ``frm``), ``"angang"`` or ``"jiagang"``."""
+
+    seat: int
+    kind: int
+    how: str
+    frm: int | None
+    pay: list[tuple[int, int]] = field(default_factory=list)  # (payer, amount)
+    transferred: bool = False  # handed on by R6.5
+    refunded: bool = False  # returned by R7.5 / R8
+
+    @property
+    def income(self) -> int:
+        return sum(a for _, a in self.pay)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFlags:
+    """How the current turn began; replaced as a whole at every draw and peng, never edited.
+
+    The commonest values are the shared constants :data:`PLAIN_DRAW`, :data:`AFTER_PENG` and
+    :data:`DEALER_FIRST` (no allocation on an ordinary draw)."""
+
+    replacement: bool = False  # drew a kong replacement (R5 kong_draw / kong_discard, R6.3, R6.5)
+    last_tile: bool = False  # drew the last wall tile (R5 last_tile)
+    after_peng: bool = False  # a peng began the turn: no draw, no kong (R2.1, R2.4)
+    heaven: bool = False  # R5 heaven_earth: the dealer's first 14 tiles / a first draw
+    kong: KongRecord | None = None  # the last kong of this turn (R6.3, R6.5)
+
+    def self_draw_context(self, discarder_pays_option: bool) -> tuple[int, int | None]:
+        """The win context flags (R5) of a self-draw on this turn, and who pays alone (R6.3: a
+        kong on a discard won on its replacement, when the option is on), else None."""
+        ctx = SELF_DRAW | (HEAVEN_EARTH if self.heaven else 0) | (LAST_TILE if self.last_tile else 0)
+        payer = None
+        if self.replacement:
+            ctx |= KONG_DRAW
+            kong = self.kong
+            if kong is not None and kong.how == "gang" and discarder_pays_option:
+                ctx |= DISCARDER_PAYS
+                payer = kong.frm
+        return ctx, payer
+
+    def discard_context(self) -> tuple[int, KongRecord | None]:
+        """The win context flags (R5) of a win on this turn's discard, and the kong whose income
+        the discarder hands on if it is won (R6.5): kong_discard right after a kong replacement
+        draw, last_tile right after drawing the last wall tile."""
+        ctx = (KONG_DISCARD if self.replacement else 0) | (LAST_TILE if self.last_tile else 0)
+        return ctx, self.kong if self.replacement else None
+
+
+PLAIN_DRAW = TurnFlags()
+AFTER_PENG = TurnFlags(after_peng=True)
+DEALER_FIRST = TurnFlags(heaven=True)
+#: The flags of an ordinary (not replacement) draw: ``DRAW_FLAGS[last_tile][heaven]``.
+DRAW_FLAGS = (
+    (PLAIN_DRAW, TurnFlags(heaven=True)),
+    (TurnFlags(last_tile=True), TurnFlags(last_tile=True, heaven=True)),
+)
+
+
+@dataclass(slots=True)
+class ClaimWindow:
+    """The claims on one discard or added kong (R3): the seats that could claim are asked one at
+    a time in turn order from ``frm`` (R13), then the claims are resolved (R3.2)."""
+
+    tile: int
+    frm: int
+    robbing: bool  # an added kong (R3.3)
+    ctx: int  # win context flags of a win on it (R5)
+    kong: KongRecord | None  # the discarder's kong this turn, for R6.5
+    queue: list[int]  # the other active seats, in turn order from frm
+    asked: int = 0  # index in queue of the seat being asked
+    hu: list[int] = field(default_factory=list)  # seats that declared a win, in order
+    meld: tuple[int, str] | None = None  # (seat, peng/gang) declared
+    fan: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # capped fan of a legal win (0 none)
+
+
+class Holding(NamedTuple):
+    """The tiles of one seat at the end of the hand: concealed counts, meld codes, void suit."""
+
+    counts: bytes
+    melds: bytes
+    void: int
 
 
 class InvariantError(AssertionError):
@@ -33,12 +147,14 @@ class HandState:
         hands: Sequence[Sequence[int]],
         wall: Sequence[int],
         dealer: int,
-        exchange: Optional[str] = None,
-        seed: Optional[int] = None,
-        scores: Optional[Sequence[int]] = None,
+        exchange: str | None = None,
+        seed: int | None = None,
+        scores: Sequence[int] | None = None,
     ) -> None:
         self.rules = rules
         self.core = rules.core
+        self._forced_opt = rules.last_tiles_forced  # R4.4
+        self._lock_opt = rules.pass_win_lock  # R4.3
         self.dealer = dealer
         self.seed = seed
         self.exchange_dir = exchange
@@ -58,7 +174,7 @@ class HandState:
         self.dealt = bytes(dealt)
         self.melds: list[list[int]] = [[], [], [], []]
         self.mbytes = [b"", b"", b"", b""]
-        self.meld_from: list[list[Optional[int]]] = [[], [], [], []]
+        self.meld_from: list[list[int | None]] = [[], [], [], []]
         self.river: list[list[int]] = [[], [], [], []]
         self.won = [False] * 4
         self.escaped = [False] * 4
@@ -69,49 +185,86 @@ class HandState:
         self.lock = [0, 0, 0, 0]  # R4.3: best capped fan passed since the seat's last draw (0 = none)
         self.last_phase = False  # R4.4
         self.deltas = [0, 0, 0, 0]
-        self.kongs: list[dict] = []
-        self.wins: list[dict] = []
-        self.events: list[dict] = []
+        self.kongs: list[KongRecord] = []
+        self.payments: list[Pay] = []  # the pay events, in order
+        self.wins: list[Win] = []
+        self.events: list[Event] = []
         self.fired: set[str] = set()
-        self.phase = TURN
-        self.cur: Optional[int] = None  # the seat whose decision is pending
+        self.phase = Phase.TURN
+        self.cur: int | None = None  # the seat whose decision is pending
         self.legal: list = []
         # turn state
-        self.drawn = -1
-        self.repl = False
-        self.drew_last = False
-        self.after_peng = False
-        self.turn_kong: Optional[dict] = None
-        self.heaven = False
-        self.can_hu = False
-        self.any_claim = False
+        self.drawn = -1  # the kind just drawn by the seat on turn, -1 if none (R10.1)
+        self.turn = PLAIN_DRAW
+        self.any_claim = False  # R5 heaven_earth: a peng, a kong on a discard or a win happened
         self.first_drawn = [False] * 4
         # claim state
-        self.claim_group = 0
-        self.c_tile = -1
-        self.c_from = -1
-        self.c_rob = False
-        self.c_ctx = 0
-        self.c_kong: Optional[dict] = None
-        self.c_queue: list[int] = []
-        self.c_qi = 0
-        self.c_hu: list[int] = []
-        self.c_meld: Optional[tuple[int, str]] = None
-        self.c_fan = [0, 0, 0, 0]  # capped fan of a legal win on the claimed tile (0 = none)
-        # setup choices
-        self.x_choice: list[Optional[tuple]] = [None] * 4
+        self.claim_group = 0  # numbers the discards, to tell a multiple win on one discard (R9.2)
+        self.claims: ClaimWindow | None = None
+        # setup choices (R11.1, R11.2)
+        self.x_choice: list[tuple | None] = [None] * 4
         self.v_choice: list[int] = [-1] * 4
         # cached immutable views for observations
         self.meld_view: tuple = ((), (), (), ())
-        self._river_view: Optional[tuple] = ((), (), (), ())
+        self._river_view: tuple | None = ((), (), (), ())
         self._river_t: list[tuple] = [(), (), (), ()]
         self.scores_view = tuple(self.scores)
-        self._status_view: Optional[tuple] = None
+        self.deltas_view: tuple[int, ...] = (0, 0, 0, 0)
+        self._status_view: tuple | None = None
         self.voids_known = False
         self.void_view: tuple = (-1, -1, -1, -1)
-        self.end_reason: Optional[str] = None
-        self.next_dealer: Optional[int] = None
+        # what the end of the hand found (R7, R8)
+        self.checked: tuple[int, ...] = ()  # the seats the ready check was made for
+        self.pigs: set[int] = set()
+        self.ready: dict[int, int] = {}  # ready seat -> its value (R7.3)
+        self.end_reason: str | None = None
+        self.next_dealer: int | None = None
         self.defaults_used = 0
+
+    # ------------------------------------------------------------------ ledger (settlement)
+    def pay(self, rule: str, payer: int, payee: int | None, amount: int) -> None:
+        """One payment (R12.2: every point paid is received, except the R8 penalty)."""
+        if amount <= 0:
+            return
+        d = self.deltas
+        d[payer] -= amount
+        if payee is not None:
+            d[payee] += amount
+        self.deltas_view = tuple(d)
+        e = Pay(rule, payer, payee, amount)
+        self.events.append(e)
+        self.payments.append(e)
+
+    def record(self, event: Event) -> None:
+        self.events.append(event)
+
+    def fire(self, rule_id: str) -> None:
+        self.fired.add(rule_id)
+
+    def _leave(self, seat: int, flags: list[bool]) -> None:
+        """The seat has won (``flags`` = ``self.won``) or escaped: it takes no further part (R2.4, R8)."""
+        flags[seat] = True
+        self.cur = None
+        self._status_view = None
+        self.active[seat] = False
+        self.n_active -= 1
+
+    def _others(self, seat: int) -> list[int]:
+        """The other active seats (R6.2, R6.4 payers)."""
+        a = self.active
+        return [p for p in range(4) if p != seat and a[p]]
+
+    def _update_mask(self, s: int) -> None:
+        """Refresh the seat's wait mask (the kinds that would complete its hand, via the core)."""
+        self.mask[s] = wait_mask(bytes(self.counts[s]), self.mbytes[s], self.void[s])
+
+    def _score(self, seat: int, counts14: bytes, kind: int, ctx: int) -> tuple | None:
+        """Fan of a win (R5) via the core: ``(raw, capped, points, items)`` or None if no win."""
+        return fan(counts14, self.mbytes[seat], kind, ctx, self.core, self.void[seat])
+
+    def _holdings(self) -> dict[int, Holding]:
+        """The tiles of each active seat, for the ready check (R7, R8)."""
+        return {s: Holding(bytes(self.counts[s]), self.mbytes[s], self.void[s]) for s in range(4) if self.active[s]}
 
     # ------------------------------------------------------------------ queries
     @property
@@ -120,7 +273,7 @@ class HandState:
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     def next_active(self, seat: int) -> int:
         """The first active seat after ``seat`` in turn order (R2.5)."""
@@ -130,10 +283,6 @@ class HandState:
             if a[s]:
                 return s
         return -1
-
-    def river_view(self) -> tuple:
-        """The discard piles as a tuple of tuples (kept up to date on every change)."""
-        return self._river_view
 
     def _river_changed(self, seat: int) -> None:
         self._river_t[seat] = tuple(self.river[seat])
@@ -166,7 +315,7 @@ class HandState:
                 total[code % 27] += 3 if code < 27 else 4
             for k in self.river[s]:
                 total[k] += 1
-        for k in self.wall[self.wpos:]:
+        for k in self.wall[self.wpos :]:
             total[k] += 1
         if bytes(total) != self.dealt:
             raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(self.dealt)}")

@@ -120,7 +120,11 @@ class GreedyStrategy:
 
     name = "greedy"
 
-    def __init__(self) -> None:
+    #: How much a kong may raise the shanten and still be made (greedy: not at all).
+    kong_slack = 0
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed  # the strategy is deterministic: accepted like every strategy's, unused
         self.seat = 0
         self.rules: Any = None
         self.void: int = -1
@@ -191,21 +195,29 @@ class GreedyStrategy:
         if len(discards) == len(legal):  # no kong to weigh
             return act(self.seat, DISCARD, pick_discard(rows, discards, void))
         now = min(sh for k, sh, uk in rows if k in discards) if rows else 99
+        kong = self._kong(legal, counts, melds, void, now)
+        if kong is not None:
+            return kong
+        return act(self.seat, DISCARD, pick_discard(rows, discards, void))
+
+    def _kong(self, legal: Sequence[Action], counts: bytes, melds: bytes, void: int, now: int) -> Action | None:
+        """The first concealed or added kong (R2.1) that raises the shanten ``now`` by at most
+        ``kong_slack`` (never in the void suit), else None."""
         for a in legal:
             if a.verb == ANGANG or a.verb == JIAGANG:
                 k = a.arg
-                if k // 9 == void:
+                if k // 9 == void:  # type: ignore[operator]
                     continue
                 c = bytearray(counts)
                 if a.verb == ANGANG:
-                    c[k] -= 4
-                    m = melds + bytes([_CKONG * 27 + k])
+                    c[k] -= 4  # type: ignore[index]
+                    m = melds + bytes([_CKONG * 27 + k])  # type: ignore[operator]
                 else:
-                    c[k] -= 1
-                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)
-                if shanten(bytes(c), m, void) <= now:
+                    c[k] -= 1  # type: ignore[index]
+                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)  # type: ignore[operator]
+                if shanten(bytes(c), m, void) <= now + self.kong_slack:
                     return a
-        return act(self.seat, DISCARD, pick_discard(rows, discards, void))
+        return None
 
     def _claim_choices(self, obs: Any, legal: list[Action]) -> tuple[Action, dict[str, Action] | None]:
         """The pass action, and the legal claims by verb; None when passing is the only sensible
@@ -217,20 +229,31 @@ class GreedyStrategy:
         return pass_action, {a.verb: a for a in legal}
 
     def claim(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        """A kong on a discard when it raises the shanten by at most ``kong_slack``, else a peng
+        when :meth:`_take_peng` says so (R3.1); never in the void suit."""
         pass_action, verbs = self._claim_choices(obs, legal)
-        if verbs is None:
+        if verbs is None or (GANG not in verbs and PENG not in verbs):
             return pass_action
         tile = obs.claim_tile
+        if self._keep_suit(obs, counts, melds, tile // 9):
+            return pass_action
         void = self.void
         now = shanten(counts, melds, void)
         if GANG in verbs:
             c = bytearray(counts)
             c[tile] -= 3
-            if shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now:
+            if shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now + self.kong_slack:
                 return verbs[GANG]
-        if PENG in verbs:
-            c = bytearray(counts)
-            c[tile] -= 2
-            if shanten(bytes(c), melds + bytes([_PUNG * 27 + tile]), void) <= now:
-                return verbs[PENG]
+        if PENG in verbs and self._take_peng(counts, melds, tile, now):
+            return verbs[PENG]
         return pass_action
+
+    def _keep_suit(self, obs: Any, counts: bytes, melds: bytes, suit: int) -> bool:
+        """True when no meld may be claimed in ``suit`` (subclasses keep a suit clear)."""
+        return False
+
+    def _take_peng(self, counts: bytes, melds: bytes, tile: int, now: int) -> bool:
+        """Peng when it does not raise the shanten ``now``."""
+        c = bytearray(counts)
+        c[tile] -= 2
+        return shanten(bytes(c), melds + bytes([_PUNG * 27 + tile]), self.void) <= now

@@ -4,7 +4,6 @@ its seed). Used by the invariant tests and the engine benchmark."""
 from __future__ import annotations
 
 import random
-from typing import Optional
 
 __all__ = ["RandomStrategy"]
 
@@ -14,13 +13,14 @@ class RandomStrategy:
     (index ``floor(random() × n)``).
 
     The generator is created once, so a match played with fresh ``RandomStrategy(seed)`` values
-    is the same every time."""
+    is the same every time; ``seed=None`` is seed 0 (deterministic by default, like every
+    built-in strategy)."""
 
     name = "random"
 
-    def __init__(self, seed: Optional[int] = 0) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = 0 if seed is None else seed
+        self._rng = random.Random(self.seed)
         self._random = self._rng.random
         self.seat = -1
 

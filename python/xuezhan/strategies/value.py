@@ -1,4 +1,4 @@
-"""``value``: ``greedy`` plus fan awareness and defence (ARCHITECTURE "Bots").
+"""``value``: ``greedy`` plus fan awareness and defence.
 
 What it adds to :mod:`~xuezhan.strategies.greedy` (each part can be switched off by a
 constructor option, for ablations in tournament files: ``options = { defence = false }``):
@@ -31,7 +31,9 @@ constructor option, for ablations in tournament files: ``options = { defence = f
   +0.03 more.
 - **Kongs** (``kong_slack``). Makes a kong even when it raises shanten by one: a kong pays at
   once (R6.4) and adds a 根.
-- **Claims.** Pengs like greedy (when shanten does not rise), never in its void suit.
+- **Claims.** Pengs like greedy (when shanten does not rise), never in its void suit; the kong
+  and claim decisions are greedy's, with ``kong_slack`` and the hooks ``_keep_suit`` (清一色
+  route) and ``_take_peng`` (``strict_peng``).
 - **Defence** (``defence``). Each active opponent gets a threat level from its melds and the
   number of its discards (a player with two pengs, or late in the hand, is probably ready),
   and each tile a danger: none in a suit the opponent cannot win with (its melds already use
@@ -48,7 +50,7 @@ from __future__ import annotations
 from typing import Any
 
 from xuezhan import _core
-from xuezhan.engine.actions import DISCARD, GANG, PENG, Action, act
+from xuezhan.engine.actions import DISCARD, Action, act
 from xuezhan.strategies.greedy import (
     GreedyStrategy,
     isolated,
@@ -61,7 +63,7 @@ from xuezhan.strategies.greedy import (
 
 __all__ = ["ValueStrategy", "triplets_shanten", "danger"]
 
-_PUNG, _KONG, _CKONG = 0, 1, 2
+_PUNG = 0  # meld type of a pung (docs/internals.md meld codes)
 _TERMINAL = tuple(k % 9 in (0, 8) for k in range(27))
 
 
@@ -167,6 +169,8 @@ class ValueStrategy(GreedyStrategy):
 
     def __init__(
         self,
+        seed: int | None = None,
+        *,
         defence: bool = True,
         fan: bool = True,
         smart_void: bool = True,
@@ -183,7 +187,7 @@ class ValueStrategy(GreedyStrategy):
         one_suit_wall: int = 10,
         one_suit_step: int = 15,
     ) -> None:
-        super().__init__()
+        super().__init__(seed)
         self.defence = defence
         self.fan = fan
         self.smart_void = smart_void
@@ -345,23 +349,6 @@ class ValueStrategy(GreedyStrategy):
             c[t] -= 1
         return total
 
-    def _kong(self, legal, counts: bytes, melds: bytes, void: int, now: int):
-        for a in legal:
-            if a.verb == "angang" or a.verb == "jiagang":
-                k = a.arg
-                if k // 9 == void:
-                    continue
-                c = bytearray(counts)
-                if a.verb == "angang":
-                    c[k] -= 4
-                    m = melds + bytes([_CKONG * 27 + k])
-                else:
-                    c[k] -= 1
-                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)
-                if shanten(bytes(c), m, void) <= now + self.kong_slack:
-                    return a
-        return None
-
     def _threats(self, obs: Any) -> dict[int, float]:
         out = {}
         for o in range(4):
@@ -371,44 +358,27 @@ class ValueStrategy(GreedyStrategy):
         return out
 
     # ------------------------------------------------------------------ claims
-    def claim(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
-        pass_action, verbs = self._claim_choices(obs, legal)
-        if verbs is None:
-            return pass_action
-        tile = obs.claim_tile
+    def _keep_suit(self, obs: Any, counts: bytes, melds: bytes, suit: int) -> bool:
+        # a meld in the suit being cleared for 清一色 would kill it
+        return self._one_suit_target(obs, counts, melds, shanten(counts, melds, self.void)) == suit
+
+    def _take_peng(self, counts: bytes, melds: bytes, tile: int, now: int) -> bool:
+        if not self.strict_peng:
+            return super()._take_peng(counts, melds, tile, now)
         void = self.void
-        if GANG not in verbs and PENG not in verbs:
-            return pass_action
-        if self._one_suit_target(obs, counts, melds, shanten(counts, melds, void)) == tile // 9:
-            return pass_action  # a meld in the suit being cleared would kill 清一色
-        if melds:
-            now = shanten(counts, melds, void)
-            seven = None
-        else:
-            now, _std, seven = _core.shanten_parts(counts, melds, void)
-        if GANG in verbs:
-            c = bytearray(counts)
-            c[tile] -= 3
-            if shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now + self.kong_slack:
-                return verbs[GANG]
-        if PENG in verbs:
-            c = bytearray(counts)
-            c[tile] -= 2
-            m = melds + bytes([_PUNG * 27 + tile])
-            after = shanten(bytes(c), m, void)
-            if not self.strict_peng:
-                return verbs[PENG] if after <= now else pass_action
-            if seven is not None and seven <= now and after >= seven:
-                return pass_action  # keep the better seven-pairs route
-            if after < now:
-                return verbs[PENG]
-            if after == now:
-                # on an all-triplets route a peng costs nothing
-                best_tt = min(
-                    triplets_shanten(bytes(c[:k]) + bytes([c[k] - 1]) + bytes(c[k + 1 :]), m)
-                    for k in range(27)
-                    if c[k]
-                )
-                if best_tt <= after:
-                    return verbs[PENG]
-        return pass_action
+        seven = None if melds else _core.shanten_parts(counts, melds, void)[2]
+        c = bytearray(counts)
+        c[tile] -= 2
+        m = melds + bytes([_PUNG * 27 + tile])
+        after = shanten(bytes(c), m, void)
+        if seven is not None and seven <= now and after >= seven:
+            return False  # keep the better seven-pairs route
+        if after < now:
+            return True
+        if after == now:
+            # on an all-triplets route a peng costs nothing
+            best_tt = min(
+                triplets_shanten(bytes(c[:k]) + bytes([c[k] - 1]) + bytes(c[k + 1 :]), m) for k in range(27) if c[k]
+            )
+            return best_tt <= after
+        return False

@@ -10,24 +10,12 @@ import importlib
 import inspect
 from typing import Any, Callable
 
+from xuezhan.engine.seeds import derive_seed, first_dealer
+from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
-from xuezhan.tournament.scheduling import Game, derive_seed
+from xuezhan.tournament.scheduling import Game
 
 __all__ = ["HandRunner", "build_strategy", "check_strategy", "strategy_factory"]
-
-
-def _builtin() -> dict[str, type]:
-    """Built-in strategy names: the package registry when it has one, else the known three."""
-    import xuezhan.strategies as pkg
-
-    registry = getattr(pkg, "REGISTRY", None)
-    if isinstance(registry, dict) and registry:
-        return dict(registry)
-    from xuezhan.strategies.greedy import GreedyStrategy
-    from xuezhan.strategies.random_bot import RandomStrategy
-    from xuezhan.strategies.value import ValueStrategy
-
-    return {"random": RandomStrategy, "greedy": GreedyStrategy, "value": ValueStrategy}
 
 
 def _import_module(name: str, base_dir: str | None) -> Any:
@@ -81,7 +69,7 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
         # R10.3: a user's Python strategy runs in a worker process that can be pre-empted,
         # unless the entry trusts it; built-in names below are trusted and run in-process.
         return GuardedFactory(spec.strategy, name=spec.name)
-    builtin = _builtin()
+    builtin = REGISTRY
     if spec.strategy not in builtin:
         raise ValueError(
             f"unknown strategy {spec.strategy!r}: built-in strategies are {', '.join(sorted(builtin))}; "
@@ -141,11 +129,12 @@ def build_strategy(spec: StrategySpec, **extra: Any) -> Any:
 class HandRunner:
     """Holds a line-up's strategies and plays tournament hands with them.
 
-    Strategies are built once per worker and ``reset`` before every hand (the Strategy
-    protocol), except those whose constructor takes a ``seed``: they are built afresh for
+    Strategies whose constructor takes a ``seed`` (every built-in one) are built afresh for
     every hand with a seed derived from the hand's seed and the seat (mixed with a ``seed``
     option if the entry gives one), so their randomness never depends on which hands the same
-    worker played before.
+    worker played before. Others (external bots, classes without a ``seed``) are built once per
+    worker and ``reset`` before every hand (the Strategy protocol). Every entry is built once
+    here, so an unknown option is an error naming the entry and the option before any hand.
     """
 
     def __init__(self, config: TournamentConfig) -> None:
@@ -154,10 +143,18 @@ class HandRunner:
         self.rules_id = self.rules.rules_id
         self.factories = [strategy_factory(spec) for spec in config.strategies]
         self.seeded = [spec.cmd is None and _takes_seed(f) for spec, f in zip(config.strategies, self.factories)]
-        self.strategies: list[Any] = [
-            None if seeded else f(**spec.options)
-            for spec, f, seeded in zip(config.strategies, self.factories, self.seeded)
-        ]
+        self.strategies: list[Any] = [None] * len(self.factories)
+        for entry, seeded in enumerate(self.seeded):
+            built = self._build(entry, seed=0) if seeded else self._build(entry)
+            if not seeded:
+                self.strategies[entry] = built
+
+    def _build(self, entry: int, **extra: Any) -> Any:
+        spec = self.config.strategies[entry]
+        try:
+            return self.factories[entry](**{**spec.options, **extra})
+        except TypeError as exc:  # an unknown or missing option
+            raise ValueError(f"strategy {spec.name!r} (options {dict(spec.options)!r}): {exc}") from None
 
     def close(self) -> None:
         # factories that are not classes may hold processes too (guarded strategies' workers)
@@ -177,12 +174,10 @@ class HandRunner:
         if not self.seeded[entry]:
             return self.strategies[entry]
         spec = self.config.strategies[entry]
-        options = dict(spec.options)
-        options["seed"] = derive_seed(game.seed, "strategy", seat, options.get("seed", ""))
-        return self.factories[entry](**options)
+        return self._build(entry, seed=derive_seed(game.seed, "strategy", seat, spec.options.get("seed", "")))
 
     def play(self, game: Game) -> list[dict[str, Any]]:
-        from xuezhan.engine.match import first_dealer, run_round
+        from xuezhan.engine.match import run_round
         from xuezhan.engine.round import Round
 
         seated = [self._seat(game, seat) for seat in range(SEATS)]
@@ -204,36 +199,13 @@ def rows_from_round(
     rnd: Any, timeouts: list[int], game: Game, config: TournamentConfig, rules_id: str
 ) -> list[dict[str, Any]]:
     """The four rows (one per seat) of a finished hand; see :mod:`.results` for the columns."""
-    wins = rnd.wins
-    win_of: dict[int, tuple[int, dict]] = {}
-    dealt_in = [0, 0, 0, 0]
-    for order, w in enumerate(wins, start=1):
-        win_of[w["seat"]] = (order, w)
-        if w["from"] is not None and w.get("how") != "self_draw":
-            dealt_in[w["from"]] += 1
-    kongs = [0, 0, 0, 0]
-    for k in rnd.kongs:
-        kongs[k["seat"]] += 1
-    pig = [False] * 4
-    ready = [False] * 4
-    for e in rnd.events:
-        t = e["type"]
-        if t == "pig":
-            pig[e["seat"]] = True
-        elif t == "ready":
-            ready[e["seat"]] = True
-    reason = rnd.end_reason
-    active = rnd.active
-    n_active = sum(active)
-    checked_any = (reason == "wall" and n_active >= 2) or (reason == "escape" and n_active >= 1)
-    rows = []
+    res = rnd.hand_result()
     labels = config.labels
-    end = str(reason)
-    fired = "+".join(sorted(rnd.fired))
-    for seat in range(SEATS):
+    end = str(res.end)
+    fired = "+".join(res.fired)
+    rows = []
+    for seat, sr in enumerate(res.seats):
         entry = game.seating[seat]
-        won = seat in win_of
-        order, w = win_of.get(seat, (0, None))
         rows.append(
             {
                 "hand": game.index,
@@ -245,18 +217,18 @@ def rows_from_round(
                 "strategy": labels[entry],
                 "seat": seat,
                 "dealer": seat == rnd.dealer,
-                "delta": rnd.deltas[seat],
-                "won": won,
-                "win_order": order,
-                "self_draw": bool(w is not None and w["from"] is None),
-                "fan": int(w["fan"]) if w is not None else 0,
-                "fan_items": "+".join(sorted(w["items"])) if w is not None else "",
-                "dealt_in": dealt_in[seat],
-                "kongs": kongs[seat],
-                "pig": pig[seat],
-                "checked": bool(checked_any and active[seat]),
-                "ready": ready[seat],
-                "escape": bool(rnd.escaped[seat]),
+                "delta": sr.delta,
+                "won": sr.won,
+                "win_order": sr.win_order,
+                "self_draw": sr.how == "self_draw",
+                "fan": sr.fan,
+                "fan_items": "+".join(sr.fan_items),
+                "dealt_in": sr.dealt_in,
+                "kongs": sr.kongs,
+                "pig": sr.pig,
+                "checked": sr.checked,
+                "ready": sr.ready,
+                "escape": sr.escaped,
                 "timeouts": timeouts[seat],
                 "end": end,
                 "fired": fired,

@@ -13,22 +13,14 @@ never depend on how the work is split between processes (or resumed after an int
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass
 from typing import Iterator
 
+from xuezhan.engine.seeds import derive_seed
 from xuezhan.tournament.config import SEATS, TournamentConfig
 
 __all__ = ["Game", "derive_seed", "game", "games", "chunks", "chunk_games"]
-
-_SEED_BITS = 63
-
-
-def derive_seed(base: int, *parts: object) -> int:
-    """A 63-bit seed from the base seed and any labels, stable across platforms and Pythons."""
-    blob = ":".join([str(base), *map(str, parts)]).encode()
-    return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "little") >> (64 - _SEED_BITS)
 
 
 @dataclass(frozen=True)

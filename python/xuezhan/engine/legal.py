@@ -1,0 +1,304 @@
+"""Legality: the legal actions of each kind of decision, and why an action is not among them.
+
+Each function here is pure: it reads the facts of one decision (counts, melds, void, …) and
+returns the legal actions. Given a ``why`` dict, the same function also records, for each
+action it left out, the reason (naming the rule id), so refusing an action (:func:`refusal`)
+is a lookup in the legal set and in those reasons, never a second derivation of the rules.
+
+The lists hand out the shared actions of :func:`~xuezhan.engine.actions.act`, so building them
+costs no allocation per action.
+
+    >>> from xuezhan.tiles import parse_tiles
+    >>> c = bytearray(27)
+    >>> for k in parse_tiles("123m456m789m46p99p"): c[k] += 1
+    >>> [str(a) for a in claim_actions(1, c, 13, void=-1, win_fan=1, locked_fan=0)]
+    ['1 hu', '1 pass']
+    >>> why = {}
+    >>> claim_actions(1, c, 13, void=-1, win_fan=1, locked_fan=2, why=why)
+    []
+    >>> refusal(act(1, HU), [], why, "seat 1 is asked about 5p")
+    'seat 1 is asked about 5p; it passed a win of 2 fan since its last draw and this one is not worth more (R4.3); legal: '
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations, compress
+
+from xuezhan.engine.actions import (
+    ANGANG,
+    CLAIM_VERBS,
+    DISCARD,
+    EXCHANGE,
+    GANG,
+    HU,
+    JIAGANG,
+    PASS,
+    PENG,
+    TILE_STR,
+    TILE_VERBS,
+    VOID,
+    Action,
+    act,
+)
+
+__all__ = [
+    "claim_actions",
+    "default_discard",
+    "exchange_actions",
+    "exchange_reason",
+    "refusal",
+    "turn_actions",
+    "void_actions",
+]
+
+_TILE = TILE_STR
+_HU = [act(s, HU) for s in range(4)]
+_PENG = [act(s, PENG) for s in range(4)]
+_GANG = [act(s, GANG) for s in range(4)]
+_PASS = [act(s, PASS) for s in range(4)]
+_DISC = [[act(s, DISCARD, k) for k in range(27)] for s in range(4)]
+_ANG = [[act(s, ANGANG, k) for k in range(27)] for s in range(4)]
+_JIA = [[act(s, JIAGANG, k) for k in range(27)] for s in range(4)]
+_DISC_SUIT = [[tuple(_DISC[s][v * 9 : v * 9 + 9]) for v in range(3)] for s in range(4)]
+_VOIDS = [tuple(act(s, VOID, v) for v in range(3)) for s in range(4)]
+_RANGE27 = range(27)
+
+#: Where a legality function records the reason for each action it leaves out (None: not asked).
+Why = dict[Action, str] | None
+
+
+def turn_actions(
+    seat: int,
+    c: bytearray,
+    melds: Sequence[int],
+    void: int,
+    can_hu: int,
+    after_peng: bool,
+    wall_empty: bool,
+    why: Why = None,
+) -> list[Action]:
+    """R2.1: the legal actions of ``seat``'s turn, holding counts ``c`` and meld codes ``melds``.
+
+    ``can_hu``: its tiles make a winning hand (R4); kongs are not legal ``after_peng`` nor when
+    the wall is empty (R2.1) nor of the ``void`` suit (R11.2); while it holds a tile of its void
+    suit it must discard one (R11.2)."""
+    legal = [_HU[seat]] if can_hu else []
+    if why is not None:
+        if not can_hu:
+            why[_HU[seat]] = "its tiles do not make a winning hand (R4)"
+        for verb in CLAIM_VERBS - {HU}:
+            why[act(seat, verb)] = f"{verb} is a claim, not a turn action"
+    if not after_peng and not wall_empty:
+        # R2.1: concealed and added kongs, not right after a peng, only while the wall is not
+        # empty; R11.2: never of the void suit.
+        if 4 in c:
+            ang = _ANG[seat]
+            for k in _RANGE27:
+                if c[k] == 4:
+                    if k // 9 != void:
+                        legal.append(ang[k])
+                    elif why is not None:
+                        why[ang[k]] = "it may not kong tiles of its void suit (R11.2)"
+        for code in melds:
+            if code < 27 and c[code]:
+                legal.append(_JIA[seat][code])
+    if why is not None:
+        kong_why = (
+            "no kong right after a peng (R2.1)"
+            if after_peng
+            else "no kong when the wall is empty (R2.1)"
+            if wall_empty
+            else None
+        )
+        for k in _RANGE27:
+            a = _ANG[seat][k]
+            if a not in legal and a not in why:
+                why[a] = kong_why or f"it does not hold four {_TILE[k]}"
+            a = _JIA[seat][k]
+            if a not in legal:
+                why[a] = kong_why or f"it has no pung of {_TILE[k]} with the fourth {_TILE[k]} in hand"
+    disc = _DISC[seat]
+    if void >= 0:
+        first = void * 9
+        seg = c[first : first + 9]
+        if any(seg):  # R11.2: while it holds a tile of its void suit it must discard such a tile
+            legal.extend(compress(_DISC_SUIT[seat][void], seg))
+            if why is not None:
+                for k in _RANGE27:
+                    if c[k] and k // 9 != void:
+                        why[disc[k]] = "while it holds a tile of its void suit it must discard one (R11.2)"
+                _not_held(seat, c, why)
+            return legal
+    legal.extend(compress(disc, c))
+    if why is not None:
+        _not_held(seat, c, why)
+    return legal
+
+
+def _not_held(seat: int, c: bytearray, why: dict[Action, str]) -> None:
+    for k in _RANGE27:
+        if not c[k]:
+            why[_DISC[seat][k]] = f"seat {seat} does not hold {_TILE[k]}"
+
+
+def claim_actions(
+    seat: int,
+    c: bytearray,
+    tile: int,
+    void: int,
+    win_fan: int,
+    locked_fan: int,
+    robbing: bool = False,
+    wall_empty: bool = False,
+    why: Why = None,
+) -> list[Action]:
+    """R3.1: the claims ``seat`` (counts ``c``) may make on ``tile``; empty if none (it is not asked).
+
+    ``win_fan``: the capped fan of its win on the tile (0 = no win, R4). ``locked_fan``: the best
+    win it passed since its last draw when the R4.3 lock applies, else 0; a win is legal only if
+    worth strictly more. No peng or kong of the ``void`` suit (R11.2), on an added kong
+    (``robbing``, R3.3), or kong with an empty wall (R3.1)."""
+    legal: list[Action] = []
+    if win_fan:
+        # R4.3: a seat that passed a win may not win on a discard until its own next draw,
+        # unless this win is worth strictly more fan (after the cap).
+        if not locked_fan or win_fan > locked_fan:
+            legal.append(_HU[seat])
+        elif why is not None:
+            why[_HU[seat]] = (
+                f"it passed a win of {locked_fan} fan since its last draw and this one is not worth more (R4.3)"
+            )
+    elif why is not None:
+        why[_HU[seat]] = f"its hand does not win on {_TILE[tile]} (R4)"
+    n = c[tile]
+    if tile // 9 == void:
+        reason: str | None = "it may not peng or kong tiles of its void suit (R11.2)"
+    elif robbing:
+        reason = "an added kong can only be robbed (R3.3)"
+    else:
+        reason = None
+        if n >= 2:
+            legal.append(_PENG[seat])
+            if n == 3:
+                if not wall_empty:
+                    legal.append(_GANG[seat])
+                else:
+                    reason = "no kong when the wall is empty (R3.1)"
+    if why is not None:
+        for a in (_PENG[seat], _GANG[seat]):
+            if a not in legal:
+                why[a] = reason or f"it does not hold enough {_TILE[tile]}"
+    if legal:
+        legal.append(_PASS[seat])
+    return legal
+
+
+# --------------------------------------------------------------------------- setup (R11)
+_CAP3 = bytes(min(i, 3) for i in range(256))
+_SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
+_XCACHE: dict[tuple[int, bytes], tuple[tuple[int, int, int], ...]] = {}
+# every exchange triple of one suit, sorted: (x, y, z) with x <= y <= z
+_TRIPLES = [(a + x, a + y, a + z) for a in (0, 9, 18) for x in range(9) for y in range(x, 9) for z in range(y, 9)]
+_XACT = [{t: Action(s, EXCHANGE, t) for t in _TRIPLES} for s in range(4)]
+
+
+def _exchange_triples(a: int, cs: bytes) -> tuple[tuple[int, int, int], ...]:
+    """The sorted kind triples (R11.1) within the suit starting at kind ``a`` (counts ``cs``)."""
+    ks = [a + i for i in range(9) if cs[i]]
+    out: list[tuple[int, int, int]] = list(combinations(ks, 3))  # three different kinds
+    for d in ks:
+        n = cs[d - a]
+        if n >= 2:  # a pair and one other kind, or three of a kind
+            for k in ks:
+                if k < d:
+                    out.append((k, d, d))
+                elif k > d:
+                    out.append((d, d, k))
+            if n >= 3:
+                out.append((d, d, d))
+    return tuple(out)
+
+
+def exchange_actions(seat: int, c: bytearray) -> list[Action]:
+    """R11.1: every choice of three tiles of one suit held in ``c`` (distinct multisets, kinds
+    sorted).
+
+    >>> from xuezhan.tiles import parse_tiles
+    >>> c = bytearray(27)
+    >>> for k in parse_tiles("1112m5p"): c[k] += 1
+    >>> [str(a) for a in exchange_actions(0, c)]
+    ['0 exchange 112m', '0 exchange 111m']
+    """
+    get = _XACT[seat].__getitem__
+    out: list[Action] = []
+    cache = _XCACHE
+    for a, b in _SUIT_SLICES:
+        key = (a, bytes(c[a:b]).translate(_CAP3))  # 4 copies choose like 3
+        triples = cache.get(key)
+        if triples is None:
+            if len(cache) >= 100_000:  # bounded memory
+                cache.clear()
+            triples = cache[key] = _exchange_triples(a, key[1])
+        out.extend(map(get, triples))
+    return out
+
+
+def exchange_reason(action: Action, c: bytearray) -> str:
+    """Why ``action`` is not one of :func:`exchange_actions` ``(seat, c)`` (R11.1)."""
+    tiles = action.arg
+    if action.verb != EXCHANGE or not isinstance(tiles, tuple) or len(tiles) != 3:
+        return f"seat {action.seat} must choose three tiles to exchange (R11.1)"
+    if any(not isinstance(k, int) or not 0 <= k < 27 for k in tiles):
+        return "not three tiles"
+    if len({k // 9 for k in tiles}) != 1:
+        return "the three tiles must be of one suit (R11.1)"
+    for k in sorted(set(tiles)):
+        if tiles.count(k) > c[k]:
+            return f"seat {action.seat} does not hold {tiles.count(k)} × {_TILE[k]}"
+    return "not a choice of three tiles of one suit it holds (R11.1)"
+
+
+def void_actions(seat: int) -> list[Action]:
+    """R11.2: the three suits ``seat`` may name.
+
+    >>> [str(a) for a in void_actions(2)]
+    ['2 void m', '2 void p', '2 void s']
+    """
+    return list(_VOIDS[seat])
+
+
+def default_discard(legal: Sequence[Action], drawn: int) -> Action:
+    """R10.1: the turn's default: discard the tile just drawn (``drawn``, -1 if none); else (no
+    draw, or R11.2 forbids it) the last allowed tile of the sorted hand. A self-draw win is not
+    declared on timeout (R10.2).
+
+    >>> c = bytearray(27); c[0] = c[13] = 1
+    >>> str(default_discard(turn_actions(0, c, [], -1, False, False, False), 0))
+    '0 discard 1m'
+    >>> str(default_discard(turn_actions(0, c, [], 0, False, False, False), 13))  # void m: 1m first
+    '0 discard 1m'
+    """
+    allowed = [a for a in legal if a.verb == DISCARD]
+    for a in allowed:
+        if a.arg == drawn:
+            return a
+    return max(allowed, key=lambda a: a.arg)  # type: ignore[arg-type, return-value]
+
+
+# --------------------------------------------------------------------------- refusal
+def refusal(
+    action: Action, legal: Sequence[Action], why: dict[Action, str], what: str, otherwise: str | None = None
+) -> str:
+    """The message refusing ``action``: ``what`` (the decision), the reason recorded for it by the
+    function that built ``legal`` (else ``otherwise``), and the legal actions."""
+    try:
+        reason = why.get(action)
+    except TypeError:  # an unhashable argument
+        reason = None
+    if reason is None:
+        reason = otherwise
+    if reason is None and action.verb in TILE_VERBS and not isinstance(action.arg, int):
+        reason = "not a tile"
+    listed = ", ".join(str(a) for a in legal)
+    return f"{what}; {reason}; legal: {listed}" if reason else f"{what}; legal: {listed}"
