@@ -10,6 +10,8 @@ The hand evaluator (docs/rules.md R4, R5, R7.3) is re-exported here::
 ``xuezhan.batch`` (numpy, imported on first use) evaluates whole arrays of hands.
 """
 
+from typing import Any
+
 from xuezhan._core import __version__
 from xuezhan.evaluate import (
     UNREACHABLE,
@@ -57,7 +59,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):  # lazy sub-module: keeps `import xuezhan` free of numpy
+def __getattr__(name: str) -> Any:  # lazy sub-module: keeps `import xuezhan` free of numpy
     if name == "batch":
         import importlib
 

@@ -10,16 +10,19 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
 from xuezhan.cli._common import BadInput
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["COMMANDS", "tournament_command", "report_command"]
 
 
-def _print_report(df, out_dir: Optional[Path], title: str, plots: bool) -> None:
+def _print_report(df: pd.DataFrame, out_dir: Optional[Path], title: str, plots: bool) -> None:
     from xuezhan.tournament.report import format_pairwise, format_summary, pairwise, summarize, write_report
 
     summary = summarize(df)

@@ -80,7 +80,9 @@ class Action(NamedTuple):
 
     seat: int
     verb: str
-    arg: Union[int, tuple, None] = None
+    #: The tile kind (0-26) of ``discard``/``angang``/``jiagang``, the suit (0-2) of ``void``,
+    #: the three sorted kinds of ``exchange``; None for the other verbs.
+    arg: int | tuple[int, int, int] | None = None
 
     def __str__(self) -> str:
         v = self.verb
@@ -88,7 +90,7 @@ class Action(NamedTuple):
         if a is None:
             return f"{self.seat} {v}"
         try:
-            if v == EXCHANGE:
+            if isinstance(a, tuple):
                 return f"{self.seat} {v} {format_tiles(list(a))}"
             if v == VOID:
                 return f"{self.seat} {v} {SUITS[a]}"
@@ -99,7 +101,7 @@ class Action(NamedTuple):
     @property
     def tile(self) -> Optional[str]:
         """The tile of a tile verb as a string (``"5p"``), else None."""
-        if self.verb in TILE_VERBS and self.arg is not None:
+        if self.verb in TILE_VERBS and isinstance(self.arg, int):
             return TILE_STR[self.arg]
         return None
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import IO, Iterable, Optional, Union
+from typing import IO, Any, Iterable, Optional, Union
 
-from xuezhan.engine.actions import TILE_STR, IllegalAction, act, parse_action
+from xuezhan.engine.actions import Action, IllegalAction, act, parse_action
 from xuezhan.engine.events import DECISION_TYPES, dumps
 from xuezhan.engine.round import Round
 from xuezhan.rules import Rules
@@ -67,14 +67,14 @@ def log_lines(rnd: Round) -> list[str]:
 
 def write_log(rnd: Round, dest: Union[str, os.PathLike, IO[str]]) -> None:
     text = "\n".join(log_lines(rnd)) + "\n"
-    if hasattr(dest, "write"):
-        dest.write(text)  # type: ignore[union-attr]
-    else:
+    if isinstance(dest, (str, os.PathLike)):
         with open(dest, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
+    else:
+        dest.write(text)
 
 
-def _event_action(e: dict):
+def _event_action(e: dict[str, Any]) -> Action:
     t = e["type"]
     seat = e["seat"]
     if t in ("discard", "angang", "jiagang"):
@@ -94,7 +94,7 @@ def replay_log(source: Union[str, os.PathLike, Iterable[str]]) -> Round:
     elif isinstance(source, str):
         lines = source.splitlines()
     else:
-        lines = list(source)
+        lines = list(source)  # type: ignore[arg-type]  # an iterable of log lines
     lines = [ln for ln in lines if ln.strip()]
     if not lines:
         raise ReplayMismatch(1, "empty log")
@@ -147,7 +147,7 @@ def replay_log(source: Union[str, os.PathLike, Iterable[str]]) -> Round:
 
 def validate_dir(path: Union[str, os.PathLike]) -> list[tuple[str, Optional[str]]]:
     """Replay every ``*.jsonl`` log under ``path``: ``[(file, None or the first mismatch)]``."""
-    out = []
+    out: list[tuple[str, str | None]] = []
     for p in sorted(Path(path).rglob("*.jsonl")):
         try:
             replay_log(p)

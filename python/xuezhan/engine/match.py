@@ -56,6 +56,7 @@ def run_round(
         if any_obs:
             seen = _deliver(events, seen, observers)
         seat = rnd.cur
+        assert seat is not None  # a hand that is not over always has a pending decision
         obs = Observation(rnd, seat)
         limit = claim_to if rnd.phase is claim else turn_to
         t0 = perf_counter()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from xuezhan.engine.state import PHASES, Phase
+from xuezhan.engine.state import PHASES, HandState, Phase
 
 _TURN, _CLAIM = Phase.TURN, Phase.CLAIM
 from xuezhan.tiles import TILE_STR
@@ -61,7 +61,7 @@ class Observation:
         "legal_actions",
     )
 
-    def __init__(self, st, seat: int) -> None:
+    def __init__(self, st: HandState, seat: int) -> None:
         ph = st.phase
         self.seat = seat
         self.dealer = st.dealer
@@ -87,6 +87,7 @@ class Observation:
             self.voids = _NO_VOIDS if own < 0 else tuple(own if s == seat else -1 for s in range(4))
         if ph is _CLAIM:
             w = st.claims
+            assert w is not None  # a claim phase always has its window
             self.claim_tile: Optional[int] = w.tile
             self.claim_from: Optional[int] = w.frm
             self.robbing = w.robbing

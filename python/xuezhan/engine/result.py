@@ -101,7 +101,7 @@ class HandResult(NamedTuple):
     @property
     def seats(self) -> tuple[SeatResult, ...]:
         """Each seat's part of the hand, seat 0 first."""
-        order = {w.seat: (i, w) for i, w in enumerate(self.wins, start=1)}
+        order: dict[int, tuple[int, Win | None]] = {w.seat: (i, w) for i, w in enumerate(self.wins, start=1)}
         dealt_in = [0, 0, 0, 0]
         for w in self.wins:
             if w.frm is not None and w.how != "self_draw":
@@ -111,16 +111,15 @@ class HandResult(NamedTuple):
             kongs[k.seat] += 1
         seats = []
         for s in range(4):
-            i, w = order.get(s, (0, None))  # type: ignore[arg-type, assignment]
-            won = w is not None
+            i, win = order.get(s, (0, None))
             seats.append(
                 SeatResult(
                     self.deltas[s],
-                    won,
+                    win is not None,
                     i,
-                    w.how if w is not None else None,
-                    w.fan if w is not None else 0,
-                    tuple(sorted(w.items)) if w is not None else (),
+                    win.how if win is not None else None,
+                    win.fan if win is not None else 0,
+                    tuple(sorted(win.items)) if win is not None else (),
                     dealt_in[s],
                     kongs[s],
                     s in self.pigs,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Literal, Mapping, Optional, Union, overload
 
 from xuezhan.engine.actions import CLAIM_VERBS, ESCAPE, HU, ActionError, IllegalAction, parse_action
 from xuezhan.engine.events import Hu
@@ -73,7 +73,17 @@ def round_from_script(doc: Mapping[str, Any]) -> Round:
         raise ScriptError(None, str(exc)) from None
 
 
-def replay_script(doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_round: bool = False):
+@overload
+def replay_script(
+    doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_round: Literal[False] = False
+) -> dict[str, Any]: ...
+@overload
+def replay_script(
+    doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_round: Literal[True]
+) -> tuple[dict[str, Any], Round]: ...
+def replay_script(
+    doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_round: bool = False
+) -> dict[str, Any] | tuple[dict[str, Any], Round]:
     """Run an R13 document; return the hand's result dict (``deltas``, ``next_dealer``, ``wins``,
     ``end``, ``fired``, …), or ``(result, round)`` with ``return_round``.
 

@@ -206,7 +206,7 @@ class HandState:
         self.v_choice: list[int] = [-1] * 4
         # cached immutable views for observations
         self.meld_view: tuple = ((), (), (), ())
-        self._river_view: tuple | None = ((), (), (), ())
+        self._river_view: tuple[tuple[int, ...], ...] = ((), (), (), ())
         self._river_t: list[tuple] = [(), (), (), ()]
         self.scores_view = tuple(self.scores)
         self.deltas_view: tuple[int, ...] = (0, 0, 0, 0)

@@ -28,13 +28,18 @@ Unknown keys are an error naming the key (docs/rules.md R11 spirit: nothing is s
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import json
 import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:
+    from xuezhan.rules import Rules
 
 __all__ = ["ConfigError", "StrategySpec", "TournamentConfig", "load_config", "SEATS"]
 
@@ -234,7 +239,7 @@ class TournamentConfig:
     def effective_workers(self) -> int:
         return self.workers or (os.cpu_count() or 1)
 
-    def build_rules(self):
+    def build_rules(self) -> Rules:
         """The :class:`xuezhan.rules.Rules` value of this tournament (preset + overrides)."""
         from xuezhan.rules import Rules
 
@@ -268,19 +273,7 @@ class TournamentConfig:
         return hashlib.sha256(blob).hexdigest()[:16]
 
     def replace(self, **changes: Any) -> "TournamentConfig":
-        d = {
-            "strategies": self.strategies,
-            "hands": self.hands,
-            "seed": self.seed,
-            "seating": self.seating,
-            "rules": self.rules,
-            "workers": self.workers,
-            "chunk": self.chunk,
-            "output": self.output,
-            "name": self.name,
-        }
-        d.update(changes)
-        return TournamentConfig(**d)
+        return dataclasses.replace(self, **changes)
 
 
 _TOP_KEYS = {"name", "hands", "seed", "seating", "rules", "workers", "chunk", "output", "strategies"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from xuezhan.engine.seeds import derive_seed
 from xuezhan.tournament.config import SEATS, TournamentConfig
@@ -47,7 +47,7 @@ def game(config: TournamentConfig, index: int) -> Game:
     return Game(index, index, 0, derive_seed(config.seed, "wall", index), tuple(order))
 
 
-def games(config: TournamentConfig, indices=None) -> Iterator[Game]:
+def games(config: TournamentConfig, indices: Iterable[int] | None = None) -> Iterator[Game]:
     for i in range(config.n_games) if indices is None else indices:
         yield game(config, i)
 
