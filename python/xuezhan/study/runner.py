@@ -254,19 +254,21 @@ def _write_tidy(out: Path, variants: list[tuple[str, Path]], csv: bool) -> None:
     tmp = out / f".{FINAL}.tmp"
     csv_tmp = out / f".{CSV}.tmp"
     first = True
-    with pq.ParquetWriter(str(tmp), STUDY_SCHEMA) as writer:
-        with open(csv_tmp, "w", encoding="utf-8", newline="") if csv else _Null() as csv_file:
-            for name, path in variants:
-                f = pq.ParquetFile(path)
-                for batch in f.iter_batches(batch_size=FINAL_ROW_GROUP):
-                    table = pa.Table.from_batches([batch]).cast(SCHEMA)
-                    table = table.add_column(0, "variant", pa.array([name] * table.num_rows, pa.large_string()))
-                    table = table.replace_schema_metadata(STUDY_SCHEMA.metadata)
-                    writer.write_table(table, row_group_size=max(1, table.num_rows))
-                    if csv:
-                        table.to_pandas().to_csv(csv_file, header=first, index=False)
-                        first = False
-                f.close()
+    with (
+        pq.ParquetWriter(str(tmp), STUDY_SCHEMA) as writer,
+        open(csv_tmp, "w", encoding="utf-8", newline="") if csv else _Null() as csv_file,
+    ):
+        for name, path in variants:
+            f = pq.ParquetFile(path)
+            for batch in f.iter_batches(batch_size=FINAL_ROW_GROUP):
+                table = pa.Table.from_batches([batch]).cast(SCHEMA)
+                table = table.add_column(0, "variant", pa.array([name] * table.num_rows, pa.large_string()))
+                table = table.replace_schema_metadata(STUDY_SCHEMA.metadata)
+                writer.write_table(table, row_group_size=max(1, table.num_rows))
+                if csv:
+                    table.to_pandas().to_csv(csv_file, header=first, index=False)
+                    first = False
+            f.close()
     if csv and first:  # no rows: the header alone
         tidy({}).to_csv(csv_tmp, index=False)
     os.replace(tmp, out / FINAL)
