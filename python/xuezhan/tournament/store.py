@@ -228,13 +228,13 @@ class SegmentWriter:
         out_dir: str | Path,
         *,
         first: int = 0,
-        rows_per_segment: int = SEGMENT_ROWS,
+        rows_per_segment: int | None = None,
         journal: bool = True,
         on_close: Callable[[Segment], None] | None = None,
     ) -> None:
         self.out = Path(out_dir)
         self.next = first
-        self.rows_per_segment = rows_per_segment
+        self.rows_per_segment = SEGMENT_ROWS if rows_per_segment is None else rows_per_segment
         self.journal = journal
         self.on_close = on_close
         self._n = -1
