@@ -250,7 +250,9 @@ class SegmentWriter:
         if self.journal:
             self._sink = pa.OSFile(str(_journal_path(self.out, self._n)), "wb")
             self._ipc = pa.ipc.new_stream(self._sink, SCHEMA)
-        self._pq = pq.ParquetWriter(str(_tmp_path(self.out, self._n)), SCHEMA)
+        # no column statistics: segments are read by row group, and statistics cost ~20 KB of
+        # writer memory per row group (a segment holds thousands)
+        self._pq = pq.ParquetWriter(str(_tmp_path(self.out, self._n)), SCHEMA, write_statistics=False)
         self._chunks, self._rows = [], []
 
     def add(self, chunk_id: int, table: pa.Table) -> None:
