@@ -28,10 +28,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 from xuezhan.study import STUDY_COLUMNS
 from xuezhan.study.measure import REPORT_COLUMNS, study_report
-from xuezhan.study.runner import load_study_results, play_study
 from xuezhan.study.report import format_study, write_study_report
+from xuezhan.study.runner import load_study_results, play_study
 
 FIRED = [
     "R6.1-discard-win",

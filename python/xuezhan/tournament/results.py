@@ -124,7 +124,9 @@ def rows_to_table(rows: Sequence[Mapping[str, Any]]) -> pa.Table:
     >>> rows_to_table([]).num_rows, rows_to_table([]).column_names == list(COLUMNS)
     (0, True)
     """
-    arrays = [pa.array([r[name] for r in rows], type=field.type) for name, field in zip(SCHEMA.names, SCHEMA, strict=True)]
+    arrays = [
+        pa.array([r[name] for r in rows], type=field.type) for name, field in zip(SCHEMA.names, SCHEMA, strict=True)
+    ]
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
 
