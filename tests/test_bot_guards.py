@@ -21,7 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+from _results_helpers import rewrite_chunks
 from xuezhan.engine.match import first_dealer, run_round
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round
@@ -32,7 +35,8 @@ from xuezhan.strategies.guarded import GuardedFactory, observation_from_dict
 from xuezhan.tournament import ConfigError, TournamentConfig, TournamentError, run
 from xuezhan.tournament.config import StrategySpec
 from xuezhan.tournament.play import strategy_factory
-from xuezhan.tournament.results import OutputLock, read_parts
+from xuezhan.tournament.results import OutputLock, done_chunks, load_results, read_parts
+from xuezhan.tournament.store import SegmentWriter
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -437,7 +441,7 @@ def _start_cli(
         env={**env, "XUEZHAN_TEST_SLEEP": "0.003"},
     )
     assert wait_until(
-        lambda: len(list((out / "parts").glob("part-*.parquet"))) >= 2 or proc.poll() is not None,
+        lambda: len(done_chunks(out)) >= 2 or proc.poll() is not None,
         60,
     )
     assert proc.poll() is None, "the run finished before the test could act"
@@ -487,7 +491,7 @@ def test_pool_workers_and_their_bots_end_when_the_main_process_is_killed(tmp_pat
 # ----------------------------------------------------------------------------- output folder
 
 
-def test_resume_refuses_a_part_file_that_is_not_its_chunks(tmp_path):
+def test_resume_refuses_stored_chunks_that_are_not_their_hands(tmp_path):
     c = TournamentConfig(
         strategies=["random", "greedy", "random", "greedy"],
         hands=16,
@@ -498,26 +502,43 @@ def test_resume_refuses_a_part_file_that_is_not_its_chunks(tmp_path):
     out = tmp_path / "o"
     run(c, output=out, progress=False)
     (out / "results.parquet").unlink()
-    parts = out / "parts"
-    shutil.copy(parts / "part-000000.parquet", parts / "part-000001.parquet")
+    seg = out / "parts" / "seg-000000.parquet"
+    chunk0 = pq.ParquetFile(seg).read_row_group(0)
+    # chunk 1's row group replaced by chunk 0's rows: refused, naming file, row group and chunk
+    rewrite_chunks(out, lambda chunk, t: chunk0 if chunk == 1 else t)
     with pytest.raises(
         TournamentError,
-        match=r"part-000001\.parquet: holds hands 0-3.*chunk holds hands 4-7",
+        match=r"seg-000000\.parquet \(row group 1, chunk 1\): holds hands 0-3.*chunk holds hands 4-7",
     ):
         run(c, output=out, resume=True, progress=False)
-    # same hands, one row's seed altered: also refused, naming the file
-    df = pd.read_parquet(parts / "part-000002.parquet")
-    df.loc[3, "seed"] += 1
-    df.to_parquet(parts / "part-000001.parquet", index=False)
-    df = pd.read_parquet(parts / "part-000002.parquet")
-    df.loc[5, "seed"] += 1
-    df.to_parquet(parts / "part-000002.parquet", index=False)
-    (parts / "part-000001.parquet").unlink()
-    with pytest.raises(TournamentError, match=r"part-000002\.parquet: hand 9 seat 1 has wall seed"):
+    # same hands, one row's wall seed altered: also refused
+    def alter(chunk: int, t: pa.Table) -> pa.Table:
+        if chunk == 1:
+            return pq.ParquetFile(seg_copy).read_row_group(1)
+        if chunk != 2:
+            return t
+        seeds = t.column("seed").to_pylist()
+        seeds[5] += 1
+        return t.set_column(t.schema.get_field_index("seed"), "seed", pa.array(seeds, pa.int64()))
+
+    seg_copy = tmp_path / "copy.parquet"
+    run(c, output=tmp_path / "ref", progress=False)
+    shutil.copy(tmp_path / "ref" / "parts" / "seg-000000.parquet", seg_copy)
+    rewrite_chunks(out, alter)
+    with pytest.raises(TournamentError, match=r"chunk 2\): hand 9 seat 1 has wall seed"):
         run(c, output=out, resume=True, progress=False)
-    (parts / "part-000002.parquet").unlink()
+    # a chunk stored twice (in two segments) is refused too
+    seg.unlink()
+    with SegmentWriter(out, first=0, journal=False) as w:
+        w.add(0, chunk0)
+    with SegmentWriter(out, first=1, journal=False) as w:
+        w.add(0, chunk0)
+    with pytest.raises(TournamentError, match=r"chunk 0 is stored twice"):
+        run(c, output=out, resume=True, progress=False)
+    (out / "parts" / "seg-000001.parquet").unlink()
     full = run(c, output=out, resume=True, progress=False)
     assert list(full["hand"]) == [h for h in range(16) for _ in range(4)]
+    pd.testing.assert_frame_equal(full, load_results(tmp_path / "ref"))
 
 
 def test_two_runs_cannot_share_an_output_folder(tmp_path):

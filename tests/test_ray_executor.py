@@ -14,8 +14,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import ray
+from _results_helpers import drop_chunks
 from xuezhan.study import run_study
 from xuezhan.tournament import TournamentConfig, run
+from xuezhan.tournament.results import done_chunks
 
 TESTS = Path(__file__).resolve().parent
 
@@ -81,11 +83,7 @@ def test_ray_rows_identical_to_local_with_a_worker_killed_mid_run(
     killed = None
     while time.monotonic() < deadline and thread.is_alive():
         pids = sorted(int(p.name[4:]) for p in ray_cluster.glob("pid-*"))
-        parts = (
-            list((out / "parts").glob("part-*.parquet"))
-            if (out / "parts").is_dir()
-            else []
-        )
+        parts = done_chunks(out) if (out / "parts").is_dir() else set()
         if pids and parts:
             killed = pids[0]
             os.kill(
@@ -112,8 +110,7 @@ def test_ray_resume_and_study_match_local(ray_cluster, tmp_path):
     out = tmp_path / "t"
     first = run(config, output=out, executor="ray", progress=False)
     (out / "results.parquet").unlink()
-    for i in (0, 3):
-        (out / "parts" / f"part-{i:06d}.parquet").unlink()
+    drop_chunks(out, [0, 3])
     resumed = run(config, output=out, executor="ray", resume=True, progress=False)
     pd.testing.assert_frame_equal(first, resumed)
     pd.testing.assert_frame_equal(run(config, progress=False), resumed)

@@ -27,9 +27,11 @@ from xuezhan.tournament import (
     summarize,
     write_report,
 )
-from xuezhan.tournament.results import read_parts, rows_to_frame
+from xuezhan.tournament.results import done_chunks, read_parts, rows_to_frame
 from xuezhan.tournament.scheduling import chunks, derive_seed, game, games
 from xuezhan.tournament.stats import clustered_mean_ci, t_ppf
+
+from _results_helpers import drop_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
 LINEUP = ["random", "greedy", "value", "greedy"]
@@ -220,8 +222,7 @@ def test_resume_after_lost_chunks_gives_the_uninterrupted_table(tmp_path):
     run(c, output=part, progress=False)
     # an interrupted run: the final table and some chunks were never written
     (part / "results.parquet").unlink()
-    for i in (1, 4, 5):
-        (part / "parts" / f"part-{i:06d}.parquet").unlink()
+    drop_chunks(part, [1, 4, 5])
     assert len(read_parts(part)) == 4 * (48 - 24)
     resumed = run(c, output=part, resume=True, progress=False)
     pd.testing.assert_frame_equal(full, resumed)
@@ -242,7 +243,7 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_table(tmp_path):
                             env={**env, "XUEZHAN_TEST_SLEEP": "0.01"})
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if (out / "parts").is_dir() and len(list((out / "parts").glob("part-*.parquet"))) >= 3:
+        if len(done_chunks(out)) >= 3:
             break
         time.sleep(0.02)
     assert proc.poll() is None, "the run finished before it could be interrupted"

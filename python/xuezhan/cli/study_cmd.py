@@ -79,7 +79,8 @@ def study_command(
     progress: bool | None,
 ) -> None:
     """Play the rule study defined in FILE (TOML) and report what each variant changes."""
-    from xuezhan.study import StudyConfigError, StudyError, load_study, run_study
+    from xuezhan.study import StudyConfigError, StudyError, load_study
+    from xuezhan.study.runner import load_study_results, play_study
     from xuezhan.tournament import ConfigError, TournamentError
 
     if address is not None and executor != "ray":
@@ -106,7 +107,7 @@ def study_command(
         err=True,
     )
     try:
-        df = run_study(
+        results = play_study(
             config,
             output=out,
             resume=resume,
@@ -125,11 +126,13 @@ def study_command(
         sys.exit(130)
     except (StudyError, TournamentError, ConfigError, ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"results: {out / 'results.parquet'}", err=True)
+    click.echo(f"results: {results}", err=True)
     if not no_report:
-        from xuezhan.study.measure import study_report
+        from xuezhan.study.measure import REPORT_COLUMNS, study_report
         from xuezhan.study.report import format_study, write_study_report
 
+        # only the columns the report reads, strings as categoricals: bounded memory
+        df, _ = load_study_results(results, columns=list(REPORT_COLUMNS), categories=True)
         report = study_report(
             df, variants=[v.name for v in config.variants], base=config.base_variant
         )

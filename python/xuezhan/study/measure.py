@@ -30,6 +30,7 @@ from xuezhan.study.estimators import ratio_estimates, sd_estimates
 
 __all__ = [
     "QUANTILES",
+    "REPORT_COLUMNS",
     "RULE_WORDS",
     "SECTIONS",
     "Metric",
@@ -83,6 +84,11 @@ HEADLINE_RULES: tuple[str, ...] = (
     "R7.2-pig",
     "R7.5-refund",
     "R8-escape",
+)
+#: The columns :func:`study_report` reads (load only these for a large study).
+REPORT_COLUMNS: tuple[str, ...] = (
+    "variant", "hand", "seed_index", "strategy", "dealer", "delta", "won",
+    "fan", "fan_items", "dealt_in", "kongs", "pig", "end", "fired",
 )
 #: Quantiles of a seat's delta reported in ``scores``.
 QUANTILES: tuple[float, ...] = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
@@ -189,7 +195,7 @@ def study_report(
             f"compared on the {len(common)} walls every variant played (the study is incomplete)"
         )
     keep &= np.isin(seeds_all, common)
-    d = df.loc[keep]
+    d = df if keep.all() else df.loc[keep]  # no copy of a complete study
     V, G = len(variants), len(common)
     cells = V * G
     vcode = vcode_all[keep].astype(np.int64)

@@ -10,7 +10,10 @@ driver and executors (local process pool or Ray), one after the other, into its 
     OUTPUT/results.parquet               the tidy table: ``variant`` + the tournament columns
 
 so ``--resume`` continues whichever variant was interrupted, and each variant's folder can be
-read on its own (``xuezhan report OUTPUT/variants/<variant>``).
+read on its own (``xuezhan report OUTPUT/variants/<variant>``). With an output folder the tidy
+table is written batch by batch from the variants' tables (:func:`play_study`), so a study of
+millions of hands never sits in memory as a whole; :func:`load_study_results` reads it back,
+optionally only some columns with the strings as categoricals (what the report needs).
 """
 
 from __future__ import annotations
@@ -25,11 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from xuezhan.study.config import StudyConfig, load_study, study_from_dict
-from xuezhan.tournament.driver import TournamentError, run
-from xuezhan.tournament.results import COLUMNS, FINAL, done_chunks, load_results
+from xuezhan.tournament.driver import TournamentError, play, run
+from xuezhan.tournament.results import COLUMNS, CSV, FINAL, SCHEMA, done_chunks, load_results
 from xuezhan.tournament.scheduling import chunks
+from xuezhan.tournament.store import FINAL_ROW_GROUP
 
 __all__ = [
     "STUDY_COLUMNS",
@@ -37,6 +43,7 @@ __all__ = [
     "VARIANTS",
     "StudyError",
     "load_study_results",
+    "play_study",
     "run_study",
     "tidy",
 ]
@@ -45,6 +52,11 @@ STUDY_MANIFEST = "study.json"
 VARIANTS = "variants"
 #: The tidy table's columns: the variant's name, then the tournament's columns.
 STUDY_COLUMNS: dict[str, str] = {"variant": "string", **COLUMNS}
+#: The tidy table as Arrow sees it (with the pandas metadata giving back STUDY_COLUMNS' dtypes).
+STUDY_SCHEMA: pa.Schema = pa.Schema.from_pandas(
+    pd.DataFrame({c: pd.Series(dtype=t) for c, t in STUDY_COLUMNS.items()}),  # type: ignore[call-overload]
+    preserve_index=False,
+)
 
 
 class StudyError(TournamentError):
@@ -112,10 +124,22 @@ def _hands_done(config: StudyConfig, out: Path | None, resume: bool) -> int:
     for v in config.variants:
         tc = config.tournament(v)
         sizes = [len(r) for r in chunks(tc)]
-        total += sum(
-            sizes[i] for i in done_chunks(out / VARIANTS / v.slug) if i < len(sizes)
-        )
+        try:
+            done = done_chunks(out / VARIANTS / v.slug)
+        except ValueError:  # damaged stored chunks: the variant's resume names them
+            done = set()
+        total += sum(sizes[i] for i in done if 0 <= i < len(sizes))
     return total
+
+
+def _resolve(config: StudyConfig | str | Path | dict[str, Any], workers: int | None) -> StudyConfig:
+    if isinstance(config, (str, Path)):
+        config = load_study(config)
+    elif isinstance(config, dict):
+        config = study_from_dict(config)
+    if workers is not None:
+        config = config.replace(workers=workers)
+    return config
 
 
 def run_study(
@@ -138,68 +162,139 @@ def run_study(
     variant and the tidy ``results.parquet``. ``resume``, ``overwrite``, ``workers``, ``csv``,
     ``executor`` and ``address`` mean what they mean for :func:`xuezhan.tournament.run`;
     ``progress`` shows one bar over the whole study. ``on_variant(name)`` is called before each
-    variant starts.
+    variant starts. For studies too large to hold as one DataFrame use :func:`play_study`.
     """
-    if isinstance(config, (str, Path)):
-        config = load_study(config)
-    elif isinstance(config, dict):
-        config = study_from_dict(config)
-    if workers is not None:
-        config = config.replace(workers=workers)
-    out = (
-        Path(output)
-        if output is not None
-        else (Path(config.output) if config.output else None)
-    )
+    config = _resolve(config, workers)
+    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    kw: dict[str, Any] = dict(resume=resume, overwrite=overwrite, progress=progress, csv=csv,
+                              executor=executor, address=address, on_variant=on_variant)
     if out is not None:
-        _check_output(config, out, resume, overwrite)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=config.n_games * len(config.variants),
-            initial=_hands_done(config, out, resume),
-            unit="hand",
-            desc=config.name,
-            dynamic_ncols=True,
-            smoothing=0.1,
-        )
+        play_study(config, output=out, **kw)
+        return load_study_results(out)[0]
     frames: dict[str, pd.DataFrame] = {}
-    try:
+    with _bar(config, None, False, progress) as tick:
         for v in config.variants:
-            if bar is not None:
-                bar.set_postfix_str(v.name)
             if on_variant is not None:
                 on_variant(v.name)
-            frames[v.name] = run(
+            frames[v.name] = run(config.tournament(v), progress=False, executor=executor, address=address,
+                                 on_hands=tick)
+    return tidy(frames, [v.name for v in config.variants])
+
+
+class _bar:
+    """One progress bar over the whole study (a context manager giving its ``update``)."""
+
+    def __init__(self, config: StudyConfig, out: Path | None, resume: bool, progress: bool | None) -> None:
+        self.bar = None
+        if progress is None:
+            progress = sys.stderr.isatty()
+        if progress:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=config.n_games * len(config.variants),
+                initial=_hands_done(config, out, resume),
+                unit="hand",
+                desc=config.name,
+                dynamic_ncols=True,
+                smoothing=0.1,
+            )
+
+    def __enter__(self) -> Callable[[int], None] | None:
+        return None if self.bar is None else self.bar.update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def play_study(
+    config: StudyConfig | str | Path | dict[str, Any],
+    *,
+    output: str | Path | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: bool | None = None,
+    csv: bool = False,
+    workers: int | None = None,
+    executor: str = "local",
+    address: str | None = None,
+    on_variant: Callable[[str], None] | None = None,
+) -> Path:
+    """Play every variant of a study into its output folder; return the tidy table's path.
+
+    The same as :func:`run_study` with an output folder (required), without loading the
+    table: each variant is played by :func:`xuezhan.tournament.driver.play` and the tidy
+    ``results.parquet`` is written from the variants' tables one row group at a time.
+    """
+    config = _resolve(config, workers)
+    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    if out is None:
+        raise StudyError("play_study() writes its results to an output folder: give output= (or output in the file)")
+    _check_output(config, out, resume, overwrite)
+    with _bar(config, out, resume, progress) as tick:
+        for v in config.variants:
+            if on_variant is not None:
+                on_variant(v.name)
+            play(
                 config.tournament(v),
-                output=None if out is None else out / VARIANTS / v.slug,
+                output=out / VARIANTS / v.slug,
                 resume=resume,
                 progress=False,
                 executor=executor,
                 address=address,
-                on_hands=None if bar is None else bar.update,
+                on_hands=tick,
             )
-    finally:
-        if bar is not None:
-            bar.close()
-    df = tidy(frames, [v.name for v in config.variants])
-    if out is not None:
-        tmp = out / f".{FINAL}.tmp"
-        df.to_parquet(tmp, index=False)
-        os.replace(tmp, out / FINAL)
-        if csv:
-            df.to_csv(out / "results.csv", index=False)
-    return df
+    _write_tidy(out, [(v.name, out / VARIANTS / v.slug / FINAL) for v in config.variants], csv)
+    return out / FINAL
 
 
-def load_study_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any] | None]:
+def _write_tidy(out: Path, variants: list[tuple[str, Path]], csv: bool) -> None:
+    """The tidy table from the variants' tables, one row group at a time (bounded memory)."""
+    tmp = out / f".{FINAL}.tmp"
+    csv_tmp = out / f".{CSV}.tmp"
+    first = True
+    with (
+        pq.ParquetWriter(str(tmp), STUDY_SCHEMA) as writer,
+        open(csv_tmp, "w", encoding="utf-8", newline="") if csv else _Null() as csv_file,
+    ):
+        for name, path in variants:
+            f = pq.ParquetFile(path)
+            for batch in f.iter_batches(batch_size=FINAL_ROW_GROUP):
+                table = pa.Table.from_batches([batch]).cast(SCHEMA)
+                table = table.add_column(0, "variant", pa.array([name] * table.num_rows, pa.large_string()))
+                table = table.replace_schema_metadata(STUDY_SCHEMA.metadata)
+                writer.write_table(table, row_group_size=max(1, table.num_rows))
+                if csv:
+                    table.to_pandas().to_csv(csv_file, header=first, index=False)
+                    first = False
+            f.close()
+    if csv and first:  # no rows: the header alone
+        tidy({}).to_csv(csv_tmp, index=False)
+    os.replace(tmp, out / FINAL)
+    if csv:
+        os.replace(csv_tmp, out / CSV)
+
+
+class _Null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def load_study_results(
+    path: str | Path, *, columns: list[str] | None = None, categories: bool = False
+) -> tuple[pd.DataFrame, dict[str, Any] | None]:
     """The tidy table of a study folder (or its ``results.parquet``, or any tidy Parquet/CSV)
     and the study's manifest when there is one. A folder whose study was interrupted gives the
-    variants' part files written so far."""
+    variants' chunks stored so far. ``columns`` reads only those columns (``variant`` always);
+    ``categories`` reads the strings as pandas categoricals (a million-row table in a few
+    hundred MB: what the report needs)."""
+    wanted = STUDY_COLUMNS if columns is None else {
+        c: STUDY_COLUMNS[c] for c in dict.fromkeys(["variant", *columns])
+    }
     p = Path(path)
     manifest = None
     if p.is_dir():
@@ -210,7 +305,7 @@ def load_study_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any] |
             )
         manifest = json.loads(mp.read_text(encoding="utf-8"))
         if (p / FINAL).is_file():
-            df = pd.read_parquet(p / FINAL)
+            df = _read_tidy(p / FINAL, list(wanted), categories)
         else:
             frames = {}
             for name, folder in manifest["variants"].items():
@@ -225,10 +320,22 @@ def load_study_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any] |
     elif p.suffix == ".csv":
         df = pd.read_csv(p, keep_default_na=False, na_values=[])
     else:
-        df = pd.read_parquet(p)
-    missing = [c for c in STUDY_COLUMNS if c not in df.columns]
+        df = _read_tidy(p, list(wanted), categories)
+    missing = [c for c in wanted if c not in df.columns]
     if missing:
         raise ValueError(
             f"{p}: not a study results table: missing column(s) {', '.join(missing)}"
         )
-    return df[list(STUDY_COLUMNS)].astype(STUDY_COLUMNS), manifest
+    df = df[list(wanted)]
+    if categories and all(
+        str(df[c].dtype) == t or isinstance(df[c].dtype, pd.CategoricalDtype) for c, t in wanted.items()
+    ):
+        return df, manifest
+    return df.astype(wanted), manifest
+
+
+def _read_tidy(p: Path, columns: list[str], categories: bool) -> pd.DataFrame:
+    names = pq.read_schema(p).names
+    cols = [c for c in columns if c in names]
+    strings = [c for c in cols if STUDY_COLUMNS.get(c) == "string"] if categories else None
+    return pq.read_table(p, columns=cols, read_dictionary=strings).to_pandas()

@@ -1,8 +1,10 @@
 """``xuezhan.tournament.run``: play a tournament (resumable) and return its results table.
 
 Before the first hand every external bot and guarded Python strategy of the line-up passes a
-start-up check (:func:`check_bots`); one run at a time holds the output folder's lock; on
-``--resume`` every part file on disk is verified against its chunk before it is trusted.
+start-up check (:func:`check_bots`); one run at a time holds the output folder's lock; finished
+chunks stream to a few Parquet segments (:mod:`.store`) and are dropped from memory; on
+``--resume`` a folder left by a killed run is repaired and every stored chunk is verified
+against the hands its id names before it is trusted.
 """
 
 from __future__ import annotations
@@ -11,45 +13,67 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from xuezhan.tournament.config import ConfigError, TournamentConfig, load_config
 from xuezhan.tournament.executors import WorkerLost, executor_for
 from xuezhan.tournament.results import (
+    CSV,
     FINAL,
     MANIFEST,
-    PARTS,
+    SCHEMA,
     OutputBusy,
     OutputLock,
-    PartError,
-    done_chunks,
-    part_path,
+    load_results,
     read_manifest,
-    read_parts,
-    rows_to_frame,
-    verify_part,
-    write_final,
+    table_to_frame,
     write_manifest,
 )
-from xuezhan.tournament.scheduling import chunks, game
+from xuezhan.tournament.scheduling import Game, chunks, game
+from xuezhan.tournament.store import (
+    PARTS,
+    PartError,
+    Segment,
+    SegmentWriter,
+    next_segment,
+    recover,
+    segments,
+    stored_chunks,
+    verify_segment,
+    write_final,
+)
 
-__all__ = ["TournamentError", "run"]
+__all__ = ["TournamentError", "play", "run"]
 
 
 class TournamentError(RuntimeError):
     """A tournament that cannot start or continue (e.g. ``--resume`` of a different tournament)."""
 
 
-def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite: bool) -> set[int]:
+def _games_of(config: TournamentConfig, all_chunks: list[range]) -> Callable[[int], list[Game]]:
+    def games_of(chunk_id: int) -> list[Game]:
+        if not 0 <= chunk_id < len(all_chunks):
+            raise IndexError(chunk_id)
+        return [game(config, i) for i in all_chunks[chunk_id]]
+
+    return games_of
+
+
+def _prepare_output(
+    config: TournamentConfig, out: Path, resume: bool, overwrite: bool
+) -> tuple[dict[str, Any], set[int]]:
+    """Check, repair (``--resume`` after a kill) and verify the output folder; returns the
+    manifest to keep up to date and the chunks already stored."""
     manifest = read_manifest(out)
-    has_parts = (out / PARTS).is_dir() and any((out / PARTS).glob("part-*.parquet"))
+    has_parts = next_segment(out) > 0
     if overwrite:
-        for name in (PARTS,):
-            shutil.rmtree(out / name, ignore_errors=True)
-        for name in (FINAL, MANIFEST, "results.csv"):
+        shutil.rmtree(out / PARTS, ignore_errors=True)
+        for name in (FINAL, MANIFEST, CSV):
             (out / name).unlink(missing_ok=True)
         manifest, has_parts = None, False
     if resume:
@@ -57,7 +81,9 @@ def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite
             # nothing to resume: a fresh start
             pass
         elif manifest is None:
-            raise TournamentError(f"{out}: part files without {MANIFEST}: cannot tell which tournament they belong to")
+            raise TournamentError(
+                f"{out}: stored results without {MANIFEST}: cannot tell which tournament they belong to"
+            )
         elif manifest.get("identity") != config.identity():
             raise TournamentError(
                 f"{out}: --resume of a different tournament (identity {manifest.get('identity')} on disk, "
@@ -67,29 +93,31 @@ def _prepare_output(config: TournamentConfig, out: Path, resume: bool, overwrite
         raise TournamentError(
             f"{out}: already holds tournament results; continue them with --resume or start over with --overwrite"
         )
-    write_manifest(
-        out,
-        {
-            "identity": config.identity(),
-            "config": config.to_dict(),
-            "n_games": config.n_games,
-            "chunks": len(chunks(config)),
-            "started": (manifest or {}).get("started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
-        },
-    )
-    done = done_chunks(out) if resume else set()
     all_chunks = chunks(config)
-    for chunk_id in sorted(done):
-        path = part_path(out, chunk_id)
-        if chunk_id >= len(all_chunks):
-            raise TournamentError(
-                f"{path}: this tournament has only {len(all_chunks)} chunks; the file is not one of its parts"
-            )
+    done: set[int] = set()
+    stored: list[Segment] = []
+    if resume and has_parts:
         try:
-            verify_part(path, [game(config, i) for i in all_chunks[chunk_id]])
+            for note in recover(out):
+                print(f"{out}/{PARTS}/{note}", file=sys.stderr)
+            stored = segments(out)
+            games_of = _games_of(config, all_chunks)
+            for seg in stored:
+                verify_segment(seg, games_of)
+            done = set(stored_chunks(out))
         except PartError as exc:
-            raise TournamentError(f"{exc}; delete it and --resume plays its chunk again") from None
-    return done
+            raise TournamentError(f"{exc}; delete it and --resume plays its chunks again") from None
+    new = {
+        "identity": config.identity(),
+        "config": config.to_dict(),
+        "n_games": config.n_games,
+        "chunks": len(all_chunks),
+        "started": (manifest or {}).get("started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+        # which chunk ids each segment holds (the segments' footers say the same)
+        "segments": {seg.path.name: list(seg.chunks) for seg in stored},
+    }
+    write_manifest(out, new)
+    return new, done
 
 
 def check_programs(config: TournamentConfig) -> None:
@@ -160,6 +188,20 @@ def check_bots(config: TournamentConfig) -> None:
             bot.close()
 
 
+def _resolve(config: TournamentConfig | str | Path | dict[str, Any], workers: int | None) -> TournamentConfig:
+    if isinstance(config, (str, Path)):
+        config = load_config(config)
+    elif isinstance(config, dict):
+        from xuezhan.tournament.config import config_from_dict
+
+        config = config_from_dict(config)
+    if workers is not None:
+        config = config.replace(workers=workers)
+    check_programs(config)
+    check_bots(config)
+    return config
+
+
 def run(
     config: TournamentConfig | str | Path | dict[str, Any],
     *,
@@ -176,38 +218,61 @@ def run(
     """Play a tournament and return its per-(hand, seat) results table, sorted by (hand, seat).
 
     ``config`` is a :class:`TournamentConfig`, a TOML path, or a dict in the TOML layout.
-    ``output`` (default ``config.output``) is the output folder: finished chunks are written to
-    ``parts/`` as they finish and the final table to ``results.parquet`` (``results.csv`` with
-    ``csv``). Without any output folder the results are only returned. ``resume`` continues an
-    interrupted run in the same folder (same tournament required). ``workers`` overrides the
-    configuration (0 = all cores). ``progress`` shows a tqdm bar (default: when stderr is a tty).
-    ``executor`` is ``local`` (a process pool) or ``ray`` (a Ray cluster at ``address``, see
+    ``output`` (default ``config.output``) is the output folder: finished chunks are stored in
+    ``parts/`` as they finish (:mod:`.store`) and the final table is written to
+    ``results.parquet`` (``results.csv`` with ``csv``), then read back. Without any output
+    folder the results are only returned. ``resume`` continues an interrupted run in the same
+    folder (same tournament required). ``workers`` overrides the configuration (0 = all
+    cores). ``progress`` shows a tqdm bar (default: when stderr is a tty). ``executor`` is
+    ``local`` (a process pool) or ``ray`` (a Ray cluster at ``address``, see
     :mod:`.ray_executor`); both give the same table. ``on_hands(n)`` is called with each
-    finished chunk's number of hands (a caller's own progress bar).
+    finished chunk's number of hands (a caller's own progress bar). For runs too large to
+    hold as one DataFrame, :func:`play` writes the table without loading it.
     """
-    if isinstance(config, (str, Path)):
-        config = load_config(config)
-    elif isinstance(config, dict):
-        from xuezhan.tournament.config import config_from_dict
-
-        config = config_from_dict(config)
-    if workers is not None:
-        config = config.replace(workers=workers)
-    check_programs(config)
-    check_bots(config)
-    execute = executor_for(executor, address)
+    config = _resolve(config, workers)
     out = Path(output) if output is not None else (Path(config.output) if config.output else None)
     if out is None:
-        return _run(config, None, resume, overwrite, progress, csv, execute, on_hands)
+        table = _run(config, None, resume, overwrite, progress, csv, executor, address, on_hands)
+        assert table is not None
+        return table_to_frame(table)
+    play(config, output=out, resume=resume, overwrite=overwrite, progress=progress, csv=csv,
+         executor=executor, address=address, on_hands=on_hands)
+    return load_results(out)
+
+
+def play(
+    config: TournamentConfig | str | Path | dict[str, Any],
+    *,
+    output: str | Path | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: bool | None = None,
+    csv: bool = False,
+    workers: int | None = None,
+    executor: str = "local",
+    address: str | None = None,
+    on_hands: Callable[[int], None] | None = None,
+) -> Path:
+    """Play a tournament into its output folder and return the path of ``results.parquet``.
+
+    The same as :func:`run` with an output folder (required here), but the table is never
+    loaded: the main process holds at most a few chunks at a time, whatever the number of
+    hands. Read the table (or only some columns) with :func:`~.results.load_results`.
+    """
+    config = _resolve(config, workers)
+    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    if out is None:
+        raise TournamentError("play() writes its results to an output folder: give output= (or output in the file)")
     lock = OutputLock(out)
     try:
         lock.acquire()
     except OutputBusy as exc:
         raise TournamentError(str(exc)) from None
     try:
-        return _run(config, out, resume, overwrite, progress, csv, execute, on_hands)
+        _run(config, out, resume, overwrite, progress, csv, executor, address, on_hands)
     finally:
         lock.release()
+    return out / FINAL
 
 
 def _run(
@@ -217,13 +282,16 @@ def _run(
     overwrite: bool,
     progress: bool | None,
     csv: bool,
-    execute: Callable[..., list[pd.DataFrame]],
+    executor: str,
+    address: str | None,
     on_hands: Callable[[int], None] | None,
-) -> pd.DataFrame:
+) -> pa.Table | None:
+    execute = executor_for(executor, address)
     all_chunks = chunks(config)
     done: set[int] = set()
+    manifest: dict[str, Any] = {}
     if out is not None:
-        done = _prepare_output(config, out, resume, overwrite)
+        manifest, done = _prepare_output(config, out, resume, overwrite)
     pending = [i for i in range(len(all_chunks)) if i not in done]
     done_hands = sum(len(all_chunks[i]) for i in done)
 
@@ -242,14 +310,29 @@ def _run(
             smoothing=0.1,
         )
 
-    def on_chunk(chunk_id: int, frame: pd.DataFrame) -> None:
+    collected: dict[int, pa.Table] = {}
+    writer: SegmentWriter | None = None
+    if out is not None:
+
+        def record(seg: Segment) -> None:
+            manifest["segments"][seg.path.name] = list(seg.chunks)
+            write_manifest(out, manifest)
+
+        writer = SegmentWriter(out, first=next_segment(out), on_close=record)
+
+    def on_chunk(chunk_id: int, table: pa.Table) -> None:
+        # stored (or, without an output folder, collected) at once; nothing else keeps it
+        if writer is not None:
+            writer.add(chunk_id, table)
+        else:
+            collected[chunk_id] = table
         if bar is not None:
             bar.update(len(all_chunks[chunk_id]))
         if on_hands is not None:
             on_hands(len(all_chunks[chunk_id]))
 
     try:
-        frames = execute(config, pending, out_dir=out, on_chunk=on_chunk)
+        execute(config, pending, on_chunk=on_chunk)
     except WorkerLost as exc:
         spans = ", ".join(f"{all_chunks[c][0]}-{all_chunks[c][-1]}" for c in exc.chunks)
         saved = f"the finished chunks are saved in {out}; continue with --resume" if out else "nothing was saved"
@@ -258,19 +341,23 @@ def _run(
             f"(hands {spans}) were unfinished; {saved}"
         ) from None
     finally:
+        if writer is not None:
+            writer.close()  # however the run ends, every finished chunk is in a closed segment
         if bar is not None:
             bar.close()
 
     if out is not None:
-        df = read_parts(out)
-        n_hands = df["hand"].nunique()
-        if len(df) != 4 * config.n_games or n_hands != config.n_games:
+        stored = stored_chunks(out)
+        missing = [c for c in range(len(all_chunks)) if c not in stored]
+        if missing:
+            have = sum(len(all_chunks[c]) for c in stored if 0 <= c < len(all_chunks))
             raise TournamentError(
-                f"{out}: expected {config.n_games} hands of 4 rows in {PARTS}/, found {n_hands} hands in {len(df)} rows"
+                f"{out}: expected {config.n_games} hands in {PARTS}/, found {have} "
+                f"(chunk(s) {', '.join(map(str, missing[:10]))}{'…' if len(missing) > 10 else ''} missing)"
             )
-        write_final(out, df, csv=csv)
-        return df
-    if not frames:
-        return rows_to_frame([])
-    df = pd.concat(frames, ignore_index=True)
-    return df.sort_values(["hand", "seat"], kind="stable").reset_index(drop=True)
+        write_final(out, out / FINAL, range(len(all_chunks)), csv=out / CSV if csv else None)
+        return None
+    if not collected:
+        return SCHEMA.empty_table()
+    table = pa.concat_tables([collected[c] for c in sorted(collected)])
+    return table.sort_by([("hand", "ascending"), ("seat", "ascending")])

@@ -3,8 +3,10 @@
 The unit of work is a chunk of hand indices (:func:`xuezhan.tournament.scheduling.chunks`).
 A worker builds the line-up's strategies once (external bots: one subprocess per entry and
 worker) and plays each hand of a chunk from its own seed, so the rows of a hand are the same
-whichever worker plays it, in whatever order. The main process writes each finished chunk as
-a part file at once, so an interrupted run keeps every finished chunk.
+whichever worker plays it, in whatever order. A chunk travels back as an Arrow table (built
+column by column); the main process hands each finished chunk to the caller's ``on_chunk``
+at once (the driver streams it to disk, :mod:`.store`) and keeps nothing, so its memory does
+not grow with the number of hands, and an interrupted run keeps every finished chunk.
 
 Pool workers never outlive the main process: on Linux the kernel sends them ``SIGTERM`` when
 it dies (``PR_SET_PDEATHSIG``), elsewhere a watchdog thread notices their new parent; either
@@ -24,15 +26,14 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from types import FrameType
 
-import pandas as pd
+import pyarrow as pa
 
 from xuezhan.strategies.botprocess import kill_all
 from xuezhan.tournament.config import TournamentConfig
 from xuezhan.tournament.play import HandRunner
-from xuezhan.tournament.results import forget_inherited_locks, rows_to_frame, write_part
+from xuezhan.tournament.results import forget_inherited_locks, rows_to_table
 from xuezhan.tournament.scheduling import chunk_games, game
 
 __all__ = ["WorkerLost", "execute", "play_chunk"]
@@ -82,7 +83,7 @@ def _follow_parent(parent: int) -> None:
 
 def _init_worker(config: TournamentConfig, parent: int) -> None:
     # Ctrl-C is the main process's business: it stops handing out work and the workers
-    # finish the chunk in hand, so no part file is ever half-written.
+    # finish the chunk in hand and the main process stores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget_inherited_locks()
     _follow_parent(parent)
@@ -95,40 +96,33 @@ def _init_worker(config: TournamentConfig, parent: int) -> None:
     Finalize(None, _RUNNER.close, exitpriority=10)
 
 
-def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pd.DataFrame:
+#: What the executors hand back per finished chunk: ``on_chunk(chunk_id, table)``.
+OnChunk = Callable[[int, pa.Table], None]
+
+
+def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pa.Table:
+    """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table."""
     rows: list[dict] = []
     for index in chunk_games(config, chunk_id):
         rows.extend(runner.play(game(config, index)))
-    return rows_to_frame(rows)
+    return rows_to_table(rows)
 
 
-def _worker_chunk(config: TournamentConfig, chunk_id: int) -> tuple[int, pd.DataFrame]:
+def _worker_chunk(config: TournamentConfig, chunk_id: int) -> tuple[int, pa.Table]:
     assert _RUNNER is not None
     return chunk_id, play_chunk(_RUNNER, config, chunk_id)
 
 
-def execute(
-    config: TournamentConfig,
-    pending: Iterable[int],
-    *,
-    out_dir: str | Path | None,
-    on_chunk: Callable[[int, pd.DataFrame], None] | None = None,
-) -> list[pd.DataFrame]:
-    """Play the ``pending`` chunks; write each as a part file (when ``out_dir``) as it finishes.
+def execute(config: TournamentConfig, pending: Iterable[int], *, on_chunk: OnChunk) -> None:
+    """Play the ``pending`` chunks; hand each to ``on_chunk(chunk_id, table)`` as it finishes.
 
-    ``on_chunk(chunk_id, frame)`` is called in the main process after each chunk (progress).
-    Returns the frames of the chunks played. On ``KeyboardInterrupt`` the queued chunks are
-    cancelled, the chunks in progress finish and are written, and the interrupt is re-raised.
+    ``on_chunk`` runs in the main process (it stores the chunk and shows progress); nothing is
+    kept here. On ``KeyboardInterrupt`` the queued chunks are cancelled, the chunks in progress
+    finish and are handed over, and the interrupt is re-raised. A pool worker that dies raises
+    :class:`WorkerLost` after every chunk finished before it was handed over.
     """
     pending = list(pending)
-    frames: list[pd.DataFrame] = []
-
-    def finished(chunk_id: int, frame: pd.DataFrame) -> None:
-        if out_dir is not None:
-            write_part(out_dir, chunk_id, frame)
-        frames.append(frame)
-        if on_chunk is not None:
-            on_chunk(chunk_id, frame)
+    finished = on_chunk
 
     workers = min(config.effective_workers, max(1, len(pending)))
     if workers <= 1:
@@ -138,7 +132,7 @@ def execute(
                 finished(chunk_id, play_chunk(runner, config, chunk_id))
         finally:
             runner.close()
-        return frames
+        return
 
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(config, os.getpid()))
     futures: dict[Future, int] = {}
@@ -155,11 +149,12 @@ def execute(
             for fut in done:
                 chunk_id = futures.pop(fut)
                 try:
-                    chunk_id, frame = fut.result()
+                    chunk_id, table = fut.result()
                 except BrokenProcessPool:
                     lost.append(chunk_id)
                     continue
-                finished(chunk_id, frame)
+                finished(chunk_id, table)
+                del table
             if lost:  # the pool is broken: every chunk in flight is lost with it
                 raise WorkerLost(lost + list(futures.values()))
             for _ in done:
@@ -173,17 +168,16 @@ def execute(
         for fut in futures:
             if not fut.cancelled():
                 try:
-                    chunk_id, frame = fut.result()
+                    chunk_id, table = fut.result()
                 except BaseException:  # noqa: BLE001, S112 - a worker that died loses only its chunk
                     continue
-                finished(chunk_id, frame)
+                finished(chunk_id, table)
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
-    return frames
 
 
 def cpu_count() -> int:
@@ -194,7 +188,7 @@ def cpu_count() -> int:
 EXECUTORS = ("local", "ray")
 
 
-def executor_for(name: str, address: str | None = None) -> Callable[..., list[pd.DataFrame]]:
+def executor_for(name: str, address: str | None = None) -> Callable[..., None]:
     """The ``execute`` function of the executor ``name`` (same signature as :func:`execute`);
     ``address`` is the Ray cluster's (``ray`` only)."""
     if name == "local":

@@ -3,8 +3,9 @@
 The unit of work is the local executor's: a chunk of hand indices (a wall-seed range,
 :func:`xuezhan.tournament.scheduling.chunks`), played by :func:`.executors.play_chunk` from
 each hand's own seed. So a chunk's rows are the same on any node, and a Ray run gives the
-local run's table row for row. Each chunk is a Ray task; the driver (this process) writes each
-finished chunk as a part file at once, exactly like the local executor, so:
+local run's table row for row. Each chunk is a Ray task returning an Arrow table; this process
+hands each finished chunk to the driver at once (which streams it to disk, :mod:`.store`),
+exactly like the local executor, so:
 
 - a worker process or node that dies mid-chunk loses only that chunk, which Ray runs again
   (``max_retries``); nothing half-done ever reaches the results;
@@ -22,14 +23,12 @@ import atexit
 import logging
 from collections.abc import Callable, Iterable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import pandas as pd
+import pyarrow as pa
 
 from xuezhan.tournament.config import TournamentConfig
 from xuezhan.tournament.play import HandRunner
-from xuezhan.tournament.results import write_part
 
 __all__ = ["MAX_RETRIES", "connect", "execute_ray"]
 
@@ -50,7 +49,7 @@ def _runner(config: TournamentConfig) -> HandRunner:
     return runner
 
 
-def _play(config: TournamentConfig, chunk_id: int) -> pd.DataFrame:
+def _play(config: TournamentConfig, chunk_id: int) -> pa.Table:
     """The task body, run in a Ray worker process."""
     from xuezhan.tournament.executors import play_chunk
 
@@ -92,23 +91,21 @@ def execute_ray(
     config: TournamentConfig,
     pending: Iterable[int],
     *,
-    out_dir: str | Path | None,
-    on_chunk: Callable[[int, pd.DataFrame], None] | None = None,
+    on_chunk: Callable[[int, pa.Table], None],
     address: str | None = None,
-) -> list[pd.DataFrame]:
-    """Play the ``pending`` chunks as Ray tasks; write each as a part file as it finishes.
+) -> None:
+    """Play the ``pending`` chunks as Ray tasks; hand each to ``on_chunk`` as it finishes.
 
     Same contract as :func:`xuezhan.tournament.executors.execute`. At most twice as many
     chunks as the cluster has CPUs are in flight, so Ctrl-C or a lost cluster leaves little
-    queued work and the part files on disk tell exactly which chunks are done.
+    queued work and the stored chunks tell exactly which are done.
     """
     import ray
     from ray.exceptions import RayError, RayTaskError
 
     pending = list(pending)
-    frames: list[pd.DataFrame] = []
     if not pending:
-        return frames
+        return
     connect(address)
     remote = _remote()
     config_ref = ray.put(config)
@@ -130,7 +127,7 @@ def execute_ray(
             for ref in done:
                 chunk_id = in_flight.pop(ref)
                 try:
-                    frame = ray.get(ref)
+                    table = ray.get(ref)
                 except RayTaskError as exc:
                     # A bot or strategy raised: the same error a local run would give.
                     cause = getattr(exc, "cause", None)
@@ -142,14 +139,10 @@ def execute_ray(
                         f"chunk {chunk_id} failed on the Ray cluster after {MAX_RETRIES} retries "
                         f"({type(exc).__name__}: {exc}); the finished chunks are saved, continue with --resume"
                     ) from None
-                if out_dir is not None:
-                    write_part(out_dir, chunk_id, frame)
-                frames.append(frame)
-                if on_chunk is not None:
-                    on_chunk(chunk_id, frame)
+                on_chunk(chunk_id, table)
+                del table
                 submit()
     except BaseException:
         for ref in in_flight:
             ray.cancel(ref, force=False)
         raise
-    return frames

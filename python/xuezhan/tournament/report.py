@@ -47,48 +47,33 @@ def ratings(df: pd.DataFrame) -> pd.DataFrame:
     Every seat of a hand is one team, ranked by the hand's delta (equal deltas tie). When a
     strategy fills several seats of a hand, each seat is rated from the strategy's current
     rating and the strategy then takes the mean of those seats' updated ``mu`` and ``sigma``.
+    Tables of more than :data:`~xuezhan.tournament.rating.RATED_HANDS` hands are rated on that
+    many hands spread evenly over them (:mod:`xuezhan.tournament.rating`).
     Returns ``mu``, ``sigma`` and the conservative ``rating`` (ordinal, ``mu − 3σ``) per strategy.
     """
-    from openskill.models import PlackettLuce
+    from xuezhan.tournament.rating import plackett_luce
 
-    model = PlackettLuce()
-    names = sorted(df["strategy"].unique())
-    current = {n: model.rating(name=n) for n in names}
-    ordered = df.sort_values(["hand", "seat"], kind="stable")
-    hands = ordered["hand"].to_numpy()
-    strat = ordered["strategy"].to_numpy()
-    delta = ordered["delta"].to_numpy()
-    # group boundaries of consecutive equal hand ids
-    bounds = np.flatnonzero(np.diff(hands)) + 1
-    starts = np.concatenate(([0], bounds))
-    ends = np.concatenate((bounds, [len(hands)]))
-    for a, b in zip(starts, ends):
-        if b - a < 2:
-            continue
-        seats = strat[a:b]
-        deltas = delta[a:b]
-        teams = [[model.rating(mu=current[s].mu, sigma=current[s].sigma, name=s)] for s in seats]
-        # rank 1 = best; equal deltas share a rank
-        order = sorted(set(deltas.tolist()), reverse=True)
-        rank_of = {d: i + 1 for i, d in enumerate(order)}
-        ranks = [rank_of[d] for d in deltas.tolist()]
-        new = model.rate(teams, ranks=ranks)
-        acc: dict[str, list[tuple[float, float]]] = {}
-        for s, team in zip(seats, new):
-            acc.setdefault(s, []).append((team[0].mu, team[0].sigma))
-        for s, vals in acc.items():
-            mu = sum(v[0] for v in vals) / len(vals)
-            sigma = sum(v[1] for v in vals) / len(vals)
-            current[s] = model.rating(mu=mu, sigma=sigma, name=s)
-    out = pd.DataFrame(
+    hand = df["hand"].to_numpy()
+    seat = df["seat"].to_numpy()
+    if len(hand) > 1 and not _in_order(hand, seat):
+        order = np.lexsort((seat, hand))
+        df = df.iloc[order]
+        hand = hand[order]
+    codes, names = pd.factorize(df["strategy"].astype(object), sort=True)
+    mu, sigma = plackett_luce(hand, codes, df["delta"].to_numpy(), len(names))
+    return pd.DataFrame(
         {
-            "rating_mu": [current[n].mu for n in names],
-            "rating_sigma": [current[n].sigma for n in names],
-            "rating": [current[n].ordinal() for n in names],
+            "rating_mu": mu,
+            "rating_sigma": sigma,
+            "rating": [m - 3.0 * s for m, s in zip(mu, sigma, strict=True)],
         },
-        index=pd.Index(names, name="strategy"),
+        index=pd.Index(list(names), name="strategy"),
     )
-    return out
+
+
+def _in_order(hand: np.ndarray, seat: np.ndarray) -> bool:
+    dh = np.diff(hand)
+    return bool(np.all((dh > 0) | ((dh == 0) & (np.diff(seat) > 0))))
 
 
 def summarize(df: pd.DataFrame, *, level: float = 0.95, rating: bool = True) -> pd.DataFrame:
@@ -190,15 +175,20 @@ def rule_frequencies(df: pd.DataFrame) -> pd.DataFrame:
     columns = ["rules_id", "rule", "title", "hands", "share"]
     if "fired" not in df or df.empty:
         return pd.DataFrame(columns=columns)
-    hands = df.drop_duplicates("hand")[["hand", "rules_id", "fired"]]
+    first = np.flatnonzero(np.r_[True, df["hand"].to_numpy()[1:] != df["hand"].to_numpy()[:-1]])
+    hands = df.iloc[first][["hand", "rules_id", "fired"]].drop_duplicates("hand")
     rows = []
-    for rid, g in hands.groupby("rules_id", sort=True):
-        counts: dict[str, int] = {}
-        for fired in g["fired"]:
-            for rule in filter(None, str(fired).split("+")):
-                counts[rule] = counts.get(rule, 0) + 1
-        for rule, n in sorted(counts.items()):
-            rows.append({"rules_id": rid, "rule": rule, "title": _rule_title(rule), "hands": n, "share": n / len(g)})
+    # one pass per distinct (rules id, fired) string, not per hand
+    counted = hands.groupby(["rules_id", "fired"], sort=False, observed=True).size()
+    per_rid = hands.groupby("rules_id", sort=True, observed=True).size()
+    counts: dict[str, dict[str, int]] = {}
+    for (rid, fired), n in counted.items():
+        for rule in filter(None, str(fired).split("+")):
+            c = counts.setdefault(str(rid), {})
+            c[rule] = c.get(rule, 0) + int(n)
+    for rid, total in per_rid.items():
+        for rule, n in sorted(counts.get(str(rid), {}).items()):
+            rows.append({"rules_id": rid, "rule": rule, "title": _rule_title(rule), "hands": n, "share": n / total})
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -354,7 +344,12 @@ def write_report(
     meta = []
     if "rules_id" in df:
         meta.append(f"rules: {', '.join(sorted(map(str, df['rules_id'].unique())))}")
-    meta.append(f"hands: {df['hand'].nunique()}; wall seeds (clusters): {df['seed_index'].nunique()}")
+    from xuezhan.tournament.rating import RATED_HANDS
+
+    n_hands = df["hand"].nunique()
+    meta.append(f"hands: {n_hands}; wall seeds (clusters): {df['seed_index'].nunique()}")
+    if n_hands > RATED_HANDS:
+        meta.append(f"ratings over {RATED_HANDS} of the {n_hands} hands, spread evenly (see xuezhan.tournament.rating)")
     meta += list(notes)
     pairs = pairwise(df)
     pairs_html = pairs.to_html(index=False, float_format=lambda v: f"{v:+.3f}", escape=True)

@@ -31,13 +31,13 @@ end            string   how the hand ended: ``wall``, ``three_won`` or ``escape`
 fired          string   the rules that fired in the hand, ``+``-joined (R9.3; rule studies)
 =============  =======  ================================================================
 
-During a run each finished chunk of hands is written as ``parts/part-NNNNNN.parquet`` (written
-to a temporary name, then renamed: a part either exists whole or not at all); the final table
-is ``results.parquet`` (and ``results.csv`` with ``--csv``), sorted by (hand, seat).
-``--resume`` trusts a part file only after :func:`verify_part` found in it exactly the hands of
-its chunk (indices, wall seeds, one row per seat, the seating). One run at a time uses an output
-folder: :class:`OutputLock` holds an ``flock`` on its ``.lock`` file, which the system releases
-when the run ends, however it ends.
+During a run every finished chunk of hands is streamed to a few Parquet segments under
+``parts/`` (one row group per chunk; :mod:`.store` describes the layout, what a kill leaves
+behind and how ``--resume`` repairs and verifies it); the final table is ``results.parquet``
+(and ``results.csv`` with ``--csv``), sorted by (hand, seat). A chunk's rows are built as an
+Arrow table column by column (:func:`rows_to_table`), never as a DataFrame of row dicts.
+One run at a time uses an output folder: :class:`OutputLock` holds an ``flock`` on its
+``.lock`` file, which the system releases when the run ends, however it ends.
 """
 
 from __future__ import annotations
@@ -46,32 +46,32 @@ import contextlib
 import fcntl
 import json
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
+import numpy as np
 import pandas as pd
-
-from xuezhan.tournament.scheduling import Game
+import pyarrow as pa
 
 __all__ = [
     "COLUMNS",
+    "CSV",
+    "FINAL",
     "LOCK",
+    "MANIFEST",
+    "SCHEMA",
     "OutputBusy",
     "OutputLock",
-    "PartError",
     "done_chunks",
     "forget_inherited_locks",
     "load_results",
-    "part_path",
     "read_manifest",
     "read_parts",
     "rows_to_frame",
-    "verify_part",
-    "write_final",
+    "rows_to_table",
+    "table_to_frame",
     "write_manifest",
-    "write_part",
 ]
 
 COLUMNS: dict[str, str] = {
@@ -101,126 +101,100 @@ COLUMNS: dict[str, str] = {
     "fired": "string",
 }
 
-PARTS = "parts"
 MANIFEST = "manifest.json"
 FINAL = "results.parquet"
+CSV = "results.csv"
 LOCK = ".lock"
-_PART_NAME = re.compile(r"part-(\d{6})\.parquet")
+
+
+def _schema() -> pa.Schema:
+    # The Arrow schema of the table, with the pandas metadata that makes ``to_pandas`` (and
+    # ``pd.read_parquet``) give back exactly the dtypes of COLUMNS.
+    empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in COLUMNS.items()})  # type: ignore[call-overload]
+    return pa.Schema.from_pandas(empty, preserve_index=False)
+
+
+#: The results table as Arrow sees it (types and pandas metadata), shared by every writer.
+SCHEMA: pa.Schema = _schema()
+
+
+def rows_to_table(rows: Sequence[Mapping[str, Any]]) -> pa.Table:
+    """An Arrow table with exactly :data:`COLUMNS`, built column by column from row mappings.
+
+    >>> rows_to_table([]).num_rows, rows_to_table([]).column_names == list(COLUMNS)
+    (0, True)
+    """
+    arrays = [
+        pa.array([r[name] for r in rows], type=field.type) for name, field in zip(SCHEMA.names, SCHEMA, strict=True)
+    ]
+    return pa.Table.from_arrays(arrays, schema=SCHEMA)
+
+
+def table_to_frame(table: pa.Table) -> pd.DataFrame:
+    """The DataFrame of a results table, with the dtypes of :data:`COLUMNS`."""
+    return table.to_pandas()
 
 
 def rows_to_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """A DataFrame with exactly :data:`COLUMNS`, in order and with their types."""
+    """A DataFrame with exactly :data:`COLUMNS`, in order and with their types (a missing
+    string field is ``<NA>``; small tables only: the runs build :func:`rows_to_table`)."""
     df = pd.DataFrame(list(rows), columns=list(COLUMNS))
     return df.astype(COLUMNS)
 
 
-def part_path(out_dir: str | Path, chunk_id: int) -> Path:
-    return Path(out_dir) / PARTS / f"part-{chunk_id:06d}.parquet"
-
-
-def write_part(out_dir: str | Path, chunk_id: int, df: pd.DataFrame) -> Path:
-    """Write one chunk's rows atomically (temporary file + rename)."""
-    path = part_path(out_dir, chunk_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    df.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
-    return path
-
-
 def done_chunks(out_dir: str | Path) -> set[int]:
-    """The chunk ids of the part files in ``out_dir`` (files named otherwise are not parts)."""
-    d = Path(out_dir) / PARTS
-    if not d.is_dir():
-        return set()
-    return {int(m.group(1)) for p in d.iterdir() if (m := _PART_NAME.fullmatch(p.name))}
+    """The ids of the chunks stored in ``out_dir`` (closed segments and the open journal)."""
+    from xuezhan.tournament.store import journal_chunks, stored_chunks
 
-
-class PartError(ValueError):
-    """A part file that does not hold exactly the hands of its chunk; the message names it."""
-
-
-def verify_part(path: str | Path, games: Sequence[Game]) -> None:
-    """Check that the part file ``path`` holds exactly the rows of ``games`` (its chunk's hands).
-
-    Every hand index of the chunk, with its wall seed (R1.4), one row per seat 0–3, and the
-    line-up entry the seating puts in each seat; nothing else. Raises :class:`PartError`.
-    """
-    p = Path(path)
-    first, last = games[0].index, games[-1].index
-    chunk = f"its chunk holds hands {first}-{last}"
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
-
-    keys = ["hand", "seed", "seat", "entry"]
-    try:
-        names = pq.read_schema(p).names
-        cols = pq.read_table(p, columns=keys).to_pydict() if names == list(COLUMNS) else None
-    except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
-        raise PartError(f"{p}: not a readable results part ({type(exc).__name__}: {exc})") from None
-    if cols is None:
-        raise PartError(f"{p}: not a results part: its columns are not the results table's")
-    want = {(g.index, g.seed, seat, g.seating[seat]) for g in games for seat in range(len(g.seating))}
-    have = list(zip(*(cols[k] for k in keys), strict=True))
-    if len(have) == len(want) and set(have) == want:
-        return
-    hands = sorted(set(cols["hand"]))
-    if not hands:
-        raise PartError(f"{p}: no rows, but {chunk}")
-    if set(hands) != {g.index for g in games}:
-        shown = f"{hands[0]}-{hands[-1]}" if len(hands) > 1 else str(hands[0])
-        raise PartError(f"{p}: holds hands {shown} ({len(hands)} distinct), but {chunk}")
-    if len(have) != len(set(have)) or len(have) != len(want):
-        raise PartError(f"{p}: {len(have)} rows for {len(games)} hands: a (hand, seat) row is repeated or missing")
-    wrong = min(set(have) - want)
-    raise PartError(
-        f"{p}: hand {wrong[0]} seat {wrong[2]} has wall seed {wrong[1]} and entry {wrong[3]}, "
-        f"which are not this tournament's"
-    )
+    return set(stored_chunks(out_dir)) | journal_chunks(out_dir)
 
 
 def read_parts(out_dir: str | Path) -> pd.DataFrame:
-    d = Path(out_dir) / PARTS
-    files = sorted(d.glob("part-*.parquet")) if d.is_dir() else []
-    if not files:
-        return rows_to_frame([])
-    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
-    return _sorted(df.astype(COLUMNS))
+    """Every chunk stored in ``out_dir`` so far, sorted by (hand, seat)."""
+    from xuezhan.tournament.store import read_stored
+
+    return _sorted(table_to_frame(read_stored(out_dir)).astype(COLUMNS))
 
 
 def _sorted(df: pd.DataFrame) -> pd.DataFrame:
     return df.sort_values(["hand", "seat"], kind="stable").reset_index(drop=True)
 
 
-def write_final(out_dir: str | Path, df: pd.DataFrame, *, csv: bool = False) -> list[Path]:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / FINAL]
-    tmp = out / f".{FINAL}.tmp"
-    df.to_parquet(tmp, index=False)
-    os.replace(tmp, paths[0])
-    if csv:
-        paths.append(out / "results.csv")
-        df.to_csv(paths[1], index=False)
-    return paths
-
-
-def _checked(df: pd.DataFrame, source: Path) -> pd.DataFrame:
-    """The table with :data:`COLUMNS` and their types; errors name the file and the columns."""
-    missing = [c for c in COLUMNS if c not in df.columns]
+def _checked(df: pd.DataFrame, source: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """The table with :data:`COLUMNS` (or ``columns``) and their types; errors name the file
+    and the columns."""
+    wanted = {c: COLUMNS[c] for c in (columns or COLUMNS)}
+    missing = [c for c in wanted if c not in df.columns]
     if missing:
         raise ValueError(f"{source}: not a results table: missing column(s) {', '.join(missing)}")
+    df = df[list(wanted)]
+    if all(str(df[c].dtype) == t or isinstance(df[c].dtype, pd.CategoricalDtype) for c, t in wanted.items()):
+        return df if _is_sorted(df) else _sorted(df)
     try:
-        return _sorted(df.astype(COLUMNS))
+        df = df.astype(wanted)
     except (ValueError, TypeError) as exc:
-        for column, dtype in COLUMNS.items():  # name the column that does not convert
+        for column, dtype in wanted.items():  # name the column that does not convert
             try:
                 df[column].astype(dtype)  # type: ignore[call-overload]  # dtype names as in COLUMNS
             except (ValueError, TypeError):
                 raise ValueError(f"{source}: column {column!r} does not hold {dtype} values") from None
         raise ValueError(f"{source}: not a results table: {exc}") from None
+    return df if _is_sorted(df) else _sorted(df)
 
 
-def _read_table(p: Path) -> pd.DataFrame:
+def _is_sorted(df: pd.DataFrame) -> bool:
+    """Already in (hand, seat) order (the files this package writes are): no sort, no copy."""
+    if "hand" not in df or "seat" not in df:
+        return True
+    h = df["hand"].to_numpy()
+    s = df["seat"].to_numpy()
+    if len(h) < 2:
+        return True
+    dh = np.diff(h)
+    return bool(np.all((dh > 0) | ((dh == 0) & (np.diff(s) > 0))))
+
+
+def _read_table(p: Path, columns: Sequence[str] | None = None, categories: bool = False) -> pd.DataFrame:
     import stat
 
     st = p.stat()
@@ -228,8 +202,16 @@ def _read_table(p: Path) -> pd.DataFrame:
         raise ValueError(f"{p}: not a regular file (a device, pipe or socket): give a results file or folder")
     try:
         if p.suffix == ".csv":
-            return pd.read_csv(p, keep_default_na=False, na_values=[])
-        return pd.read_parquet(p)
+            return pd.read_csv(p, keep_default_na=False, na_values=[], usecols=columns)
+        if columns is None and not categories:
+            return pd.read_parquet(p)
+        import pyarrow.parquet as pq
+
+        names = pq.read_schema(p).names
+        cols = [c for c in columns if c in names] if columns else None
+        strings = [c for c in (cols or names) if COLUMNS.get(c) == "string" or c == "variant"]
+        table = pq.read_table(p, columns=cols, read_dictionary=strings if categories else None)
+        return table.to_pandas()
     except (ValueError, OSError) as exc:  # pyarrow's errors are ValueError / OSError subclasses
         kind = "CSV" if p.suffix == ".csv" else "Parquet"
         raise ValueError(f"{p}: not a readable {kind} results table: {' '.join(str(exc).split())[:200]}") from None
@@ -237,27 +219,34 @@ def _read_table(p: Path) -> pd.DataFrame:
         raise ValueError(f"{p}: not a readable results table: {type(exc).__name__}: {exc}") from None
 
 
-def load_results(path: str | Path) -> pd.DataFrame:
+def load_results(
+    path: str | Path, *, columns: Sequence[str] | None = None, categories: bool = False
+) -> pd.DataFrame:
     """Load a results table from a Parquet/CSV file or a run's output folder.
 
-    A folder gives its ``results.parquet`` when the run finished, else the part files written
-    so far (a report of an interrupted run). Errors (``ValueError``, ``FileNotFoundError``)
-    name the file and what is wrong (e.g. the missing columns).
+    A folder gives its ``results.parquet`` when the run finished, else the chunks stored so far
+    (a report of an interrupted run). ``columns`` reads only those columns (a million-hand
+    table is read in a fraction of the memory); ``categories`` reads the string columns as
+    pandas categoricals (dictionary-encoded: a byte or two per row). Errors
+    (``ValueError``, ``FileNotFoundError``) name the file and what is wrong (e.g. the missing
+    columns).
     """
     p = Path(path)
     if p.is_dir():
+        from xuezhan.tournament.store import PARTS, PartError, read_stored
+
         if (p / FINAL).is_file():
-            return _checked(_read_table(p / FINAL), p / FINAL)
+            return _checked(_read_table(p / FINAL, columns, categories), p / FINAL, columns)
         if (p / PARTS).is_dir():
-            files = sorted((p / PARTS).glob("part-*.parquet"))
-            if not files:
-                return rows_to_frame([])
-            df = pd.concat([_checked(_read_table(f), f) for f in files], ignore_index=True)
-            return _sorted(df)
+            try:
+                table = read_stored(p, columns)
+            except PartError as exc:
+                raise ValueError(str(exc)) from None
+            return _checked(table_to_frame(table), p / PARTS, columns)
         raise FileNotFoundError(f"{p}: no {FINAL} and no {PARTS}/ folder: not a tournament output folder")
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such results file or folder")
-    return _checked(_read_table(p), p)
+    return _checked(_read_table(p, columns, categories), p, columns)
 
 
 def write_manifest(out_dir: str | Path, data: Mapping[str, Any]) -> None:

@@ -1,0 +1,33 @@
+"""Test helpers that edit a run's stored chunks the way an accident or a tamperer would
+(the layout is documented in xuezhan.tournament.store)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from xuezhan.tournament.store import SegmentWriter, segments
+
+
+def rewrite_chunks(out: Path, edit: Callable[[int, pa.Table], pa.Table | None]) -> None:
+    """Rewrite every closed segment, each chunk's table replaced by ``edit(chunk_id, table)``
+    (``None``: the chunk is dropped), the footer still naming the original chunk ids."""
+    for seg in segments(out):
+        n = int(seg.path.stem.split("-")[1])
+        f = pq.ParquetFile(seg.path)
+        tables = [(c, f.read_row_group(i)) for i, c in enumerate(seg.chunks)]
+        f.close()
+        seg.path.unlink()
+        kept = [(c, t2) for c, t in tables if (t2 := edit(c, t)) is not None]
+        if kept:
+            with SegmentWriter(out, first=n, journal=False) as w:
+                for c, t in kept:
+                    w.add(c, t)
+
+
+def drop_chunks(out: Path, chunk_ids: list[int]) -> None:
+    """Lose some finished chunks (as if their run had never stored them)."""
+    rewrite_chunks(out, lambda c, t: None if c in chunk_ids else t)
