@@ -53,7 +53,14 @@ def ray_cluster(tmp_path_factory):
 
 def _config(**kw) -> TournamentConfig:
     base = {
-        "strategies": ["_ray_helpers:PidSlowGreedy", "greedy", "random", "value"],
+        # trusted: in-process, so the pid it leaves is the Ray worker's (a guarded strategy
+        # would run in a child process of its own, and killing that is an escape, R8)
+        "strategies": [
+            {"strategy": "_ray_helpers:PidSlowGreedy", "trusted": True},
+            "greedy",
+            "random",
+            "value",
+        ],
         "hands": 48,
         "seed": 11,
         "chunk": 4,
