@@ -54,7 +54,7 @@ VARIANTS = "variants"
 STUDY_COLUMNS: dict[str, str] = {"variant": "string", **COLUMNS}
 #: The tidy table as Arrow sees it (with the pandas metadata giving back STUDY_COLUMNS' dtypes).
 STUDY_SCHEMA: pa.Schema = pa.Schema.from_pandas(
-    pd.DataFrame({c: pd.Series(dtype=t) for c, t in STUDY_COLUMNS.items()}),  # type: ignore[call-overload]
+    pd.DataFrame({c: pd.Series(dtype=t) for c, t in STUDY_COLUMNS.items()}),
     preserve_index=False,
 )
 

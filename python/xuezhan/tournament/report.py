@@ -12,12 +12,15 @@ import html
 import io
 import math
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 import pandas as pd
 
 from xuezhan.tournament.stats import clustered_mean_ci
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["summarize", "pairwise", "rule_frequencies", "ratings", "format_summary", "format_pairwise", "write_report", "plot_figures"]
 
@@ -182,7 +185,8 @@ def rule_frequencies(df: pd.DataFrame) -> pd.DataFrame:
     counted = hands.groupby(["rules_id", "fired"], sort=False, observed=True).size()
     per_rid = hands.groupby("rules_id", sort=True, observed=True).size()
     counts: dict[str, dict[str, int]] = {}
-    for (rid, fired), n in counted.items():
+    # a two-level index: each key is a (rules id, fired) pair
+    for (rid, fired), n in zip(counted.index.tolist(), counted.tolist(), strict=True):
         for rule in filter(None, str(fired).split("+")):
             c = counts.setdefault(str(rid), {})
             c[rule] = c.get(rule, 0) + int(n)
@@ -195,10 +199,11 @@ def rule_frequencies(df: pd.DataFrame) -> pd.DataFrame:
 def format_pairwise(pairs: pd.DataFrame) -> str:
     """Text table of :func:`pairwise`."""
     lines = ["paired differences (same walls; 95% interval over wall seeds):"]
-    for r in pairs.itertuples():
-        sig = "" if r.ci_low > 0 else "  (not significant)"
+    for r in pairs.to_dict("records"):
+        sig = "" if r["ci_low"] > 0 else "  (not significant)"
         lines.append(
-            f"  {r.a} − {r.b}: {r.diff:+.3f} per hand [{r.ci_low:+.3f}, {r.ci_high:+.3f}] over {r.clusters} walls{sig}"
+            f"  {r['a']} − {r['b']}: {r['diff']:+.3f} per hand [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]"
+            f" over {r['clusters']} walls{sig}"
         )
     return "\n".join(lines)
 
@@ -232,7 +237,7 @@ def format_summary(summary: pd.DataFrame, *, title: str | None = None) -> str:
 # ---------------------------------------------------------------------------- plots
 
 
-def plot_figures(df: pd.DataFrame, summary: pd.DataFrame) -> dict[str, "object"]:
+def plot_figures(df: pd.DataFrame, summary: pd.DataFrame) -> dict[str, Figure]:
     """The report's matplotlib figures (Agg backend): name → Figure."""
     import matplotlib
 
@@ -241,7 +246,7 @@ def plot_figures(df: pd.DataFrame, summary: pd.DataFrame) -> dict[str, "object"]
 
     names = list(summary.index)
     colors = {n: plt.get_cmap("tab10")(i % 10) for i, n in enumerate(names)}
-    figs: dict[str, object] = {}
+    figs: dict[str, Figure] = {}
 
     # 1. mean delta per hand with the clustered 95% intervals
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(names) + 1.6))
@@ -298,7 +303,7 @@ def plot_figures(df: pd.DataFrame, summary: pd.DataFrame) -> dict[str, "object"]
     return figs
 
 
-def _png(fig) -> bytes:
+def _png(fig: Figure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     return buf.getvalue()

@@ -110,7 +110,7 @@ LOCK = ".lock"
 def _schema() -> pa.Schema:
     # The Arrow schema of the table, with the pandas metadata that makes ``to_pandas`` (and
     # ``pd.read_parquet``) give back exactly the dtypes of COLUMNS.
-    empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in COLUMNS.items()})  # type: ignore[call-overload]
+    empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in COLUMNS.items()})
     return pa.Schema.from_pandas(empty, preserve_index=False)
 
 
@@ -202,7 +202,7 @@ def _read_table(p: Path, columns: Sequence[str] | None = None, categories: bool 
         raise ValueError(f"{p}: not a regular file (a device, pipe or socket): give a results file or folder")
     try:
         if p.suffix == ".csv":
-            return pd.read_csv(p, keep_default_na=False, na_values=[], usecols=columns)
+            return pd.read_csv(p, keep_default_na=False, na_values=[], usecols=None if columns is None else list(columns))
         if columns is None and not categories:
             return pd.read_parquet(p)
         import pyarrow.parquet as pq
