@@ -16,7 +16,7 @@ def _register() -> None:
     # tournament runner can grow their commands without touching each other's code.
     import importlib
 
-    for name in ("eval_cmd", "replay_cmd", "tournament_cmd"):
+    for name in ("eval_cmd", "replay_cmd", "tournament_cmd", "serve_cmd"):
         try:
             module = importlib.import_module(f"xuezhan.cli.{name}")
         except ModuleNotFoundError as exc:  # command group not written yet

@@ -172,9 +172,11 @@ def _handle(table: Table, client: Client, text: str, room: Room) -> None:
         if isinstance(m, P.SitMsg):
             token = table.sit(client, m.seat, m.name)
             client.send(P.WelcomeMsg(table=table.id, seat=m.seat, token=token, bots=room.bots.names).model_dump_json())
+            table.touch(table=True)
         elif isinstance(m, P.ResumeMsg):
             seat = table.resume(client, m.token)
             client.send(P.WelcomeMsg(table=table.id, seat=seat, token=m.token, bots=room.bots.names).model_dump_json())
+            table.touch(table=True)
         elif isinstance(m, P.BotMsg):
             table.seat_bot(m.seat, m.strategy)
         elif isinstance(m, P.StandMsg):

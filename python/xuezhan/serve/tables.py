@@ -16,6 +16,7 @@ Everything a connection receives is built in :meth:`Table.state_for` from
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from xuezhan.tiles import parse_tiles
 
 __all__ = ["Seat", "Client", "Table", "Room", "RoomError", "Pace"]
 
+_log = logging.getLogger("xuezhan.serve")
 _TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 
 
@@ -291,8 +293,7 @@ class Table:
         s.connections, s.gone_since, s.started = 1, None, False
         client.seat = seat
         self._wake.set()
-        self.touch(table=True)
-        return s.token
+        return s.token  # the caller sends the welcome, then touches (welcome first)
 
     def resume(self, client: Client, token: str) -> int:
         for s in self.seats:
@@ -304,8 +305,7 @@ class Table:
                 client.seat = s.index
                 s.gone_since = None
                 self._wake.set()
-                self.touch(table=True)
-                return s.index
+                return s.index  # the caller sends the welcome, then touches
         raise RoomError("no seat at this table has that token")
 
     def seat_bot(self, seat: int, strategy: str) -> None:
@@ -380,7 +380,10 @@ class Table:
     def _ready(self) -> bool:
         if any(s.kind == "empty" for s in self.seats):
             return False
-        return all(s.started for s in self.seats if s.kind == "person" and s.connected)
+        here = [s for s in self.seats if s.kind == "person" and s.connected]
+        if self.status == "over" and not here:
+            return False  # a new match needs a person's Start; a table of bots plays one match
+        return all(s.started for s in here)
 
     async def _wait_ready(self) -> None:
         people = any(s.kind == "person" and s.connected for s in self.seats)
@@ -392,6 +395,17 @@ class Table:
 
     async def run(self) -> None:
         """Play matches for as long as the table exists."""
+        try:
+            await self._run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug: say so in the server log and show the table as stopped
+            _log.exception("table %s stopped", self.id)
+            self.status = "over"
+            self.touch(table=True)
+            raise
+
+    async def _run(self) -> None:
         while True:
             await self._wait_ready()
             if self.status == "over":  # a new match
