@@ -7,11 +7,14 @@ from __future__ import annotations
 import contextlib
 import doctest
 import json
+import warnings
 
 import pytest
 
 pytest.importorskip("starlette")  # the serve extra; installed by the test extra
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
 
 from xuezhan.engine import Round, log_lines  # noqa: E402
 from xuezhan.engine.match import run_round  # noqa: E402

@@ -153,6 +153,7 @@ class Table:
         self.dealer = first_dealer(self.seed)  # R9.1
         self.status = "waiting"
         self.rnd: Optional[Round] = None
+        self.rnd_no = 0  # the hand number of ``rnd`` (hand_no moves on when it ends)
         self.decision: Optional[_Decision] = None
         self.selected: list[Optional[int]] = [None] * 4
         self.timeouts = [0, 0, 0, 0]
@@ -218,9 +219,9 @@ class Table:
         if rnd is None:
             return StateMsg(seat=seat, role=role, hand_no=self.hand_no)  # type: ignore[arg-type]
         views = self._public_views(seat)
-        reset = client.hand_no != self.hand_no or client.view_seat != seat
+        reset = client.hand_no != self.rnd_no or client.view_seat != seat
         if reset:
-            client.hand_no, client.view_seat, client.sent = self.hand_no, seat, 0
+            client.hand_no, client.view_seat, client.sent = self.rnd_no, seat, 0
         start = client.sent
         client.sent = len(views)
         view = rnd.observation(seat).to_dict()
@@ -243,7 +244,7 @@ class Table:
         return StateMsg(
             seat=seat,  # type: ignore[arg-type]
             role=role,  # type: ignore[arg-type]
-            hand_no=self.hand_no,
+            hand_no=self.rnd_no,
             view=view,
             legal=legal,
             selected=_TILE[sel] if sel is not None else None,
@@ -435,6 +436,7 @@ class Table:
         # R1.4 / R9: the hand's seed from (match seed, hand index); dealer by R9.1/R9.2.
         rnd = Round.from_seed(rules, hand_seed(self.seed, self.hand_no), self.dealer, list(self.scores))
         self.rnd = rnd
+        self.rnd_no = self.hand_no
         self._views = [[], [], [], []]
         self._viewed = [0, 0, 0, 0]
         self.selected = [None] * 4
