@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("starlette")
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from xuezhan.engine import public_view  # noqa: E402

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("starlette")  # the serve extra; installed by the test extra
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from xuezhan.engine import Round, log_lines  # noqa: E402

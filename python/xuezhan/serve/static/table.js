@@ -214,7 +214,8 @@
       const pos = (s - vs + 4) % 4;
       const el = document.querySelector(`.seat[data-pos="${pos}"]`);
       const info = table.seats[s];
-      const score = table.scores[s] + (v && !st.over ? v.deltas[s] : 0);
+      // match totals before this hand plus this hand so far (the view has both)
+      const score = v ? v.scores[s] + v.deltas[s] : table.scores[s];
       const delta = v ? v.deltas[s] : 0;
       const w = winOf(s);
       let status = "";
@@ -321,7 +322,8 @@
   function showSettlement() {
     $("settle-title").textContent = `Hand ${st.hand_no + 1} is over`;
     $("settle-lines").innerHTML = st.settlement.map((l) => `<li>${esc(l)}</li>`).join("");
-    $("settle-scores").textContent = table ? `Scores: ${table.scores.map((x, i) => `${seatName(i)} ${x}`).join(" · ")}` : "";
+    const v = st.view;
+    $("settle-scores").textContent = `Scores: ${v.scores.map((x, i) => `${seatName(i)} ${x + v.deltas[i]}`).join(" · ")}`;
     $("settle-start").hidden = mySeat === null || table.status === "over";
     const dlg = $("settlement");
     if (!dlg.open) dlg.showModal();
