@@ -32,9 +32,13 @@ def replay(file: str, as_json: bool, log_path: Optional[str]) -> None:
     from xuezhan.engine.log import ReplayMismatch, replay_log, write_log
     from xuezhan.engine.script import ScriptError, load_script, replay_script
 
-    if file.endswith(".jsonl"):
+    if file.endswith((".jsonl", ".jsonl.gz")):
+        from xuezhan.tournament.hand_logs import read_lines
+
         try:
-            rnd = replay_log(file)
+            rnd = replay_log(read_lines(file))
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            raise click.ClickException(f"{file}: cannot read the log: {exc}") from None
         except ReplayMismatch as exc:
             if as_json:
                 _emit({"error": {"line": exc.line, "message": str(exc)}})
@@ -87,10 +91,10 @@ def _print_result(res: dict) -> None:
 @click.command("validate")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 def validate(directory: str) -> None:
-    """Re-run every hand log (*.jsonl) under DIRECTORY; fail on the first differing event (R12.4)."""
-    from xuezhan.engine.log import validate_dir
+    """Re-run every hand log (*.jsonl, *.jsonl.gz) under DIRECTORY; fail on the first differing event (R12.4)."""
+    from xuezhan.tournament.hand_logs import validate_logs
 
-    results = validate_dir(directory)
+    results = validate_logs(directory)  # *.jsonl and gzip *.jsonl.gz
     bad = [(p, e) for p, e in results if e is not None]
     for p, e in bad:
         click.echo(f"{p}: {e}", err=True)

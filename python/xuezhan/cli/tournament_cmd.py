@@ -40,6 +40,8 @@ def _print_report(df, out_dir: Optional[Path], title: str, plots: bool) -> None:
 @click.option("--csv", "csv_", is_flag=True, help="Also write results.csv.")
 @click.option("--no-report", is_flag=True, help="Do not print or write the report at the end.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+@click.option("--logs", "hand_logs", is_flag=True,
+              help="Keep one compressed log per hand in OUTPUT/logs (open one with 'xuezhan view').")
 def tournament_command(
     file: Path,
     output: Optional[Path],
@@ -51,6 +53,7 @@ def tournament_command(
     csv_: bool,
     no_report: bool,
     progress: Optional[bool],
+    hand_logs: bool = False,
 ) -> None:
     """Play the tournament defined in FILE (TOML) and report the results."""
     from xuezhan.tournament import ConfigError, TournamentError, load_config, run
@@ -67,6 +70,10 @@ def tournament_command(
         if changes:
             config = config.replace(**changes)
         out = output or (Path(config.output) if config.output else Path("results") / file.stem)
+        if hand_logs:
+            from xuezhan.tournament.hand_logs import LOG_DIR
+
+            config = config.replace(hand_logs=str(out / LOG_DIR))
         config.build_rules()  # fail early, naming the bad rule field
     except (ConfigError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -89,6 +96,12 @@ def tournament_command(
     click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
     if not no_report:
         _print_report(df, out, f"{config.name} ({config.n_games} hands, rules {df['rules_id'].iloc[0]})", True)
+    if hand_logs:
+        from xuezhan.tournament.hand_logs import worst_hands
+
+        click.echo(f"hand logs: {config.hand_logs}; the biggest losses, to replay:")
+        for name, hand, delta, path in worst_hands(df, config.hand_logs or ""):
+            click.echo(f"  {name}: hand {hand} ({delta:+d})  xuezhan view {path}")
 
 
 @click.command("report")

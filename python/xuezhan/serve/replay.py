@@ -18,7 +18,6 @@ piles, wall count, the hand's running deltas and the event in words.
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any, Iterable, Union
@@ -38,16 +37,12 @@ class LogError(ValueError):
 
 def read_log_lines(path: Union[str, Path]) -> list[str]:
     """The lines of a hand log, ``.jsonl`` or gzip-compressed ``.jsonl.gz``."""
-    p = Path(path)
+    from xuezhan.tournament.hand_logs import read_lines
+
     try:
-        if p.suffix == ".gz":
-            with gzip.open(p, "rt", encoding="utf-8") as f:
-                text = f.read()
-        else:
-            text = p.read_text(encoding="utf-8")
+        return [ln for ln in read_lines(path) if ln.strip()]
     except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise LogError(f"{p}: cannot read the log: {exc}") from None
-    return [ln for ln in text.splitlines() if ln.strip()]
+        raise LogError(f"{path}: cannot read the log: {exc}") from None
 
 
 class _Tracker:

@@ -115,6 +115,8 @@ class TournamentConfig:
     chunk: int = 40
     output: str | None = None
     name: str = "tournament"
+    #: Folder for one gzip JSON-lines log per hand (``--logs``); not part of the identity.
+    hand_logs: str | None = None
 
     def __post_init__(self) -> None:
         specs = tuple(
@@ -206,6 +208,7 @@ class TournamentConfig:
             "chunk": self.chunk,
             "output": self.output,
             "name": self.name,
+            "hand_logs": self.hand_logs,
         }
         d.update(changes)
         return TournamentConfig(**d)
