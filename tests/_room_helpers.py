@@ -7,7 +7,8 @@ import contextlib
 import socket
 import threading
 import time
-from typing import Any, Callable, Iterator, Optional
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from xuezhan.engine.match import first_dealer
 from xuezhan.serve.protocol import SERVER_ADAPTER
@@ -18,7 +19,10 @@ FAST = {"turn_timeout": 1.0, "claim_timeout": 0.6}
 
 
 def fast_room(**overrides: Any) -> Room:
-    return Room(pace=Pace(bot_delay=0.0, between_hands=0.0), rules_overrides={**FAST, **overrides})
+    return Room(
+        pace=Pace(bot_delay=0.0, between_hands=0.0),
+        rules_overrides={**FAST, **overrides},
+    )
 
 
 def seed_with_dealer(dealer: int) -> int:
@@ -26,7 +30,9 @@ def seed_with_dealer(dealer: int) -> int:
     return next(s for s in range(1000) if first_dealer(s) == dealer)
 
 
-def read_until(ws: Any, pred: Callable[[Any], bool], limit: int = 3000, log: Optional[list] = None) -> Any:
+def read_until(
+    ws: Any, pred: Callable[[Any], bool], limit: int = 3000, log: list | None = None
+) -> Any:
     """Read (and validate) server messages until ``pred(msg)``; at most ``limit`` messages."""
     for _ in range(limit):
         msg = SERVER_ADAPTER.validate_python(ws.receive_json())
@@ -49,7 +55,9 @@ def live_server(app: Any) -> Iterator[str]:
     import uvicorn
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    )
     th = threading.Thread(target=server.run, daemon=True)
     th.start()
     deadline = time.monotonic() + 15

@@ -15,18 +15,24 @@ import pytest
 pytest.importorskip("starlette")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from xuezhan.serve.app import create_app  # noqa: E402
-from xuezhan.serve.tables import Pace, Room  # noqa: E402
+from _room_helpers import live_server
+from xuezhan.serve.app import create_app
+from xuezhan.serve.tables import Pace, Room
 
-from _room_helpers import live_server  # noqa: E402
-
-CHROMIUM = os.environ.get("XUEZHAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = (
+    os.environ.get("XUEZHAN_CHROMIUM")
+    or shutil.which("chromium")
+    or "/usr/bin/chromium"
+)
 ART = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
 def base():
-    room = Room(pace=Pace(bot_delay=0.05, between_hands=0.0), rules_overrides={"turn_timeout": 2.5, "claim_timeout": 1.2})
+    room = Room(
+        pace=Pace(bot_delay=0.05, between_hands=0.0),
+        rules_overrides={"turn_timeout": 2.5, "claim_timeout": 1.2},
+    )
     with live_server(create_app(room)) as url:
         yield url
 
@@ -34,10 +40,15 @@ def base():
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
+        pytest.fail(
+            f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM"
+        )
     ART.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"],
+        )
         yield b
         b.close()
 
@@ -86,14 +97,18 @@ def test_play_a_whole_hand_by_clicking(base, browser):
             page.wait_for_selector("#hand .htile.selected")
             if turns == 1:
                 page.screenshot(path=str(ART / "room-selected.png"))
-            page.locator("#hand .htile.selected").click(button="right")  # ... right click discards it
+            page.locator("#hand .htile.selected").click(
+                button="right"
+            )  # ... right click discards it
             turns += 1
             page.wait_for_timeout(60)
             continue
         passed = page.query_selector("button[data-act='pass']")
         if passed:
             if claims % 2 == 0:
-                page.click("#clock", button="right")  # a right click on the countdown passes
+                page.click(
+                    "#clock", button="right"
+                )  # a right click on the countdown passes
             else:
                 passed.click()
             claims += 1
@@ -120,7 +135,9 @@ def test_discard_timer_plays_the_selected_tile(base, browser):
     page.screenshot(path=str(ART / "room-countdown.png"))
     page.wait_for_function(
         "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('seat 0 discards ' + t + ' (timeout)'))",
-        arg=chosen, timeout=8000)
+        arg=chosen,
+        timeout=8000,
+    )
     page.close()
 
 
@@ -128,16 +145,23 @@ def test_spectator_sees_one_players_view(base, browser):
     player = browser.new_page(viewport={"width": 1280, "height": 800})
     _open_table(player, base)
     table_url = player.url
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})  # another browser: no seat token
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 800}
+    )  # another browser: no seat token
     spec = ctx.new_page()
     spec.goto(table_url)
     spec.wait_for_selector(".who[data-seat='2']")
     spec.click(".who[data-seat='2']")
-    spec.wait_for_function("document.getElementById('role').textContent === 'Watching seat 2'")
+    spec.wait_for_function(
+        "document.getElementById('role').textContent === 'Watching seat 2'"
+    )
     spec.wait_for_selector("#hand .htile")
     n = len(spec.query_selector_all("#hand .htile"))
     assert 1 <= n <= 14
-    assert spec.query_selector("#discard-btn") is None and spec.query_selector("button[data-act]") is None
+    assert (
+        spec.query_selector("#discard-btn") is None
+        and spec.query_selector("button[data-act]") is None
+    )
     spec.screenshot(path=str(ART / "room-spectator.png"))
     ctx.close()
     player.close()
@@ -156,7 +180,10 @@ def test_a_setting_survives_a_reload_and_the_page_fits_a_phone(base, browser):
     page.reload()
     page.wait_for_selector("#hand .htile")
     assert page.evaluate("document.body.dataset.bg") == "dark"
-    assert page.evaluate("JSON.parse(localStorage.getItem('xuezhan.settings')).sound") is False
+    assert (
+        page.evaluate("JSON.parse(localStorage.getItem('xuezhan.settings')).sound")
+        is False
+    )
     label = page.locator("#hand .htile text").first.text_content()
     assert len(label) == 2 and label[1] in "mps"  # tiles drawn as "5p" labels now
     page.screenshot(path=str(ART / "room-labels.png"))

@@ -13,19 +13,37 @@ import warnings
 import pytest
 
 pytest.importorskip("starlette")
-with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
+with (
+    warnings.catch_warnings()
+):  # starlette asks for httpx2; httpx is what the test extra installs
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
-from xuezhan.engine import public_view  # noqa: E402
-from xuezhan.serve.app import create_app  # noqa: E402
-
-from _room_helpers import fast_room, hand_events, read_until  # noqa: E402
+from _room_helpers import fast_room, hand_events, read_until
+from xuezhan.engine import public_view
+from xuezhan.serve.app import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-VIEW_KEYS = {"seat", "dealer", "phase", "hand", "drawn", "melds", "discards", "wall_count", "last_tiles", "scores",
-             "deltas", "won", "escaped", "voids", "claim_tile", "claim_from", "robbing"}
+VIEW_KEYS = {
+    "seat",
+    "dealer",
+    "phase",
+    "hand",
+    "drawn",
+    "melds",
+    "discards",
+    "wall_count",
+    "last_tiles",
+    "scores",
+    "deltas",
+    "won",
+    "escaped",
+    "voids",
+    "claim_tile",
+    "claim_from",
+    "robbing",
+}
 PRIVATE = {"draw": "tile", "exchange": "tiles", "received": "tiles"}
 
 
@@ -41,14 +59,18 @@ def _check_message(m, sees: int, role: str) -> None:
     if m.view is not None:
         assert set(m.view) == VIEW_KEYS and m.view["seat"] == sees
         if m.view["phase"] == "claim" and m.clock is not None:
-            assert m.clock.seat == sees  # who is asked about a claim is nobody else's business
+            assert (
+                m.clock.seat == sees
+            )  # who is asked about a claim is nobody else's business
     for e in m.events:
         assert "hands" not in e and "wall" not in e
         field = PRIVATE.get(e["type"])
         if field and e["seat"] != sees:
             assert e[field] is None, e
         if e["type"] == "void":
-            assert e["seat"] == sees, "a void choice is private until all four are revealed (R11.2)"
+            assert e["seat"] == sees, (
+                "a void choice is private until all four are revealed (R11.2)"
+            )
     raw = json.dumps(m.model_dump())
     assert "legal_actions" not in raw
 
@@ -57,11 +79,20 @@ def _check_message(m, sees: int, role: str) -> None:
 def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
     room = fast_room(turn_timeout=0.25, claim_timeout=0.2)
     with TestClient(create_app(room)) as client, contextlib.ExitStack() as stack:
-        t = client.post("/api/tables", json={"hands": hands, "preset": preset,
-                                             "bots": [None, "greedy", "value", "random"]}).json()
+        t = client.post(
+            "/api/tables",
+            json={
+                "hands": hands,
+                "preset": preset,
+                "bots": [None, "greedy", "value", "random"],
+            },
+        ).json()
         tid = t["id"]
         player = stack.enter_context(client.websocket_connect(f"/ws/{tid}"))
-        watchers = [stack.enter_context(client.websocket_connect(f"/ws/{tid}")) for _ in range(4)]
+        watchers = [
+            stack.enter_context(client.websocket_connect(f"/ws/{tid}"))
+            for _ in range(4)
+        ]
         logs: dict[int, list] = {i: [] for i in range(5)}
         for i, w in enumerate(watchers):
             read_until(w, lambda m: m.type == "welcome")
@@ -78,22 +109,39 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                 if m.over and m.hand_no == hand:
                     break
                 if m.legal and not m.over:
-                    player.send_json({"type": "act", "action": "pass" if "pass" in m.legal else m.legal[-1]})
+                    player.send_json(
+                        {
+                            "type": "act",
+                            "action": "pass" if "pass" in m.legal else m.legal[-1],
+                        }
+                    )
             rnd = room.tables[tid].rnd
             finals = {}
             for s, w in enumerate(watchers):
                 if hand:
                     logs[s].clear()
-                last = read_until(w, lambda m: m.type == "state" and m.over and m.hand_no == hand and m.seat == s,
-                                  log=logs[s])
+                last = read_until(
+                    w,
+                    lambda m, hand=hand, s=s: (
+                        m.type == "state"
+                        and m.over
+                        and m.hand_no == hand
+                        and m.seat == s
+                    ),
+                    log=logs[s],
+                )
                 switched = False  # until the watch message takes effect it sees seat 0 (the default)
                 for m in logs[s]:
                     switched = switched or (m.type == "state" and m.seat == s)
                     _check_message(m, s if switched else 0, "spectator")
                 finals[s] = last
                 # exactly the engine's public views for that seat, in order, nothing else
-                want = [v for v in (public_view(e, s) for e in rnd.events) if v is not None]
-                got = hand_events([m for m in logs[s] if m.type != "state" or m.hand_no == hand])
+                want = [
+                    v for v in (public_view(e, s) for e in rnd.events) if v is not None
+                ]
+                got = hand_events(
+                    [m for m in logs[s] if m.type != "state" or m.hand_no == hand]
+                )
                 assert got == json.loads(json.dumps(want))
                 # the view is that seat's own observation (its own concealed tiles only)
                 assert last.view["hand"] == rnd.observation(s).to_dict()["hand"]
@@ -102,4 +150,8 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
             for s in range(4):
                 for o in range(4):
                     if o != s and hands_seen[o] and hands_seen[o] != hands_seen[s]:
-                        assert all(hands_seen[o] not in json.dumps(m.model_dump()) for m in logs[s] if m.type == "state")
+                        assert all(
+                            hands_seen[o] not in json.dumps(m.model_dump())
+                            for m in logs[s]
+                            if m.type == "state"
+                        )

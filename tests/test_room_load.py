@@ -20,13 +20,17 @@ import pytest
 websockets = pytest.importorskip("websockets")
 pytest.importorskip("uvicorn")
 
-from _room_helpers import free_port  # noqa: E402
+from _room_helpers import free_port
 
 TABLES, SPECTATORS, SECONDS = 4, 50, 6.0
 
 
 def _post(url: str, body: dict) -> dict:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    req = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         return json.loads(r.read())
 
@@ -37,8 +41,10 @@ async def _spectate(url: str, seat: int, stop: float, lat: list, counts: list) -
         n = 0
         while time.monotonic() < stop:
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop - time.monotonic()))
-            except asyncio.TimeoutError:
+                raw = await asyncio.wait_for(
+                    ws.recv(), timeout=max(0.05, stop - time.monotonic())
+                )
+            except TimeoutError:
                 break
             m = json.loads(raw)
             if m["type"] == "state" and m["server_ms"]:
@@ -50,10 +56,25 @@ async def _spectate(url: str, seat: int, stop: float, lat: list, counts: list) -
 def test_four_tables_fifty_spectators_each_stay_responsive():
     port = free_port()
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "python") + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = (
+        str(Path(__file__).resolve().parents[1] / "python")
+        + os.pathsep
+        + env.get("PYTHONPATH", "")
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "xuezhan", "serve", "--port", str(port), "--bot-delay", "0.05"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "xuezhan",
+            "serve",
+            "--port",
+            str(port),
+            "--bot-delay",
+            "0.05",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -66,17 +87,27 @@ def test_four_tables_fifty_spectators_each_stay_responsive():
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("the server did not start")
                 time.sleep(0.1)
-        ids = [_post(base + "/api/tables", {"name": f"load{i}", "hands": 64, "bots": ["greedy"] * 4})["id"]
-               for i in range(TABLES)]
+        ids = [
+            _post(
+                base + "/api/tables",
+                {"name": f"load{i}", "hands": 64, "bots": ["greedy"] * 4},
+            )["id"]
+            for i in range(TABLES)
+        ]
         lat: list[float] = []
         counts: list[int] = []
 
         async def main() -> None:
             stop = time.monotonic() + SECONDS
-            await asyncio.gather(*[
-                _spectate(f"ws://127.0.0.1:{port}/ws/{tid}", k % 4, stop, lat, counts)
-                for tid in ids for k in range(SPECTATORS)
-            ])
+            await asyncio.gather(
+                *[
+                    _spectate(
+                        f"ws://127.0.0.1:{port}/ws/{tid}", k % 4, stop, lat, counts
+                    )
+                    for tid in ids
+                    for k in range(SPECTATORS)
+                ]
+            )
 
         asyncio.run(asyncio.wait_for(main(), timeout=30))
     finally:
@@ -85,8 +116,10 @@ def test_four_tables_fifty_spectators_each_stay_responsive():
     lat.sort()
     median = statistics.median(lat)
     p99 = lat[int(0.99 * (len(lat) - 1))]
-    print(f"\n{TABLES} tables x {SPECTATORS} spectators, {SECONDS:.0f} s: {len(lat)} state messages, "
-          f"latency median {median:.1f} ms, p99 {p99:.1f} ms; fewest per spectator {min(counts)}")
+    print(
+        f"\n{TABLES} tables x {SPECTATORS} spectators, {SECONDS:.0f} s: {len(lat)} state messages, "
+        f"latency median {median:.1f} ms, p99 {p99:.1f} ms; fewest per spectator {min(counts)}"
+    )
     assert len(counts) == TABLES * SPECTATORS
     assert min(counts) >= 5, "a spectator stopped getting states"
     assert p99 < 3000, f"p99 latency {p99:.0f} ms"

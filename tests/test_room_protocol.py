@@ -12,21 +12,22 @@ import warnings
 import pytest
 
 pytest.importorskip("starlette")  # the serve extra; installed by the test extra
-with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
+with (
+    warnings.catch_warnings()
+):  # starlette asks for httpx2; httpx is what the test extra installs
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
-from xuezhan.engine import Round, log_lines  # noqa: E402
-from xuezhan.engine.match import run_round  # noqa: E402
-from xuezhan.serve import bots as bots_mod  # noqa: E402
-from xuezhan.serve import protocol, replay, words  # noqa: E402
-from xuezhan.serve.app import create_app  # noqa: E402
-from xuezhan.serve.bots import BotCatalog  # noqa: E402
-from xuezhan.serve.protocol import ProtocolError, parse_client  # noqa: E402
-from xuezhan.strategies import GreedyStrategy, RandomStrategy, ValueStrategy  # noqa: E402
-from xuezhan.tournament.config import ConfigError  # noqa: E402
-
-from _room_helpers import fast_room, hand_events, read_until, seed_with_dealer  # noqa: E402
+from _room_helpers import fast_room, hand_events, read_until, seed_with_dealer
+from xuezhan.engine import Round, log_lines
+from xuezhan.engine.match import run_round
+from xuezhan.serve import bots as bots_mod
+from xuezhan.serve import protocol, replay, words
+from xuezhan.serve.app import create_app
+from xuezhan.serve.bots import BotCatalog
+from xuezhan.serve.protocol import ProtocolError, parse_client
+from xuezhan.strategies import GreedyStrategy, RandomStrategy, ValueStrategy
+from xuezhan.tournament.config import ConfigError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -78,8 +79,13 @@ def test_malformed_message_gets_an_error_and_changes_nothing():
         t = client.post("/api/tables", json={"name": "x", "hands": 1}).json()
         ws = _connect(client, t["id"])
         before = room.tables[t["id"]].table_msg().model_dump()
-        for bad in ['{"type": "sit", "seat": 9, "name": "a"}', "{", '{"type": "bot", "seat": 0, "strategy": "rm -rf /"}',
-                    '{"type": "bot", "seat": 0, "strategy": "os:system"}', "x" * 5000]:
+        for bad in [
+            '{"type": "sit", "seat": 9, "name": "a"}',
+            "{",
+            '{"type": "bot", "seat": 0, "strategy": "rm -rf /"}',
+            '{"type": "bot", "seat": 0, "strategy": "os:system"}',
+            "x" * 5000,
+        ]:
             ws.send_text(bad)
             err = read_until(ws, lambda m: m.type == "error")
             assert err.message
@@ -92,10 +98,14 @@ def test_external_bots_and_module_classes_come_only_from_the_server_file(tmp_pat
     with serving(room) as client:
         t = client.post("/api/tables", json={}).json()
         ws = _connect(client, t["id"])
-        ws.send_json({"type": "bot", "seat": 1, "strategy": "xuezhan.strategies:GreedyStrategy"})
+        ws.send_json(
+            {"type": "bot", "seat": 1, "strategy": "xuezhan.strategies:GreedyStrategy"}
+        )
         assert "unknown bot" in read_until(ws, lambda m: m.type == "error").message
     f = tmp_path / "bots.toml"
-    f.write_text('[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\n')
+    f.write_text(
+        '[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\n'
+    )
     cat = BotCatalog.from_file(f)
     assert "mine" in cat.names and isinstance(cat.build("mine"), GreedyStrategy)
     f.write_text('[[bots]]\nname = "x"\nstrategy = "no_such_module_xyz:Bot"\n')
@@ -119,7 +129,10 @@ def test_api_refuses_bad_tables():
 
 def _two_people_table(client, room):
     seed = seed_with_dealer(0)
-    t = client.post("/api/tables", json={"hands": 1, "seed": seed, "bots": [None, None, "greedy", "greedy"]}).json()
+    t = client.post(
+        "/api/tables",
+        json={"hands": 1, "seed": seed, "bots": [None, None, "greedy", "greedy"]},
+    ).json()
     a = _connect(client, t["id"])
     b = _connect(client, t["id"])
     a.send_json({"type": "sit", "seat": 0, "name": "A"})
@@ -138,7 +151,10 @@ def test_a_person_cannot_act_for_another_seat():
         # seat 0 deals (R1.2) and acts first: seat 1 may not act now, nor name another seat
         st = read_until(a, lambda m: m.type == "state" and m.legal)
         b.send_json({"type": "act", "action": st.legal[-1]})
-        assert "seat 1 has no decision" in read_until(b, lambda m: m.type == "error").message
+        assert (
+            "seat 1 has no decision"
+            in read_until(b, lambda m: m.type == "error").message
+        )
         b.send_json({"type": "act", "action": "0 " + st.legal[-1]})
         assert read_until(b, lambda m: m.type == "error")
         b.send_json({"type": "watch", "seat": 0})
@@ -151,15 +167,24 @@ def test_a_person_cannot_act_for_another_seat():
         a.send_json({"type": "act", "action": "peng"})
         assert "not legal now" in read_until(a, lambda m: m.type == "error").message
         a.send_json({"type": "act", "action": st.legal[-1]})
-        read_until(a, lambda m: m.type == "state" and any(e["type"] == "discard" for e in m.events))
+        read_until(
+            a,
+            lambda m: (
+                m.type == "state" and any(e["type"] == "discard" for e in m.events)
+            ),
+        )
 
 
 def test_a_spectator_cannot_act_at_all():
     room = fast_room()
     with serving(room) as client:
-        tid, a, b = _two_people_table(client, room)
+        tid, _a, _b = _two_people_table(client, room)
         spec = _connect(client, tid)
-        for msg in ({"type": "act", "action": "pass"}, {"type": "select", "tile": "5m"}, {"type": "start"}):
+        for msg in (
+            {"type": "act", "action": "pass"},
+            {"type": "select", "tile": "5m"},
+            {"type": "start"},
+        ):
             spec.send_json(msg)
             assert read_until(spec, lambda m: m.type == "error")
         assert all(not s.started for s in room.tables[tid].seats)
@@ -168,7 +193,10 @@ def test_a_spectator_cannot_act_at_all():
 def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
     room = fast_room(turn_timeout=30.0, claim_timeout=30.0)
     with serving(room) as client:
-        t = client.post("/api/tables", json={"hands": 2, "bots": [None, "greedy", "value", "random"]}).json()
+        t = client.post(
+            "/api/tables",
+            json={"hands": 2, "bots": [None, "greedy", "value", "random"]},
+        ).json()
         ws = _connect(client, t["id"])
         ws.send_json({"type": "sit", "seat": 0, "name": "Me"})
         ws.send_json({"type": "start"})
@@ -178,7 +206,12 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
             if m.over:
                 break
             if m.legal and m.clock is not None and m.clock.seat == 0:
-                ws.send_json({"type": "act", "action": "pass" if "pass" in m.legal else m.legal[-1]})
+                ws.send_json(
+                    {
+                        "type": "act",
+                        "action": "pass" if "pass" in m.legal else m.legal[-1],
+                    }
+                )
                 acted += 1
         assert m.over and acted > 0
         rnd = room.tables[t["id"]].rnd
@@ -188,7 +221,10 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
         for e in pays:
             to = "nobody" if e["to"] is None else f"seat {e['to']}"
             assert any(
-                line.endswith(", " + e["rule"]) and f"seat {e['from']} " in line and to in line and f" {e['amount']}" in line
+                line.endswith(", " + e["rule"])
+                and f"seat {e['from']} " in line
+                and to in line
+                and f" {e['amount']}" in line
                 for line in lines
             ), e
         assert len(pays) >= 1
@@ -197,8 +233,15 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
 
 
 def _sit_alone(client, seed_dealer=0, **table):
-    t = client.post("/api/tables", json={"hands": 1, "seed": seed_with_dealer(seed_dealer),
-                                         "bots": [None, "greedy", "greedy", "greedy"], **table}).json()
+    t = client.post(
+        "/api/tables",
+        json={
+            "hands": 1,
+            "seed": seed_with_dealer(seed_dealer),
+            "bots": [None, "greedy", "greedy", "greedy"],
+            **table,
+        },
+    ).json()
     ws = _connect(client, t["id"])
     ws.send_json({"type": "sit", "seat": 0, "name": "Me"})
     ws.send_json({"type": "start"})
@@ -213,11 +256,27 @@ def test_turn_timer_discards_the_selected_tile_R10_1():
         m = read_until(ws, lambda m: m.type == "state" and m.legal, log=seen)
         # the dealer's first turn (no draw): choose a tile that is not the engine's own default
         default = str(room.tables[tid].rnd.default_action(0)).split()[-1]
-        choice = next(a.split()[1] for a in m.legal if a.startswith("discard") and a.split()[1] != default)
+        choice = next(
+            a.split()[1]
+            for a in m.legal
+            if a.startswith("discard") and a.split()[1] != default
+        )
         ws.send_json({"type": "select", "tile": choice})
-        read_until(ws, lambda m: m.type == "state" and any(e["type"] == "discard" for e in m.events), log=seen)
+        read_until(
+            ws,
+            lambda m: (
+                m.type == "state" and any(e["type"] == "discard" for e in m.events)
+            ),
+            log=seen,
+        )
         d = next(e for e in hand_events(seen) if e["type"] == "discard")
-        assert d == {"type": "discard", "seat": 0, "tile": choice, "default": True, "note": "timeout"}
+        assert d == {
+            "type": "discard",
+            "seat": 0,
+            "tile": choice,
+            "default": True,
+            "note": "timeout",
+        }
 
 
 def test_turn_timer_without_selection_takes_the_engine_default_R10_1():
@@ -226,7 +285,12 @@ def test_turn_timer_without_selection_takes_the_engine_default_R10_1():
         tid, ws = _sit_alone(client)
         read_until(ws, lambda m: m.type == "state" and m.legal)
         default = str(room.tables[tid].rnd.default_action(0)).split()[-1]
-        m = read_until(ws, lambda m: m.type == "state" and any(e["type"] == "discard" for e in m.events))
+        m = read_until(
+            ws,
+            lambda m: (
+                m.type == "state" and any(e["type"] == "discard" for e in m.events)
+            ),
+        )
         assert next(e for e in m.events if e["type"] == "discard")["tile"] == default
 
 
@@ -262,7 +326,12 @@ def test_coming_back_with_the_token_resumes_the_seat():
         assert "token" in read_until(again, lambda m: m.type == "error").message
         again.send_json({"type": "resume", "token": token})
         assert read_until(again, lambda m: m.type == "welcome").seat == 2
-        assert read_until(again, lambda m: m.type == "table" and m.seats[2].connected).seats[2].name == "Zoe"
+        assert (
+            read_until(again, lambda m: m.type == "table" and m.seats[2].connected)
+            .seats[2]
+            .name
+            == "Zoe"
+        )
 
 
 @pytest.mark.parametrize("preset", ["leshan", "chengdu"])
@@ -270,7 +339,12 @@ def test_replay_frames_end_where_the_engine_ends(preset):
     """The viewer's tile tracking (from the log alone) against the engine's final state."""
     for seed in range(6):
         rnd = Round.from_seed(preset, seed, seed % 4)
-        bots = [GreedyStrategy(), ValueStrategy(), RandomStrategy(seed), GreedyStrategy()]
+        bots = [
+            GreedyStrategy(),
+            ValueStrategy(),
+            RandomStrategy(seed),
+            GreedyStrategy(),
+        ]
         for i, b in enumerate(bots):
             b.reset(i, rnd.rules)
         run_round(rnd, bots)
@@ -284,7 +358,9 @@ def test_replay_frames_end_where_the_engine_ends(preset):
             assert last["discards"][s] == obs["discards"][s]
             # melds: pung 0, kong 1 (on a discard or added), concealed kong 2
             code = {"peng": 0, "gang": 1, "jiagang": 1, "angang": 2}
-            assert sorted((code[k], t) for k, t in last["melds"][s]) == sorted((int(k), t) for k, t in obs["melds"][s])
+            assert sorted((code[k], t) for k, t in last["melds"][s]) == sorted(
+                (int(k), t) for k, t in obs["melds"][s]
+            )
         assert len(doc["frames"]) == len(rnd.events) + 1
 
 
@@ -300,11 +376,12 @@ def test_replay_refuses_what_is_not_a_log(tmp_path):
 
 def test_view_command_names_a_bad_log_without_a_traceback(tmp_path):
     from click.testing import CliRunner
-
     from xuezhan.cli import main
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "header"}\nnot json\n')
     res = CliRunner().invoke(main, ["view", str(bad), "--no-browser"])
     assert res.exit_code == 1
-    assert "bad.jsonl: line 2 is not JSON" in res.output and "Traceback" not in res.output
+    assert (
+        "bad.jsonl: line 2 is not JSON" in res.output and "Traceback" not in res.output
+    )

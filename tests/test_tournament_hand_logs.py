@@ -7,17 +7,20 @@ import doctest
 import gzip
 
 from click.testing import CliRunner
-
 from xuezhan.cli import main
 from xuezhan.engine import replay_log
-from xuezhan.tournament import TournamentConfig, run
-from xuezhan.tournament import hand_logs
+from xuezhan.tournament import TournamentConfig, hand_logs, run
 from xuezhan.tournament.hand_logs import read_lines, validate_logs
 
 
 def _config(folder, hands=8):
-    return TournamentConfig(strategies=("random", "greedy", "value", "greedy"), hands=hands, seed=11, workers=1,
-                            hand_logs=str(folder))
+    return TournamentConfig(
+        strategies=("random", "greedy", "value", "greedy"),
+        hands=hands,
+        seed=11,
+        workers=1,
+        hand_logs=str(folder),
+    )
 
 
 def test_docstring_examples():
@@ -37,26 +40,43 @@ def test_one_replayable_log_per_hand_same_bytes_every_run_R12_4(tmp_path):
         assert list(rows["delta"]) == rnd.deltas
     assert all(err is None for _, err in validate_logs(tmp_path / "a"))
     # the identity (and so --resume) does not depend on whether logs are kept
-    assert _config(tmp_path).identity() == _config(tmp_path).replace(hand_logs=None).identity()
+    assert (
+        _config(tmp_path).identity()
+        == _config(tmp_path).replace(hand_logs=None).identity()
+    )
 
 
 def test_validate_names_a_damaged_log(tmp_path):
     run(_config(tmp_path, hands=4))
     f = tmp_path / hand_logs.log_name(2)
     lines = read_lines(f)
-    lines[5] = lines[5].replace('"discard"', '"discardx"', 1) if '"discard"' in lines[5] else '{"type": "nonsense"}'
+    lines[5] = (
+        lines[5].replace('"discard"', '"discardx"', 1)
+        if '"discard"' in lines[5]
+        else '{"type": "nonsense"}'
+    )
     f.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
     res = CliRunner().invoke(main, ["validate", str(tmp_path)])
-    assert res.exit_code == 1 and "hand-000002.jsonl.gz" in res.output and "3 of 4 logs reproduced" in res.output
+    assert (
+        res.exit_code == 1
+        and "hand-000002.jsonl.gz" in res.output
+        and "3 of 4 logs reproduced" in res.output
+    )
 
 
 def test_tournament_command_keeps_logs_and_points_at_the_lost_hands(tmp_path):
     toml = tmp_path / "t.toml"
-    toml.write_text('name = "t"\nhands = 4\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "greedy"]\n')
+    toml.write_text(
+        'name = "t"\nhands = 4\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "greedy"]\n'
+    )
     out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-report"])
+    res = CliRunner().invoke(
+        main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-report"]
+    )
     assert res.exit_code == 0, res.output
     assert len(list((out / "logs").glob("*.jsonl.gz"))) == 4
     assert "xuezhan view" in res.output
-    res = CliRunner().invoke(main, ["replay", str(out / "logs" / hand_logs.log_name(0))])
+    res = CliRunner().invoke(
+        main, ["replay", str(out / "logs" / hand_logs.log_name(0))]
+    )
     assert res.exit_code == 0 and "OK" in res.output

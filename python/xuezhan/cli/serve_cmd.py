@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import webbrowser
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import click
 
@@ -26,7 +26,7 @@ def _need_extra() -> None:
         ) from None
 
 
-def _run(app: Any, host: str, port: int, open_url: Optional[str]) -> None:
+def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
     import uvicorn
 
     if open_url:
@@ -46,18 +46,52 @@ def _run(app: Any, host: str, port: int, open_url: Optional[str]) -> None:
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on."
+)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--bots", "bots_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="TOML file of extra bots ([[bots]] name + strategy = 'module:Class' or cmd = '...').")
-@click.option("--logs", "logs_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-              help="A folder of hand logs (*.jsonl, *.jsonl.gz) the replay page offers.")
-@click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0, 10),
-              help="Seconds a bot waits before each turn, so people can follow.")
-@click.option("--turn-timeout", type=click.FloatRange(0.5, 600), default=None, help="Override R10.1 (seconds).")
-@click.option("--claim-timeout", type=click.FloatRange(0.5, 600), default=None, help="Override R10.2 (seconds).")
-def serve(host: str, port: int, bots_file: Optional[Path], logs_dir: Optional[Path], bot_delay: float,
-          turn_timeout: Optional[float], claim_timeout: Optional[float]) -> None:
+@click.option(
+    "--bots",
+    "bots_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="TOML file of extra bots ([[bots]] name + strategy = 'module:Class' or cmd = '...').",
+)
+@click.option(
+    "--logs",
+    "logs_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="A folder of hand logs (*.jsonl, *.jsonl.gz) the replay page offers.",
+)
+@click.option(
+    "--bot-delay",
+    default=0.6,
+    show_default=True,
+    type=click.FloatRange(0, 10),
+    help="Seconds a bot waits before each turn, so people can follow.",
+)
+@click.option(
+    "--turn-timeout",
+    type=click.FloatRange(0.5, 600),
+    default=None,
+    help="Override R10.1 (seconds).",
+)
+@click.option(
+    "--claim-timeout",
+    type=click.FloatRange(0.5, 600),
+    default=None,
+    help="Override R10.2 (seconds).",
+)
+def serve(
+    host: str,
+    port: int,
+    bots_file: Path | None,
+    logs_dir: Path | None,
+    bot_delay: float,
+    turn_timeout: float | None,
+    claim_timeout: float | None,
+) -> None:
     """The game room: a lobby of tables, four seats each (people or bots), spectators, replays."""
     _need_extra()
     from xuezhan.serve.app import create_app
@@ -74,9 +108,15 @@ def serve(host: str, port: int, bots_file: Optional[Path], logs_dir: Optional[Pa
         overrides["turn_timeout"] = turn_timeout
     if claim_timeout is not None:
         overrides["claim_timeout"] = claim_timeout
-    logs = sorted([*logs_dir.rglob("*.jsonl"), *logs_dir.rglob("*.jsonl.gz")]) if logs_dir else []
+    logs = (
+        sorted([*logs_dir.rglob("*.jsonl"), *logs_dir.rglob("*.jsonl.gz")])
+        if logs_dir
+        else []
+    )
     room = Room(catalog, Pace(bot_delay=bot_delay), overrides)
-    click.echo(f"xuezhan game room on http://{host}:{port}/  (Ctrl-C stops it)", err=True)
+    click.echo(
+        f"xuezhan game room on http://{host}:{port}/  (Ctrl-C stops it)", err=True
+    )
     _run(create_app(room, logs), host, port, None)
 
 

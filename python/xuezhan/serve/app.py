@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
@@ -26,7 +27,7 @@ from xuezhan.serve import protocol as P
 from xuezhan.serve.replay import LogError, frames, read_log_lines
 from xuezhan.serve.tables import Client, Room, RoomError, Table
 
-__all__ = ["create_app", "STATIC"]
+__all__ = ["STATIC", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096  # bytes; no client message needs more
@@ -40,8 +41,8 @@ class CreateTable(BaseModel):
     name: str = Field("", max_length=40, pattern=r"^[^<>&\"']*$")
     preset: str = Field("leshan", pattern=r"^(leshan|chengdu)$")
     hands: int = Field(8, ge=1, le=64)
-    seed: Optional[int] = Field(None, ge=0, lt=2**63)
-    bots: list[Optional[str]] = Field(default_factory=list, max_length=4)
+    seed: int | None = Field(None, ge=0, lt=2**63)
+    bots: list[str | None] = Field(default_factory=list, max_length=4)
 
 
 def _page(name: str):
@@ -51,7 +52,7 @@ def _page(name: str):
     return endpoint
 
 
-def create_app(room: Optional[Room] = None, logs: Sequence[Path] = ()) -> Starlette:
+def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette:
     """The app; ``room`` holds its tables (a fresh one by default), ``logs`` are hand logs the
     replay page offers."""
     room = room if room is not None else Room()
@@ -70,9 +71,14 @@ def create_app(room: Optional[Room] = None, logs: Sequence[Path] = ()) -> Starle
             body = CreateTable.model_validate_json(await request.body())
         except ValidationError as exc:
             err = exc.errors()[0]
-            return JSONResponse({"error": f"{'.'.join(map(str, err['loc']))}: {err['msg']}"}, status_code=400)
+            return JSONResponse(
+                {"error": f"{'.'.join(map(str, err['loc']))}: {err['msg']}"},
+                status_code=400,
+            )
         try:
-            table = room.create(body.name, body.preset, body.hands, body.seed, body.bots)
+            table = room.create(
+                body.name, body.preset, body.hands, body.seed, body.bots
+            )
         except RoomError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(table.table_msg().model_dump(), status_code=201)
@@ -81,7 +87,9 @@ def create_app(room: Optional[Room] = None, logs: Sequence[Path] = ()) -> Starle
         return JSONResponse(room.bots.names)
 
     async def list_logs(request: Request) -> Response:
-        return JSONResponse([{"id": i, "name": p.name} for i, p in enumerate(log_files)])
+        return JSONResponse(
+            [{"id": i, "name": p.name} for i, p in enumerate(log_files)]
+        )
 
     async def replay_file(request: Request) -> Response:
         n = request.path_params["n"]
@@ -103,7 +111,9 @@ def create_app(room: Optional[Room] = None, logs: Sequence[Path] = ()) -> Starle
             text = body.decode("utf-8")
             doc = frames([ln for ln in text.splitlines() if ln.strip()], "uploaded log")
         except (OSError, EOFError, UnicodeDecodeError) as exc:
-            return JSONResponse({"error": f"uploaded log: cannot read it: {exc}"}, status_code=400)
+            return JSONResponse(
+                {"error": f"uploaded log: cannot read it: {exc}"}, status_code=400
+            )
         except LogError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(doc)
@@ -112,11 +122,17 @@ def create_app(room: Optional[Room] = None, logs: Sequence[Path] = ()) -> Starle
         await ws.accept()
         table = room.tables.get(ws.path_params["table"])
         if table is None:
-            await ws.send_text(P.ErrorMsg(message=f"no table {ws.path_params['table']!r}").model_dump_json())
+            await ws.send_text(
+                P.ErrorMsg(
+                    message=f"no table {ws.path_params['table']!r}"
+                ).model_dump_json()
+            )
             await ws.close(code=4404)
             return
         client = Client()
-        client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names).model_dump_json())
+        client.send(
+            P.WelcomeMsg(table=table.id, bots=room.bots.names).model_dump_json()
+        )
         table.join(client)
         writer = asyncio.create_task(_writer(ws, client, table))
         try:
@@ -171,11 +187,19 @@ def _handle(table: Table, client: Client, text: str, room: Room) -> None:
     try:
         if isinstance(m, P.SitMsg):
             token = table.sit(client, m.seat, m.name)
-            client.send(P.WelcomeMsg(table=table.id, seat=m.seat, token=token, bots=room.bots.names).model_dump_json())
+            client.send(
+                P.WelcomeMsg(
+                    table=table.id, seat=m.seat, token=token, bots=room.bots.names
+                ).model_dump_json()
+            )
             table.touch(table=True)
         elif isinstance(m, P.ResumeMsg):
             seat = table.resume(client, m.token)
-            client.send(P.WelcomeMsg(table=table.id, seat=seat, token=m.token, bots=room.bots.names).model_dump_json())
+            client.send(
+                P.WelcomeMsg(
+                    table=table.id, seat=seat, token=m.token, bots=room.bots.names
+                ).model_dump_json()
+            )
             table.touch(table=True)
         elif isinstance(m, P.BotMsg):
             table.seat_bot(m.seat, m.strategy)

@@ -19,13 +19,14 @@ from __future__ import annotations
 import inspect
 import secrets
 import tomllib
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any
 
 from xuezhan.tournament.config import ConfigError, StrategySpec
 from xuezhan.tournament.play import strategy_factory
 
-__all__ = ["BotCatalog", "STAND_IN"]
+__all__ = ["STAND_IN", "BotCatalog"]
 
 #: The strategy that plays a hand for a person who has left (RULES.md R8 aftermath).
 STAND_IN = "greedy"
@@ -34,28 +35,36 @@ STAND_IN = "greedy"
 class BotCatalog:
     """Named strategy factories: built-ins and the entries of an optional bot file."""
 
-    def __init__(self, specs: Optional[list[StrategySpec]] = None) -> None:
-        self._specs: dict[str, StrategySpec] = {n: StrategySpec(name=n, strategy=n) for n in ("random", "greedy", "value")}
+    def __init__(self, specs: list[StrategySpec] | None = None) -> None:
+        self._specs: dict[str, StrategySpec] = {
+            n: StrategySpec(name=n, strategy=n) for n in ("random", "greedy", "value")
+        }
         for spec in specs or []:
             self._specs[spec.name] = spec
         self._factories: dict[str, Callable[..., Any]] = {}
 
     @classmethod
-    def from_file(cls, path: Union[str, Path]) -> "BotCatalog":
+    def from_file(cls, path: str | Path) -> BotCatalog:
         """Read a bot file; a bad file raises :class:`ConfigError` naming the file and entry."""
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
-            raise ConfigError(f"{path}: cannot read the bot file: {exc.strerror}") from None
+            raise ConfigError(
+                f"{path}: cannot read the bot file: {exc.strerror}"
+            ) from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not TOML: {exc}") from None
         unknown = sorted(set(data) - {"bots"})
         if unknown:
-            raise ConfigError(f"{path}: unknown key {unknown[0]!r} (expected [[bots]] entries)")
+            raise ConfigError(
+                f"{path}: unknown key {unknown[0]!r} (expected [[bots]] entries)"
+            )
         entries = data.get("bots", [])
         if not isinstance(entries, list):
             raise ConfigError(f"{path}: 'bots' must be an array of tables ([[bots]])")
-        specs = [StrategySpec.parse(e, f"{path}: bots[{i}]") for i, e in enumerate(entries)]
+        specs = [
+            StrategySpec.parse(e, f"{path}: bots[{i}]") for i, e in enumerate(entries)
+        ]
         for i, spec in enumerate(specs):
             try:
                 strategy_factory(spec)

@@ -15,30 +15,30 @@ messages are built as models too, so each one it sends has been validated.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
-    "ProtocolError",
-    "SitMsg",
+    "SERVER_ADAPTER",
+    "ActMsg",
     "BotMsg",
+    "ClientMessage",
+    "Clock",
+    "ErrorMsg",
+    "ProtocolError",
+    "ResumeMsg",
+    "SeatInfo",
+    "SelectMsg",
+    "ServerMessage",
+    "SitMsg",
     "StandMsg",
     "StartMsg",
-    "WatchMsg",
-    "SelectMsg",
-    "ActMsg",
-    "ResumeMsg",
-    "ClientMessage",
-    "parse_client",
-    "WelcomeMsg",
-    "SeatInfo",
-    "TableMsg",
-    "Clock",
     "StateMsg",
-    "ErrorMsg",
-    "ServerMessage",
-    "SERVER_ADAPTER",
+    "TableMsg",
+    "WatchMsg",
+    "WelcomeMsg",
+    "parse_client",
 ]
 
 Seat = Annotated[int, Field(ge=0, le=3)]
@@ -91,7 +91,7 @@ class SelectMsg(_Msg):
     """The player's selected tile (or none): played for it if its turn timer runs out (R10.1)."""
 
     type: Literal["select"]
-    tile: Optional[TileText] = None
+    tile: TileText | None = None
 
 
 class ActMsg(_Msg):
@@ -106,11 +106,13 @@ class ResumeMsg(_Msg):
     """Come back to one's seat after a lost connection, with the token ``welcome`` gave."""
 
     type: Literal["resume"]
-    token: Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+    token: Annotated[
+        str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    ]
 
 
 ClientMessage = Annotated[
-    Union[SitMsg, BotMsg, StandMsg, StartMsg, WatchMsg, SelectMsg, ActMsg, ResumeMsg],
+    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | SelectMsg | ActMsg | ResumeMsg,
     Field(discriminator="type"),
 ]
 _CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -120,7 +122,7 @@ class ProtocolError(ValueError):
     """A client message that is not valid; the message says what is wrong."""
 
 
-def parse_client(text: Union[str, bytes]) -> Any:
+def parse_client(text: str | bytes) -> Any:
     """Validate one client message (JSON text) into its model, or raise :class:`ProtocolError`."""
     try:
         return _CLIENT_ADAPTER.validate_json(text)
@@ -141,8 +143,8 @@ class WelcomeMsg(_Msg):
 
     type: Literal["welcome"] = "welcome"
     table: str
-    seat: Optional[Seat] = None
-    token: Optional[str] = None
+    seat: Seat | None = None
+    token: str | None = None
     bots: list[str]
 
 
@@ -191,10 +193,10 @@ class StateMsg(_Msg):
     seat: Seat
     role: Literal["player", "spectator"]
     hand_no: int
-    view: Optional[dict[str, Any]] = None
+    view: dict[str, Any] | None = None
     legal: list[str] = []
-    selected: Optional[str] = None
-    clock: Optional[Clock] = None
+    selected: str | None = None
+    clock: Clock | None = None
     events_from: int = 0
     reset: bool = False
     events: list[dict[str, Any]] = []
@@ -210,6 +212,8 @@ class ErrorMsg(_Msg):
     message: str
 
 
-ServerMessage = Annotated[Union[WelcomeMsg, TableMsg, StateMsg, ErrorMsg], Field(discriminator="type")]
+ServerMessage = Annotated[
+    WelcomeMsg | TableMsg | StateMsg | ErrorMsg, Field(discriminator="type")
+]
 #: Validates any server message (the tests check every message they receive with it).
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)

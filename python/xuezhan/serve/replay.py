@@ -19,13 +19,14 @@ piles, wall count, the hand's running deltas and the event in words.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any
 
 from xuezhan.serve.words import payment_text, settlement_lines
 from xuezhan.tiles import parse_tiles
 
-__all__ = ["LogError", "read_log_lines", "frames"]
+__all__ = ["LogError", "frames", "read_log_lines"]
 
 _TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 _MELD = {"peng": 0, "gang": 1, "jiagang": 1}
@@ -35,7 +36,7 @@ class LogError(ValueError):
     """A file that is not a hand log; the message names the file and line."""
 
 
-def read_log_lines(path: Union[str, Path]) -> list[str]:
+def read_log_lines(path: str | Path) -> list[str]:
     """The lines of a hand log, ``.jsonl`` or gzip-compressed ``.jsonl.gz``."""
     from xuezhan.tournament.hand_logs import read_lines
 
@@ -102,7 +103,9 @@ class _Tracker:
                 self.melds[s].append([e["meld"], _TILE[k]])
         elif t == "win":
             self.won[e["seat"]] = True
-            if e.get("how") == "rob":  # R3.3: the robbed tile leaves the kong-maker's hand
+            if (
+                e.get("how") == "rob"
+            ):  # R3.3: the robbed tile leaves the kong-maker's hand
                 k = parse_tiles(e["tile"])[0]
                 if h[e["from"]][k]:
                     h[e["from"]][k] -= 1
@@ -117,7 +120,9 @@ class _Tracker:
     def frame(self, text: str) -> dict:
         return {
             "text": text,
-            "hands": ["".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in self.hands],
+            "hands": [
+                "".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in self.hands
+            ],
             "melds": [[list(m) for m in ms] for ms in self.melds],
             "discards": ["".join(_TILE[k] for k in r) for r in self.rivers],
             "wall_count": self.wall,
@@ -136,14 +141,22 @@ def describe(e: dict) -> str:
     if t == "start":
         return f"the hand starts: seat {e['dealer']} deals, {e['wall_count']} tiles in the wall"
     if t == "draw":
-        return f"seat {s} draws {e['tile']}" + (" (kong replacement)" if e.get("replacement") else "")
+        return f"seat {s} draws {e['tile']}" + (
+            " (kong replacement)" if e.get("replacement") else ""
+        )
     if t in ("discard", "angang", "jiagang"):
-        verb = {"discard": "discards", "angang": "makes a concealed kong of", "jiagang": "adds to its pung"}[t]
+        verb = {
+            "discard": "discards",
+            "angang": "makes a concealed kong of",
+            "jiagang": "adds to its pung",
+        }[t]
         return f"seat {s} {verb} {e['tile']}{extra}"
     if t in ("peng", "gang", "pass"):
         return f"seat {s} says {t}{extra}"
     if t == "hu":
-        return f"seat {s} declares a win" + (" (compulsory, R4.4)" if e.get("forced") else "")
+        return f"seat {s} declares a win" + (
+            " (compulsory, R4.4)" if e.get("forced") else ""
+        )
     if t == "meld":
         frm = f" from seat {e['from']}" if e.get("from") is not None else ""
         return f"seat {s}: {e['meld']} of {e['tile']}{frm}"
@@ -183,7 +196,9 @@ def frames(lines: Iterable[str], name: str = "log") -> dict:
             tr.apply(e)
             out.append(tr.frame(describe(e)))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise LogError(f"{name}: line {len(out) + 1} is not a hand-log event the viewer knows: {exc}") from None
+        raise LogError(
+            f"{name}: line {len(out) + 1} is not a hand-log event the viewer knows: {exc}"
+        ) from None
     rules = hdr.get("rules", {})
     return {
         "name": name,

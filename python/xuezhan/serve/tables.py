@@ -16,15 +16,16 @@ Everything a connection receives is built in :meth:`Table.state_for` from
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, Optional
+from typing import Any
 
 from xuezhan.engine import Action, IllegalAction, Round, act, parse_action, public_view
-from xuezhan.engine.actions import ActionError, DISCARD, ESCAPE
+from xuezhan.engine.actions import DISCARD, ESCAPE, ActionError
 from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.rules import Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
@@ -32,7 +33,7 @@ from xuezhan.serve.protocol import Clock, SeatInfo, StateMsg, TableMsg
 from xuezhan.serve.words import settlement_lines
 from xuezhan.tiles import parse_tiles
 
-__all__ = ["Seat", "Client", "Table", "Room", "RoomError", "Pace"]
+__all__ = ["Client", "Pace", "Room", "RoomError", "Seat", "Table"]
 
 _log = logging.getLogger("xuezhan.serve")
 _TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
@@ -58,11 +59,13 @@ class Seat:
     index: int
     kind: str = "empty"  # "empty" | "person" | "bot"
     name: str = ""
-    token: Optional[str] = None
-    strategy: Any = None  # the bot, or the stand-in playing this hand for a person who left
+    token: str | None = None
+    strategy: Any = (
+        None  # the bot, or the stand-in playing this hand for a person who left
+    )
     started: bool = False
     connections: int = 0
-    gone_since: Optional[float] = None
+    gone_since: float | None = None
 
     @property
     def connected(self) -> bool:
@@ -89,9 +92,9 @@ class Client:
     TABLE = "\x00table"
 
     def __init__(self) -> None:
-        self.seat: Optional[int] = None
+        self.seat: int | None = None
         self.watch = 0
-        self.queue: asyncio.Queue[Optional[str]] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._state_queued = False
         self._table_queued = False
         self.hand_no = -1
@@ -130,7 +133,7 @@ class _Decision:
     deadline: float
     total: float
     person: bool
-    future: Optional[asyncio.Future] = None
+    future: asyncio.Future | None = None
 
 
 @dataclass
@@ -152,28 +155,29 @@ class Table:
         self.hand_no = 0  # hands finished in this match
         self.dealer = first_dealer(self.seed)  # R9.1
         self.status = "waiting"
-        self.rnd: Optional[Round] = None
+        self.rnd: Round | None = None
         self.rnd_no = 0  # the hand number of ``rnd`` (hand_no moves on when it ends)
-        self.decision: Optional[_Decision] = None
-        self.selected: list[Optional[int]] = [None] * 4
+        self.decision: _Decision | None = None
+        self.selected: list[int | None] = [None] * 4
         self.timeouts = [0, 0, 0, 0]
         self._views: list[list[dict]] = [[], [], [], []]
         self._viewed = [0, 0, 0, 0]
         self._wake = asyncio.Event()
-        self._task: Optional[asyncio.Task] = None
+        self._task: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start_task(self) -> None:
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
+            self._task = asyncio.get_running_loop().create_task(
+                self.run(), name=f"table-{self.id}"
+            )
 
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            # its own failure was logged by run(); a cancelled task is what we asked for
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
         for s in self.seats:
             self._close_bot(s.strategy)
 
@@ -298,7 +302,11 @@ class Table:
 
     def resume(self, client: Client, token: str) -> int:
         for s in self.seats:
-            if s.kind == "person" and s.token is not None and secrets.compare_digest(s.token, token):
+            if (
+                s.kind == "person"
+                and s.token is not None
+                and secrets.compare_digest(s.token, token)
+            ):
                 if client.seat is not None and client.seat != s.index:
                     raise RoomError(f"you already sit in seat {client.seat}")
                 if client.seat is None:
@@ -316,16 +324,26 @@ class Table:
         if s.kind == "person":
             raise RoomError(f"seat {seat} is taken by {s.name}")
         if strategy not in self.bots.names:
-            raise RoomError(f"unknown bot {strategy!r}: this server offers {', '.join(self.bots.names)}")
+            raise RoomError(
+                f"unknown bot {strategy!r}: this server offers {', '.join(self.bots.names)}"
+            )
         bot = self.bots.build(strategy)
         self._close_bot(s.strategy)
-        s.kind, s.name, s.strategy, s.token, s.started = "bot", strategy, bot, None, False
+        s.kind, s.name, s.strategy, s.token, s.started = (
+            "bot",
+            strategy,
+            bot,
+            None,
+            False,
+        )
         self._wake.set()
         self.touch(table=True)
 
     def stand(self, client: Client, seat: int) -> None:
         if not self._between_hands():
-            raise RoomError("seats change between hands only (closing the page during a hand is an escape, R8)")
+            raise RoomError(
+                "seats change between hands only (closing the page during a hand is an escape, R8)"
+            )
         s = self.seats[seat]
         if s.kind == "person" and client.seat != seat:
             raise RoomError(f"seat {seat} is {s.name}'s")
@@ -353,7 +371,7 @@ class Table:
         client.watch = seat
         client.mark_state()
 
-    def select(self, client: Client, tile: Optional[str]) -> None:
+    def select(self, client: Client, tile: str | None) -> None:
         if client.seat is None:
             raise RoomError("a spectator cannot act")
         self.selected[client.seat] = parse_tiles(tile)[0] if tile else None
@@ -364,7 +382,14 @@ class Table:
         seat = client.seat
         d = self.decision
         rnd = self.rnd
-        if d is None or not d.person or d.seat != seat or rnd is None or d.future is None or d.future.done():
+        if (
+            d is None
+            or not d.person
+            or d.seat != seat
+            or rnd is None
+            or d.future is None
+            or d.future.done()
+        ):
             raise RoomError(f"seat {seat} has no decision to make now")
         try:
             action = parse_action(f"{seat} {text}")
@@ -373,8 +398,12 @@ class Table:
         if action.verb == ESCAPE:
             raise RoomError("to leave, close the page (an escape, R8)")
         if action not in rnd.legal_actions(seat):
-            raise RoomError(f"'{text}' is not legal now; legal: "
-                            + ", ".join(str(a).split(" ", 1)[1] for a in rnd.legal_actions(seat)[:40]))
+            raise RoomError(
+                f"'{text}' is not legal now; legal: "
+                + ", ".join(
+                    str(a).split(" ", 1)[1] for a in rnd.legal_actions(seat)[:40]
+                )
+            )
         d.future.set_result(action)
 
     # ------------------------------------------------------------------ the match
@@ -400,7 +429,9 @@ class Table:
             await self._run()
         except asyncio.CancelledError:
             raise
-        except Exception:  # a bug: say so in the server log and show the table as stopped
+        except (
+            Exception
+        ):  # a bug: say so in the server log and show the table as stopped
             _log.exception("table %s stopped", self.id)
             self.status = "over"
             self.touch(table=True)
@@ -434,7 +465,9 @@ class Table:
                     s.strategy = None
         self.status = "playing"
         # R1.4 / R9: the hand's seed from (match seed, hand index); dealer by R9.1/R9.2.
-        rnd = Round.from_seed(rules, hand_seed(self.seed, self.hand_no), self.dealer, list(self.scores))
+        rnd = Round.from_seed(
+            rules, hand_seed(self.seed, self.hand_no), self.dealer, list(self.scores)
+        )
         self.rnd = rnd
         self.rnd_no = self.hand_no
         self._views = [[], [], [], []]
@@ -455,9 +488,13 @@ class Table:
             bot = bots[seat]
             if bot is not None:
                 seen[seat] = _deliver(rnd, bot, seat, seen[seat])
-                action, default, note = await self._bot_decision(rnd, bot, seat, kind, limit)
+                action, default, note = await self._bot_decision(
+                    rnd, bot, seat, kind, limit
+                )
             else:
-                action, default, note = await self._person_decision(rnd, seat, kind, limit)
+                action, default, note = await self._person_decision(
+                    rnd, seat, kind, limit
+                )
             self.decision = None
             try:
                 rnd.apply(action, default=default, note=note)
@@ -472,13 +509,14 @@ class Table:
                 end = getattr(b, "end_hand", None)
                 if callable(end):
                     end()
-        for s in range(4):
-            self.scores[s] += rnd.deltas[s]
-        self.dealer = rnd.next_dealer if rnd.next_dealer is not None else self.dealer  # R9.2
+        self.scores = [a + d for a, d in zip(self.scores, rnd.deltas)]
+        self.dealer = (
+            rnd.next_dealer if rnd.next_dealer is not None else self.dealer
+        )  # R9.2
 
     async def _bot_decision(
         self, rnd: Round, bot: Any, seat: int, kind: str, limit: float
-    ) -> tuple[Action, bool, Optional[str]]:
+    ) -> tuple[Action, bool, str | None]:
         """R10.3 for a bot: an exception or an illegal action is an escape (R8); a decision
         slower than the limit takes the default and counts, past ``max_timeouts`` an escape."""
         now = time.monotonic()
@@ -503,10 +541,12 @@ class Table:
 
     async def _person_decision(
         self, rnd: Round, seat: int, kind: str, limit: float
-    ) -> tuple[Action, bool, Optional[str]]:
+    ) -> tuple[Action, bool, str | None]:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future = loop.create_future()
-        self.decision = d = _Decision(seat, kind, time.monotonic() + limit, limit, True, fut)
+        self.decision = d = _Decision(
+            seat, kind, time.monotonic() + limit, limit, True, fut
+        )
         self.touch()
         try:
             return await asyncio.wait_for(asyncio.shield(fut), limit), False, None
@@ -550,16 +590,26 @@ def _deliver(rnd: Round, bot: Any, seat: int, seen: int) -> int:
 class Room:
     """The lobby: the tables of one server."""
 
-    def __init__(self, bots: Optional[BotCatalog] = None, pace: Optional[Pace] = None,
-                 rules_overrides: Optional[dict[str, Any]] = None) -> None:
+    def __init__(
+        self,
+        bots: BotCatalog | None = None,
+        pace: Pace | None = None,
+        rules_overrides: dict[str, Any] | None = None,
+    ) -> None:
         self.bots = bots or BotCatalog()
         self.pace = pace or Pace()
         self.rules_overrides = dict(rules_overrides or {})
         self.tables: dict[str, Table] = {}
         self._n = 0
 
-    def create(self, name: str, preset: str = "leshan", hands: int = 8, seed: Optional[int] = None,
-               bots: Optional[list[Optional[str]]] = None) -> Table:
+    def create(
+        self,
+        name: str,
+        preset: str = "leshan",
+        hands: int = 8,
+        seed: int | None = None,
+        bots: list[str | None] | None = None,
+    ) -> Table:
         """A new table (its task starts in the running event loop); ``bots`` seats bots at once."""
         if preset not in ("leshan", "chengdu"):
             raise RoomError(f"unknown rules preset {preset!r}: leshan or chengdu")
@@ -571,7 +621,15 @@ class Room:
         self._n += 1
         tid = f"t{self._n}"
         kw: dict[str, Any] = {} if seed is None else {"seed": seed}
-        table = Table(tid, name or f"Table {self._n}", rules, self.bots, hands, pace=self.pace, **kw)
+        table = Table(
+            tid,
+            name or f"Table {self._n}",
+            rules,
+            self.bots,
+            hands,
+            pace=self.pace,
+            **kw,
+        )
         for i, b in enumerate(bots or []):
             if b:
                 table.seat_bot(i, b)

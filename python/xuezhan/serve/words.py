@@ -11,7 +11,8 @@ settlement text holds nothing that seat may not know.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 __all__ = ["RULE_NAMES", "payment_text", "settlement_lines"]
 
@@ -68,9 +69,17 @@ def payment_text(e: Mapping[str, Any]) -> str:
 
 
 def _win_text(e: Mapping[str, Any]) -> str:
-    how = {"discard": f"on the discard of seat {e['from']}", "rob": f"robbing the kong of seat {e['from']}",
-           "self_draw": "by self-draw (自摸)"}.get(e.get("how", ""), "")
-    items = ", ".join(f"{_ITEM_NAMES.get(k, k)} +{v}" for k, v in (e.get("items") or {}).items()) or "平胡"
+    how = {
+        "discard": f"on the discard of seat {e['from']}",
+        "rob": f"robbing the kong of seat {e['from']}",
+        "self_draw": "by self-draw (自摸)",
+    }.get(e.get("how", ""), "")
+    items = (
+        ", ".join(
+            f"{_ITEM_NAMES.get(k, k)} +{v}" for k, v in (e.get("items") or {}).items()
+        )
+        or "平胡"
+    )
     forced = " (compulsory, R4.4)" if e.get("forced") else ""
     return f"seat {e['seat']} wins on {e['tile']} {how}{forced}: {e['fan']} fan, {e['points']} points [{items}]"
 
@@ -85,13 +94,18 @@ def settlement_lines(events: Iterable[Mapping[str, Any]]) -> list[str]:
         elif t == "pay":
             out.append(payment_text(e))
         elif t == "pig":
-            out.append(f"seat {e['seat']} is a pig (花猪): it holds a tile of every suit, R7.1")
+            out.append(
+                f"seat {e['seat']} is a pig (花猪): it holds a tile of every suit, R7.1"
+            )
         elif t == "ready":
             out.append(f"seat {e['seat']} is ready (听牌), worth {e['value']}, R7.3")
         elif t == "escape":
             out.append(f"seat {e['seat']} left the table: an escape, R8")
         elif t == "end":
-            reason = {"wall": "the wall is empty", "three_won": "three players have won",
-                      "escape": "a player escaped"}.get(e.get("reason", ""), str(e.get("reason")))
+            reason = {
+                "wall": "the wall is empty",
+                "three_won": "three players have won",
+                "escape": "a player escaped",
+            }.get(e.get("reason", ""), str(e.get("reason")))
             out.append(f"the hand is over: {reason}; this hand: {e['deltas']}")
     return out

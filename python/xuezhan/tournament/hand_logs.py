@@ -12,11 +12,18 @@ from __future__ import annotations
 import gzip
 import os
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 import pandas as pd
 
-__all__ = ["LOG_DIR", "log_name", "write_hand_log", "read_lines", "validate_logs", "worst_hands"]
+__all__ = [
+    "LOG_DIR",
+    "log_name",
+    "read_lines",
+    "validate_logs",
+    "worst_hands",
+    "write_hand_log",
+]
 
 #: The folder, inside a tournament's output folder, that holds the hand logs.
 LOG_DIR = "logs"
@@ -27,7 +34,7 @@ def log_name(hand: int) -> str:
     return f"hand-{hand:06d}.jsonl.gz"
 
 
-def write_hand_log(rnd: Any, folder: Union[str, os.PathLike], hand: int) -> Path:
+def write_hand_log(rnd: Any, folder: str | os.PathLike, hand: int) -> Path:
     """Write a finished hand's log, gzip-compressed; byte-identical for the same hand (mtime 0)."""
     from xuezhan.engine import log_lines
 
@@ -35,13 +42,16 @@ def write_hand_log(rnd: Any, folder: Union[str, os.PathLike], hand: int) -> Path
     path.parent.mkdir(parents=True, exist_ok=True)
     data = ("\n".join(log_lines(rnd)) + "\n").encode("utf-8")
     tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
+    with (
+        open(tmp, "wb") as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f,
+    ):
         f.write(data)
     os.replace(tmp, path)
     return path
 
 
-def read_lines(path: Union[str, os.PathLike]) -> list[str]:
+def read_lines(path: str | os.PathLike) -> list[str]:
     """The lines of a log, plain (``.jsonl``) or gzip-compressed (``.jsonl.gz``)."""
     p = Path(path)
     if p.name.endswith(".gz"):
@@ -50,12 +60,12 @@ def read_lines(path: Union[str, os.PathLike]) -> list[str]:
     return p.read_text(encoding="utf-8").splitlines()
 
 
-def validate_logs(path: Union[str, os.PathLike]) -> list[tuple[str, Optional[str]]]:
+def validate_logs(path: str | os.PathLike) -> list[tuple[str, str | None]]:
     """Replay every ``*.jsonl`` and ``*.jsonl.gz`` log under ``path`` (R12.4):
     ``[(file, None or the first mismatch)]``."""
     from xuezhan.engine import ReplayMismatch, replay_log
 
-    out: list[tuple[str, Optional[str]]] = []
+    out: list[tuple[str, str | None]] = []
     files = sorted({*Path(path).rglob("*.jsonl"), *Path(path).rglob("*.jsonl.gz")})
     for p in files:
         try:
@@ -66,11 +76,20 @@ def validate_logs(path: Union[str, os.PathLike]) -> list[tuple[str, Optional[str
     return out
 
 
-def worst_hands(df: pd.DataFrame, folder: Union[str, os.PathLike], per_strategy: int = 3) -> list[tuple[str, int, int, Path]]:
+def worst_hands(
+    df: pd.DataFrame, folder: str | os.PathLike, per_strategy: int = 3
+) -> list[tuple[str, int, int, Path]]:
     """Each strategy's biggest losses: ``(strategy, hand, delta, log path)``, for the report."""
     out = []
     for name, rows in df.groupby("strategy", sort=True):
         for _, r in rows.nsmallest(per_strategy, "delta").iterrows():
             if r["delta"] < 0:
-                out.append((str(name), int(r["hand"]), int(r["delta"]), Path(folder) / log_name(int(r["hand"]))))
+                out.append(
+                    (
+                        str(name),
+                        int(r["hand"]),
+                        int(r["delta"]),
+                        Path(folder) / log_name(int(r["hand"])),
+                    )
+                )
     return out
