@@ -193,3 +193,70 @@ def test_a_setting_survives_a_reload_and_the_page_fits_a_phone(base, browser):
     assert width <= 400, f"the page is {width}px wide on a 390px phone"
     page.screenshot(path=str(ART / "room-phone.png"), full_page=True)
     ctx.close()
+
+
+def test_chengdu_exchange_and_void_by_clicking(base, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "/")
+    page.select_option("select[name=preset]", "chengdu")
+    for s in (1, 2, 3):
+        page.select_option(f"select[name=seat{s}]", "greedy")
+    page.click("#create button.big")
+    page.wait_for_url("**/table/**")
+    page.fill(".slot[data-slot='0'] input.name", "Alice")
+    page.click("button[data-sit='0']")
+    page.click("#start-btn")
+    page.wait_for_selector("button[data-act='exchange']", timeout=15000)
+    tiles = page.evaluate("XZ.handOrder()")
+    suit = next(x for x in "mps" if sum(t[1] == x for t in tiles) >= 3)
+    picked = [i for i, t in enumerate(tiles) if t[1] == suit][:3]
+    for i in picked:
+        page.locator("#hand .htile").nth(i).click()
+    page.screenshot(path=str(ART / "room-exchange.png"))
+    page.click("button[data-act='exchange']")
+    mine = "".join(sorted((tiles[i] for i in picked), key=_key))
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('seat 0 exchanges ' + t))",
+        arg=mine,
+        timeout=8000,
+    )
+    page.wait_for_selector("button[data-act='void s']", timeout=15000)
+    page.click("button[data-act='void s']")
+    page.wait_for_selector(
+        ".seat .void", timeout=15000
+    )  # 定缺 shown once all four chose
+    assert "缺条" in page.inner_text(".pos-bottom .who")
+    page.screenshot(path=str(ART / "room-void.png"))
+    page.close()
+
+
+def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
+    from xuezhan.engine import play_hand
+    from xuezhan.strategies import GreedyStrategy
+
+    log = tmp_path / "hand.jsonl"
+    play_hand([GreedyStrategy() for _ in range(4)], "leshan", seed=5, log=log)
+    with live_server(create_app(Room(), logs=[log])) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url + "/replay?log=0")
+        page.wait_for_selector(".rseat")
+        assert page.inner_text("#event").startswith("dealt")
+        # all four hands open: 14 + 13 + 13 + 13 tiles at the deal
+        sizes = [
+            len(page.locator(f".rseat[data-seat='{s}'] .hand .tile").all())
+            for s in range(4)
+        ]
+        assert sorted(sizes) == [13, 13, 13, 14]
+        page.click("#next")
+        page.click("#next")
+        second = page.inner_text("#event")
+        page.click("#prev")
+        assert page.inner_text("#count").startswith("1 /")
+        page.keyboard.press("ArrowRight")
+        assert page.inner_text("#event") == second
+        page.keyboard.press("End")
+        assert page.is_visible("#settle") and "the hand is over" in page.inner_text(
+            "#settle-lines"
+        )
+        page.screenshot(path=str(ART / "replay-end.png"))
+        page.close()

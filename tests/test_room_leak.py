@@ -145,13 +145,21 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                 assert got == json.loads(json.dumps(want))
                 # the view is that seat's own observation (its own concealed tiles only)
                 assert last.view["hand"] == rnd.observation(s).to_dict()["hand"]
-            # others' hands are different from the watched hand: each watcher saw only its own
+            # no other field carries another seat's concealed hand (a debug field, a cached view):
+            # the seen seat's own hand, the public piles and the events were checked exactly above
             hands_seen = {s: finals[s].view["hand"] for s in range(4)}
             for s in range(4):
-                for o in range(4):
-                    if o != s and hands_seen[o] and hands_seen[o] != hands_seen[s]:
-                        assert all(
-                            hands_seen[o] not in json.dumps(m.model_dump())
-                            for m in logs[s]
-                            if m.type == "state"
-                        )
+                for m in logs[s]:
+                    if m.type != "state":
+                        continue
+                    rest = m.model_dump(exclude={"events"})
+                    if rest["view"] is not None:
+                        rest["view"] = {
+                            k: v
+                            for k, v in rest["view"].items()
+                            if k not in ("hand", "discards")
+                        }
+                    text = json.dumps(rest)
+                    for o in range(4):
+                        if o != s and len(hands_seen[o]) >= 4:
+                            assert hands_seen[o] not in text, (s, o)
