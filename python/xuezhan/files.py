@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import stat
+import zlib
 
 __all__ = ["MAX_BYTES", "InputFileError", "read_bytes", "read_text"]
 
@@ -68,7 +69,23 @@ def read_bytes(
         ) from None
     if len(data) > limit:
         raise InputFileError(f"{p}: more than the {limit:,}-byte limit of a {what}")
+    if p.endswith(".gz"):
+        return _gunzip(p, data, what, limit)
     return data
+
+
+def _gunzip(p: str, data: bytes, what: str, limit: int) -> bytes:
+    """A ``.gz`` file's contents, held to the same limit once decompressed (no gzip bomb)."""
+    d = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # gzip framing
+    try:
+        out = d.decompress(data, limit + 1)
+        if not d.eof and len(out) <= limit:
+            raise InputFileError(f"{p}: the gzip stream is cut short: not a {what}")
+    except zlib.error as exc:
+        raise InputFileError(f"{p}: not gzip data ({exc}): not a {what}") from None
+    if len(out) > limit:
+        raise InputFileError(f"{p}: more than the {limit:,}-byte limit of a {what} once decompressed")
+    return out
 
 
 def read_text(

@@ -24,8 +24,9 @@ __all__ = ["COMMANDS", "replay", "validate"]
 
 
 def _is_log(file: str, text: str) -> bool:
-    """A hand log: named ``*.jsonl``, or text whose first line is a log header object."""
-    if file.endswith(".jsonl"):
+    """A hand log: named ``*.jsonl`` (``*.jsonl.gz`` compressed), or text whose first line is a
+    log header object."""
+    if file.endswith((".jsonl", ".jsonl.gz")):
         return True
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
     try:
@@ -206,7 +207,7 @@ def _logs_under(directory: str) -> list[str]:
     found = []
     for root, dirs, files in os.walk(directory, onerror=None, followlinks=False):
         dirs.sort()
-        found += [os.path.join(root, f) for f in sorted(files) if f.endswith(".jsonl")]
+        found += [os.path.join(root, f) for f in sorted(files) if f.endswith((".jsonl", ".jsonl.gz"))]
     return found
 
 
@@ -230,7 +231,7 @@ def check_log_file(path: str) -> str | None:
 @click.command("validate")
 @click.argument("directory", type=click.Path(file_okay=False))
 def validate(directory: str) -> None:
-    """Re-run every hand log (*.jsonl) under DIRECTORY and report each one (R12.4): `ok` lines
+    """Re-run every hand log (*.jsonl, *.jsonl.gz) under DIRECTORY and report each one (R12.4): `ok` lines
     on standard output, `FAIL` lines with the first difference or fault on standard error.
 
     Exit status: 0 every log reproduces, 1 some do not, 2 no folder or no log in it.
@@ -243,7 +244,7 @@ def validate(directory: str) -> None:
         )
     files = _logs_under(directory)
     if not files:
-        fail(f"{directory}: no hand logs (*.jsonl) in this folder or below")
+        fail(f"{directory}: no hand logs (*.jsonl, *.jsonl.gz) in this folder or below")
     bad = 0
     for path in files:
         err = check_log_file(path)

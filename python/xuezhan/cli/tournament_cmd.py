@@ -64,6 +64,8 @@ def _check_output(out: Path) -> None:
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where hands are played: a local process pool or a Ray cluster (docs/studies.md).")
 @click.option("--address", default=None, help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster).")
+@click.option("--logs", "hand_logs", is_flag=True,
+              help="Keep one compressed log per hand in OUTPUT/logs (open one with 'xuezhan view').")
 def tournament_command(
     file: Path,
     output: Optional[Path],
@@ -77,6 +79,7 @@ def tournament_command(
     progress: Optional[bool],
     executor: str = "local",
     address: Optional[str] = None,
+    hand_logs: bool = False,
 ) -> None:
     """Play the tournament defined in FILE (TOML) and report the results."""
     from xuezhan.tournament import ConfigError, TournamentError, load_config, run
@@ -93,6 +96,10 @@ def tournament_command(
         if changes:
             config = config.replace(**changes)
         out = output or (Path(config.output) if config.output else Path("results") / file.stem)
+        if hand_logs:
+            from xuezhan.tournament.hand_logs import LOG_DIR
+
+            config = config.replace(hand_logs=str(out / LOG_DIR))
         config.build_rules()  # fail early, naming the bad rule field
         from xuezhan.tournament.driver import check_programs
 
@@ -122,6 +129,12 @@ def tournament_command(
     click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
     if not no_report:
         _print_report(df, out, f"{config.name} ({config.n_games} hands, rules {df['rules_id'].iloc[0]})", True)
+    if hand_logs:
+        from xuezhan.tournament.hand_logs import worst_hands
+
+        click.echo(f"hand logs: {config.hand_logs}; the biggest losses, to replay:")
+        for name, hand, delta, path in worst_hands(df, config.hand_logs or ""):
+            click.echo(f"  {name}: hand {hand} ({delta:+d})  xuezhan view {path}")
 
 
 @click.command("report")

@@ -186,6 +186,8 @@ class TournamentConfig:
     chunk: int = 40
     output: str | None = None
     name: str = "tournament"
+    #: Folder for one gzip JSON-lines log per hand (``--logs``); not part of the identity.
+    hand_logs: str | None = None
 
     def __post_init__(self) -> None:
         specs = tuple(

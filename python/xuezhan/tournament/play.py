@@ -188,6 +188,10 @@ class HandRunner:
         rnd = Round.from_seed(rules, game.seed, first_dealer(game.seed))
         timeouts = [0, 0, 0, 0]  # R10.3: every tournament hand is a match of one hand
         run_round(rnd, seated, timeouts)
+        if self.config.hand_logs:
+            from xuezhan.tournament.hand_logs import write_hand_log
+
+            write_hand_log(rnd, self.config.hand_logs, game.index)
         for strategy in seated:
             end = getattr(strategy, "end_hand", None)
             if callable(end):

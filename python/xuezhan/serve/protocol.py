@@ -1,0 +1,219 @@
+"""The game room's websocket protocol: every message as a pydantic model (docs/room.md).
+
+A browser (or any client) sends one JSON object per websocket message; :func:`parse_client`
+validates it against :data:`ClientMessage` (a union tagged by ``type``) and a malformed message
+is answered with an :class:`ErrorMsg` naming what is wrong, changing nothing. The server's
+messages are built as models too, so each one it sends has been validated.
+
+    >>> parse_client('{"type": "act", "action": "discard 5p"}')
+    ActMsg(type='act', action='discard 5p')
+    >>> parse_client('{"type": "sit", "seat": 7, "name": "Li"}')
+    Traceback (most recent call last):
+    ...
+    xuezhan.serve.protocol.ProtocolError: sit.seat: Input should be less than or equal to 3
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "SERVER_ADAPTER",
+    "ActMsg",
+    "BotMsg",
+    "ClientMessage",
+    "Clock",
+    "ErrorMsg",
+    "ProtocolError",
+    "ResumeMsg",
+    "SeatInfo",
+    "SelectMsg",
+    "ServerMessage",
+    "SitMsg",
+    "StandMsg",
+    "StartMsg",
+    "StateMsg",
+    "TableMsg",
+    "WatchMsg",
+    "WelcomeMsg",
+    "parse_client",
+]
+
+Seat = Annotated[int, Field(ge=0, le=3)]
+Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^<>&\"']+$")]
+TileText = Annotated[str, Field(pattern=r"^[1-9][mps]$")]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ----------------------------------------------------------------------- client -> server
+class SitMsg(_Msg):
+    """Take a free seat as a person (a name, no account)."""
+
+    type: Literal["sit"]
+    seat: Seat
+    name: Name
+
+
+class BotMsg(_Msg):
+    """Seat a bot: ``strategy`` is one of the names the server offers (``welcome.bots``)."""
+
+    type: Literal["bot"]
+    seat: Seat
+    strategy: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class StandMsg(_Msg):
+    """Free a seat (between hands only): one's own, or a bot's."""
+
+    type: Literal["stand"]
+    seat: Seat
+
+
+class StartMsg(_Msg):
+    """A seated person is ready: the hand starts when four are seated and every person started."""
+
+    type: Literal["start"]
+
+
+class WatchMsg(_Msg):
+    """A spectator chooses the player whose view it sees."""
+
+    type: Literal["watch"]
+    seat: Seat
+
+
+class SelectMsg(_Msg):
+    """The player's selected tile (or none): played for it if its turn timer runs out (R10.1)."""
+
+    type: Literal["select"]
+    tile: TileText | None = None
+
+
+class ActMsg(_Msg):
+    """A decision, written as an R13 script line without the seat: ``discard 5p``, ``hu``,
+    ``peng``, ``gang``, ``pass``, ``angang 5p``, ``jiagang 5p``, ``exchange 789s``, ``void m``."""
+
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=2, max_length=32)]
+
+
+class ResumeMsg(_Msg):
+    """Come back to one's seat after a lost connection, with the token ``welcome`` gave."""
+
+    type: Literal["resume"]
+    token: Annotated[
+        str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    ]
+
+
+ClientMessage = Annotated[
+    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | SelectMsg | ActMsg | ResumeMsg,
+    Field(discriminator="type"),
+]
+_CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(ValueError):
+    """A client message that is not valid; the message says what is wrong."""
+
+
+def parse_client(text: str | bytes) -> Any:
+    """Validate one client message (JSON text) into its model, or raise :class:`ProtocolError`."""
+    try:
+        return _CLIENT_ADAPTER.validate_json(text)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"] if p != "function-after")
+        msg = err["msg"]
+        if err["type"] == "union_tag_invalid":
+            msg = "unknown message type; expected one of sit, bot, stand, start, watch, select, act, resume"
+        elif err["type"] == "union_tag_not_found":
+            msg = "a message needs a 'type'"
+        raise ProtocolError(f"{loc}: {msg}" if loc else msg) from None
+
+
+# ----------------------------------------------------------------------- server -> client
+class WelcomeMsg(_Msg):
+    """First message on a connection: who you are at this table and the bots on offer."""
+
+    type: Literal["welcome"] = "welcome"
+    table: str
+    seat: Seat | None = None
+    token: str | None = None
+    bots: list[str]
+
+
+class SeatInfo(_Msg):
+    seat: Seat
+    kind: Literal["empty", "person", "bot"]
+    name: str = ""
+    connected: bool = True
+    started: bool = False
+    stand_in: bool = False
+
+
+class TableMsg(_Msg):
+    """The table as everyone may see it: seats, scores, rules preset, match progress."""
+
+    type: Literal["table"] = "table"
+    id: str
+    name: str
+    preset: str
+    hands: int
+    hand_no: int
+    status: Literal["waiting", "playing", "between", "over"]
+    seats: list[SeatInfo]
+    scores: list[int]
+    turn_timeout: float
+    claim_timeout: float
+    spectators: int
+
+
+class Clock(_Msg):
+    """The decision being timed (R10): whose, what kind, and time left (the server's clock)."""
+
+    seat: Seat
+    kind: Literal["turn", "claim", "exchange", "void"]
+    remaining_ms: int
+    total_ms: int
+
+
+class StateMsg(_Msg):
+    """One seat's view of the hand: its :class:`~xuezhan.engine.Observation` (``view``), the
+    public views of the new events since the last state message (``events`` from index
+    ``events_from``; ``reset`` = the list starts over), the clock, and for the seated player
+    its legal actions. ``settlement`` is every payment in words, with its rule id."""
+
+    type: Literal["state"] = "state"
+    seat: Seat
+    role: Literal["player", "spectator"]
+    hand_no: int
+    view: dict[str, Any] | None = None
+    legal: list[str] = []
+    selected: str | None = None
+    clock: Clock | None = None
+    events_from: int = 0
+    reset: bool = False
+    events: list[dict[str, Any]] = []
+    settlement: list[str] = []
+    over: bool = False
+    server_ms: float = 0.0
+
+
+class ErrorMsg(_Msg):
+    """A refused message: what was wrong. Nothing changed."""
+
+    type: Literal["error"] = "error"
+    message: str
+
+
+ServerMessage = Annotated[
+    WelcomeMsg | TableMsg | StateMsg | ErrorMsg, Field(discriminator="type")
+]
+#: Validates any server message (the tests check every message they receive with it).
+SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)

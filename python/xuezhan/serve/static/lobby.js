@@ -1,0 +1,35 @@
+// The lobby: the list of tables and a form to open one.
+"use strict";
+(function (XZ) {
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+  async function refresh() {
+    const r = await fetch("/api/tables");
+    const tables = await r.json();
+    if (!tables.length) return;
+    $("tables").innerHTML = tables.map((t) => {
+      const seats = t.seats.map((s) => (s.kind === "empty" ? "·" : s.kind === "bot" ? `${esc(s.name)} (bot)` : esc(s.name))).join(", ");
+      return `<tr><td>${esc(t.name)}</td><td>${esc(t.preset)}</td><td>${t.hand_no}/${t.hands} (${t.status})</td><td>${seats}</td><td>${t.spectators}</td>
+        <td><a href="/table/${encodeURIComponent(t.id)}">Open</a></td></tr>`;
+    }).join("");
+  }
+
+  async function init() {
+    const bots = await (await fetch("/api/bots")).json();
+    $("seat-choices").innerHTML = [0, 1, 2, 3].map((s) => `<label>Seat ${s} <select name="seat${s}"><option value="">a person</option>${bots.map((b) => `<option>${esc(b)}</option>`).join("")}</select></label>`).join(" ");
+    $("create").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const f = new FormData(ev.target);
+      const body = { name: f.get("name") || "", preset: f.get("preset"), hands: +f.get("hands"), bots: [0, 1, 2, 3].map((s) => f.get(`seat${s}`) || null) };
+      const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const j = await r.json();
+      if (!r.ok) { $("message").textContent = j.error; return; }
+      location.href = `/table/${encodeURIComponent(j.id)}`;
+    });
+    refresh();
+    setInterval(refresh, 2000);
+  }
+  XZ.settings.init();
+  init();
+})(window.XZ);

@@ -1,0 +1,73 @@
+// The replay viewer: a logged hand, event by event, all four hands open, forward and back.
+"use strict";
+(function (XZ) {
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  let doc = null;
+  let i = 0;
+
+  function show(doc_) {
+    doc = doc_;
+    i = 0;
+    $("name").textContent = `${doc.name} · ${doc.preset || ""} · seed ${doc.seed}`;
+    $("pos").max = doc.frames.length - 1;
+    $("settle-lines").innerHTML = doc.settlement.map((l) => `<li>${esc(l)}</li>`).join("");
+    render();
+  }
+  async function load(url, opts) {
+    const r = await fetch(url, opts);
+    const j = await r.json();
+    if (!r.ok) { $("message").textContent = j.error; return; }
+    $("message").textContent = "";
+    show(j);
+  }
+  function render() {
+    if (!doc) return;
+    const f = doc.frames[i];
+    const style = XZ.settings.get().tiles;
+    $("pos").value = i;
+    $("count").textContent = `${i} / ${doc.frames.length - 1}`;
+    $("event").textContent = f.text;
+    $("wall").textContent = `Wall: ${f.wall_count}`;
+    $("seats").innerHTML = [0, 1, 2, 3].map((s) => {
+      const hand = XZ.splitTiles(f.hands[s]).map((t) => XZ.tileSVG(t, style, "small")).join("");
+      const melds = f.melds[s].map(([k, t]) => `<span class="meld${k === "angang" ? " concealed" : ""}">${XZ.tileSVG(t, style, "small").repeat(k === "peng" ? 3 : 4)}</span>`).join("");
+      const river = XZ.splitTiles(f.discards[s]).map((t) => XZ.tileSVG(t, style, "small")).join("");
+      const status = f.won[s] ? ' <span class="won">won</span>' : f.escaped[s] ? ' <span class="escaped">escaped</span>' : "";
+      return `<div class="rseat" data-seat="${s}"><div class="who"><b>Seat ${s}</b>${doc.dealer === s ? ' <span class="dealer">庄</span>' : ""}
+        ${f.voids[s] ? `<span class="void">缺${XZ.suitName(f.voids[s])}</span>` : ""} <span class="score">${f.deltas[s] > 0 ? "+" : ""}${f.deltas[s]}</span>${status}</div>
+        <div class="melds hand" data-hand="${f.hands[s]}">${hand}</div><div class="melds">${melds}</div><div class="river">${river}</div></div>`;
+    }).join("");
+    $("settle").hidden = i !== doc.frames.length - 1;
+  }
+  function go(n) {
+    if (!doc) return;
+    i = Math.max(0, Math.min(doc.frames.length - 1, n));
+    render();
+  }
+  $("first").onclick = () => go(0);
+  $("prev").onclick = () => go(i - 1);
+  $("next").onclick = () => go(i + 1);
+  $("last").onclick = () => go(Infinity);
+  $("pos").oninput = (e) => go(+e.target.value);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (e.key === "ArrowRight") go(i + 1);
+    else if (e.key === "ArrowLeft") go(i - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(Infinity);
+  });
+  $("logs").onchange = (e) => { if (e.target.value !== "") load(`/api/replay/${e.target.value}`); };
+  $("file").onchange = async (e) => {
+    const file = e.target.files[0];
+    if (file) load("/api/replay", { method: "POST", body: await file.arrayBuffer() });
+  };
+  XZ.settings.init();
+  XZ.settings.onChange(render);
+  (async () => {
+    const logs = await (await fetch("/api/logs")).json();
+    $("logs").innerHTML += logs.map((l) => `<option value="${l.id}">${esc(l.name)}</option>`).join("");
+    const want = new URLSearchParams(location.search).get("log");
+    if (want !== null) { $("logs").value = want; load(`/api/replay/${want}`); }
+  })();
+})(window.XZ);

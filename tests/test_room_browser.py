@@ -1,0 +1,262 @@
+"""The game room in a real headless Chromium (Debian ``chromium``, Playwright with
+``executable_path``; no browser download): sit with three bots and play a whole hand by
+clicking, a discard timer running out (R10.1), right click to sort, a spectator's view, a
+setting kept over a reload. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from _room_helpers import live_server
+from xuezhan.serve.app import create_app
+from xuezhan.serve.tables import Pace, Room
+
+CHROMIUM = (
+    os.environ.get("XUEZHAN_CHROMIUM")
+    or shutil.which("chromium")
+    or "/usr/bin/chromium"
+)
+ART = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def base():
+    room = Room(
+        pace=Pace(bot_delay=0.05, between_hands=0.0),
+        rules_overrides={"turn_timeout": 2.5, "claim_timeout": 1.2},
+    )
+    with live_server(create_app(room)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM"
+        )
+    ART.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"],
+        )
+        yield b
+        b.close()
+
+
+def _open_table(page, base, bots=("greedy", "value", "random")):
+    page.goto(base + "/")
+    for s, b in enumerate(bots, start=1):
+        page.select_option(f"select[name=seat{s}]", b)
+    page.click("#create button.big")
+    page.wait_for_url("**/table/**")
+    page.fill(".slot[data-slot='0'] input.name", "Alice")
+    page.click("button[data-sit='0']")
+    page.click("#start-btn")
+    page.wait_for_selector("#hand .htile")
+
+
+def _order(page):
+    return page.evaluate("XZ.handOrder()")
+
+
+def _key(t):
+    return "mps".index(t[1]) * 9 + int(t[0])
+
+
+def test_play_a_whole_hand_by_clicking(base, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _open_table(page, base)
+    page.screenshot(path=str(ART / "room-start.png"))
+    turns = claims = 0
+    sorted_checked = False
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if page.is_visible("#settlement[open]"):
+            break
+        if page.is_visible("#discard-btn"):
+            last = page.locator("#hand .htile").last
+            if turns == 3 and not sorted_checked:
+                # right click with nothing selected sorts the hand
+                page.click("#hand", button="right", position={"x": 2, "y": 2})
+                order = _order(page)
+                assert order == sorted(order, key=_key)
+                sorted_checked = True
+            last.click()  # left click selects ...
+            page.wait_for_selector("#hand .htile.selected")
+            if turns == 1:
+                page.screenshot(path=str(ART / "room-selected.png"))
+            page.locator("#hand .htile.selected").click(
+                button="right"
+            )  # ... right click discards it
+            turns += 1
+            page.wait_for_timeout(60)
+            continue
+        passed = page.query_selector("button[data-act='pass']")
+        if passed:
+            if claims % 2 == 0:
+                page.click(
+                    "#clock", button="right"
+                )  # a right click on the countdown passes
+            else:
+                passed.click()
+            claims += 1
+            page.wait_for_timeout(60)
+            continue
+        page.wait_for_timeout(40)
+    page.screenshot(path=str(ART / "room-settlement.png"))
+    assert page.is_visible("#settlement[open]"), "the hand did not end within a minute"
+    lines = page.inner_text("#settle-lines")
+    assert "the hand is over" in lines and turns >= 1
+    assert "R6" in lines or "R7" in lines or "R8" in lines
+    assert not errors
+    page.close()
+
+
+def test_discard_timer_plays_the_selected_tile(base, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    _open_table(page, base, ("greedy", "greedy", "greedy"))
+    page.wait_for_selector("#discard-btn", timeout=30000)
+    assert page.is_visible("#clock")
+    first = page.locator("#hand .htile").first
+    chosen = first.get_attribute("data-tile")
+    first.click()  # selected, never discarded by hand
+    page.screenshot(path=str(ART / "room-countdown.png"))
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('seat 0 discards ' + t + ' (timeout)'))",
+        arg=chosen,
+        timeout=8000,
+    )
+    page.close()
+
+
+def test_spectator_sees_one_players_view(base, browser):
+    player = browser.new_page(viewport={"width": 1280, "height": 800})
+    _open_table(player, base)
+    table_url = player.url
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 800}
+    )  # another browser: no seat token
+    spec = ctx.new_page()
+    spec.goto(table_url)
+    spec.wait_for_selector(".who[data-seat='2']")
+    spec.click(".who[data-seat='2']")
+    spec.wait_for_function(
+        "document.getElementById('role').textContent === 'Watching seat 2'"
+    )
+    spec.wait_for_selector("#hand .htile")
+    n = len(spec.query_selector_all("#hand .htile"))
+    assert 1 <= n <= 14
+    assert (
+        spec.query_selector("#discard-btn") is None
+        and spec.query_selector("button[data-act]") is None
+    )
+    spec.screenshot(path=str(ART / "room-spectator.png"))
+    ctx.close()
+    player.close()
+
+
+def test_a_setting_survives_a_reload_and_the_page_fits_a_phone(base, browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    _open_table(page, base)
+    page.click("#settings-btn")
+    page.select_option("#settings select[name=tiles]", "label")
+    page.select_option("#settings select[name=background]", "dark")
+    page.uncheck("#settings input[name=sound]")
+    page.screenshot(path=str(ART / "room-settings.png"))
+    page.click("#settings-close")
+    page.reload()
+    page.wait_for_selector("#hand .htile")
+    assert page.evaluate("document.body.dataset.bg") == "dark"
+    assert (
+        page.evaluate("JSON.parse(localStorage.getItem('xuezhan.settings')).sound")
+        is False
+    )
+    label = page.locator("#hand .htile text").first.text_content()
+    assert len(label) == 2 and label[1] in "mps"  # tiles drawn as "5p" labels now
+    page.screenshot(path=str(ART / "room-labels.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page is {width}px wide on a 390px phone"
+    page.screenshot(path=str(ART / "room-phone.png"), full_page=True)
+    ctx.close()
+
+
+def test_chengdu_exchange_and_void_by_clicking(base, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "/")
+    page.select_option("select[name=preset]", "chengdu")
+    for s in (1, 2, 3):
+        page.select_option(f"select[name=seat{s}]", "greedy")
+    page.click("#create button.big")
+    page.wait_for_url("**/table/**")
+    page.fill(".slot[data-slot='0'] input.name", "Alice")
+    page.click("button[data-sit='0']")
+    page.click("#start-btn")
+    page.wait_for_selector("button[data-act='exchange']", timeout=15000)
+    tiles = page.evaluate("XZ.handOrder()")
+    suit = next(x for x in "mps" if sum(t[1] == x for t in tiles) >= 3)
+    picked = [i for i, t in enumerate(tiles) if t[1] == suit][:3]
+    for i in picked:
+        page.locator("#hand .htile").nth(i).click()
+    page.screenshot(path=str(ART / "room-exchange.png"))
+    page.click("button[data-act='exchange']")
+    mine = "".join(sorted((tiles[i] for i in picked), key=_key))
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('seat 0 exchanges ' + t))",
+        arg=mine,
+        timeout=8000,
+    )
+    page.wait_for_selector("button[data-act='void s']", timeout=15000)
+    page.click("button[data-act='void s']")
+    page.wait_for_selector(
+        ".seat .void", timeout=15000
+    )  # 定缺 shown once all four chose
+    assert "缺条" in page.inner_text(".pos-bottom .who")
+    page.screenshot(path=str(ART / "room-void.png"))
+    page.close()
+
+
+def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
+    from xuezhan.engine import play_hand
+    from xuezhan.strategies import GreedyStrategy
+
+    log = tmp_path / "hand.jsonl"
+    play_hand([GreedyStrategy() for _ in range(4)], "leshan", seed=5, log=log)
+    with live_server(create_app(Room(), logs=[log])) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url + "/replay?log=0")
+        page.wait_for_selector(".rseat")
+        assert page.inner_text("#event").startswith("dealt")
+        # all four hands open: 14 + 13 + 13 + 13 tiles at the deal
+        sizes = [
+            len(page.locator(f".rseat[data-seat='{s}'] .hand .tile").all())
+            for s in range(4)
+        ]
+        assert sorted(sizes) == [13, 13, 13, 14]
+        page.click("#next")
+        page.click("#next")
+        second = page.inner_text("#event")
+        page.click("#prev")
+        assert page.inner_text("#count").startswith("1 /")
+        page.keyboard.press("ArrowRight")
+        assert page.inner_text("#event") == second
+        page.keyboard.press("End")
+        assert page.is_visible("#settle") and "the hand is over" in page.inner_text(
+            "#settle-lines"
+        )
+        page.screenshot(path=str(ART / "replay-end.png"))
+        page.close()

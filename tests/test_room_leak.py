@@ -1,0 +1,165 @@
+"""Nothing a player or spectator receives reveals another seat's concealed tiles or the wall
+(ARCHITECTURE "Nothing a seat receives reveals what it may not know"; RULES.md R2.3, R11).
+
+Whole hands are played at a table with a person and three bots while a spectator watches
+each seat; every message of every connection is validated and checked."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette")
+with (
+    warnings.catch_warnings()
+):  # starlette asks for httpx2; httpx is what the test extra installs
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from _room_helpers import fast_room, hand_events, read_until
+from xuezhan.engine import public_view
+from xuezhan.serve.app import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+VIEW_KEYS = {
+    "seat",
+    "dealer",
+    "phase",
+    "hand",
+    "drawn",
+    "melds",
+    "discards",
+    "wall_count",
+    "last_tiles",
+    "scores",
+    "deltas",
+    "won",
+    "escaped",
+    "voids",
+    "claim_tile",
+    "claim_from",
+    "robbing",
+}
+PRIVATE = {"draw": "tile", "exchange": "tiles", "received": "tiles"}
+
+
+def _check_message(m, sees: int, role: str) -> None:
+    """Per message: only the seat it sees, only what that seat may know."""
+    if m.type != "state":
+        text = m.model_dump_json()
+        assert '"hand"' not in text and '"wall"' not in text
+        return
+    assert m.seat == sees and m.role == role
+    if role == "spectator":
+        assert m.legal == [] and m.selected is None
+    if m.view is not None:
+        assert set(m.view) == VIEW_KEYS and m.view["seat"] == sees
+        if m.view["phase"] == "claim" and m.clock is not None:
+            assert (
+                m.clock.seat == sees
+            )  # who is asked about a claim is nobody else's business
+    for e in m.events:
+        assert "hands" not in e and "wall" not in e
+        field = PRIVATE.get(e["type"])
+        if field and e["seat"] != sees:
+            assert e[field] is None, e
+        if e["type"] == "void":
+            assert e["seat"] == sees, (
+                "a void choice is private until all four are revealed (R11.2)"
+            )
+    raw = json.dumps(m.model_dump())
+    assert "legal_actions" not in raw
+
+
+@pytest.mark.parametrize("preset, hands", [("leshan", 2), ("chengdu", 1)])
+def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
+    room = fast_room(turn_timeout=0.25, claim_timeout=0.2)
+    with TestClient(create_app(room)) as client, contextlib.ExitStack() as stack:
+        t = client.post(
+            "/api/tables",
+            json={
+                "hands": hands,
+                "preset": preset,
+                "bots": [None, "greedy", "value", "random"],
+            },
+        ).json()
+        tid = t["id"]
+        player = stack.enter_context(client.websocket_connect(f"/ws/{tid}"))
+        watchers = [
+            stack.enter_context(client.websocket_connect(f"/ws/{tid}"))
+            for _ in range(4)
+        ]
+        logs: dict[int, list] = {i: [] for i in range(5)}
+        for i, w in enumerate(watchers):
+            read_until(w, lambda m: m.type == "welcome")
+            w.send_json({"type": "watch", "seat": i})
+        read_until(player, lambda m: m.type == "welcome")
+        player.send_json({"type": "sit", "seat": 0, "name": "P"})
+        read_until(player, lambda m: m.type == "welcome" and m.seat == 0)
+        for hand in range(hands):
+            player.send_json({"type": "start"})
+            # the person plays: the last legal action, pass on claims (exchange/void by timeout)
+            while True:
+                m = read_until(player, lambda m: m.type == "state", log=logs[4])
+                _check_message(m, 0, "player")
+                if m.over and m.hand_no == hand:
+                    break
+                if m.legal and not m.over:
+                    player.send_json(
+                        {
+                            "type": "act",
+                            "action": "pass" if "pass" in m.legal else m.legal[-1],
+                        }
+                    )
+            rnd = room.tables[tid].rnd
+            finals = {}
+            for s, w in enumerate(watchers):
+                if hand:
+                    logs[s].clear()
+                last = read_until(
+                    w,
+                    lambda m, hand=hand, s=s: (
+                        m.type == "state"
+                        and m.over
+                        and m.hand_no == hand
+                        and m.seat == s
+                    ),
+                    log=logs[s],
+                )
+                switched = False  # until the watch message takes effect it sees seat 0 (the default)
+                for m in logs[s]:
+                    switched = switched or (m.type == "state" and m.seat == s)
+                    _check_message(m, s if switched else 0, "spectator")
+                finals[s] = last
+                # exactly the engine's public views for that seat, in order, nothing else
+                want = [
+                    v for v in (public_view(e, s) for e in rnd.events) if v is not None
+                ]
+                got = hand_events(
+                    [m for m in logs[s] if m.type != "state" or m.hand_no == hand]
+                )
+                assert got == json.loads(json.dumps(want))
+                # the view is that seat's own observation (its own concealed tiles only)
+                assert last.view["hand"] == rnd.observation(s).to_dict()["hand"]
+            # no other field carries another seat's concealed hand (a debug field, a cached view):
+            # the seen seat's own hand, the public piles and the events were checked exactly above
+            hands_seen = {s: finals[s].view["hand"] for s in range(4)}
+            for s in range(4):
+                for m in logs[s]:
+                    if m.type != "state":
+                        continue
+                    rest = m.model_dump(exclude={"events"})
+                    if rest["view"] is not None:
+                        rest["view"] = {
+                            k: v
+                            for k, v in rest["view"].items()
+                            if k not in ("hand", "discards")
+                        }
+                    text = json.dumps(rest)
+                    for o in range(4):
+                        if o != s and len(hands_seen[o]) >= 4:
+                            assert hands_seen[o] not in text, (s, o)
