@@ -27,6 +27,7 @@ from xuezhan.serve.app import create_app
 from xuezhan.serve.bots import BotCatalog
 from xuezhan.serve.protocol import ProtocolError, parse_client
 from xuezhan.strategies import GreedyStrategy, RandomStrategy, ValueStrategy
+from xuezhan.strategies.guarded import GuardedStrategy
 from xuezhan.tournament.config import ConfigError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -107,7 +108,16 @@ def test_external_bots_and_module_classes_come_only_from_the_server_file(tmp_pat
         '[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\n'
     )
     cat = BotCatalog.from_file(f)
-    assert "mine" in cat.names and isinstance(cat.build("mine"), GreedyStrategy)
+    # a module:Class bot runs guarded (pre-emptible, R10.3) unless the file trusts it
+    bot = cat.build("mine")
+    try:
+        assert "mine" in cat.names and isinstance(bot, GuardedStrategy)
+    finally:
+        bot.close()
+    f.write_text(
+        '[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\ntrusted = true\n'
+    )
+    assert isinstance(BotCatalog.from_file(f).build("mine"), GreedyStrategy)
     f.write_text('[[bots]]\nname = "x"\nstrategy = "no_such_module_xyz:Bot"\n')
     with pytest.raises(ConfigError, match=r"bots\[0\].*no_such_module_xyz"):
         BotCatalog.from_file(f)
@@ -215,7 +225,7 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
                 acted += 1
         assert m.over and acted > 0
         rnd = room.tables[t["id"]].rnd
-        pays = [e for e in rnd.events if e["type"] == "pay"]
+        pays = [e.to_json() for e in rnd.events if e.type == "pay"]
         # every payment, in order, in words: payer, payee, amount and rule id
         lines = iter(m.settlement)
         for e in pays:

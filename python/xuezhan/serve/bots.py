@@ -63,7 +63,10 @@ class BotCatalog:
         if not isinstance(entries, list):
             raise ConfigError(f"{path}: 'bots' must be an array of tables ([[bots]])")
         specs = [
-            StrategySpec.parse(e, f"{path}: bots[{i}]") for i, e in enumerate(entries)
+            # relative paths of cmd, cwd and module:Class are looked up from the file's folder,
+            # as in a tournament file
+            StrategySpec.parse(e, f"{path}: bots[{i}]", base_dir=str(Path(path).resolve().parent))
+            for i, e in enumerate(entries)
         ]
         for i, spec in enumerate(specs):
             try:
