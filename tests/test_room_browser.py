@@ -238,7 +238,7 @@ def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
     play_hand([GreedyStrategy() for _ in range(4)], "leshan", seed=5, log=log)
     with live_server(create_app(Room(), logs=[log])) as url:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(url + "/replay?log=0")
+        page.goto(url + "/replay?log=f0")
         page.wait_for_selector(".rseat")
         assert page.inner_text("#event").startswith("dealt")
         # all four hands open: 14 + 13 + 13 + 13 tiles at the deal

@@ -238,6 +238,15 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
                 for line in lines
             ), e
         assert len(pays) >= 1
+        # the finished hand is offered on the replay page, all four hands open, and its frames
+        # end where the engine ended (R12.4: the log reproduces the hand)
+        assert m.replay_id is not None
+        offered = {e["id"] for e in client.get("/api/logs").json()}
+        assert m.replay_id in offered
+        doc = client.get(f"/api/replay/{m.replay_id}").json()
+        assert doc["frames"][-1]["deltas"] == rnd.deltas
+        assert len(doc["frames"]) == len(rnd.events) + 1
+        assert client.get("/api/replay/t999-1").status_code == 404
         tm = read_until(ws, lambda m: m.type == "table" and m.hand_no == 1)
         assert tm.scores == rnd.deltas and tm.status == "between"
 

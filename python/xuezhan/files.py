@@ -22,7 +22,7 @@ import os
 import stat
 import zlib
 
-__all__ = ["MAX_BYTES", "InputFileError", "read_bytes", "read_text"]
+__all__ = ["MAX_BYTES", "InputFileError", "gunzip", "read_bytes", "read_text"]
 
 #: The largest input file read (16 MiB): far above any real script, log or TOML file.
 MAX_BYTES = 16 * 1024 * 1024
@@ -70,12 +70,16 @@ def read_bytes(
     if len(data) > limit:
         raise InputFileError(f"{p}: more than the {limit:,}-byte limit of a {what}")
     if p.endswith(".gz"):
-        return _gunzip(p, data, what, limit)
+        return gunzip(data, name=p, what=what, limit=limit)
     return data
 
 
-def _gunzip(p: str, data: bytes, what: str, limit: int) -> bytes:
-    """A ``.gz`` file's contents, held to the same limit once decompressed (no gzip bomb)."""
+def gunzip(data: bytes, *, name: str, what: str = "file", limit: int | None = None) -> bytes:
+    """Gzip-compressed ``data`` (named ``name`` in errors) decompressed, held to ``limit`` bytes
+    (default :data:`MAX_BYTES`) once decompressed, so a small file cannot expand without bound."""
+    p = name
+    if limit is None:
+        limit = MAX_BYTES
     d = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # gzip framing
     try:
         out = d.decompress(data, limit + 1)

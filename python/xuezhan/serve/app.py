@@ -1,7 +1,7 @@
 """The game room's ASGI app (Starlette): pages, a small JSON API and one websocket per table.
 
 Routes: ``/`` lobby, ``/table/{id}`` table page, ``/replay`` replay viewer, ``/static/...``;
-``GET/POST /api/tables``, ``GET /api/bots``, ``GET /api/logs``, ``GET /api/replay/{n}``,
+``GET/POST /api/tables``, ``GET /api/bots``, ``GET /api/logs``, ``GET /api/replay/{id}``,
 ``POST /api/replay`` (a log in the body); ``/ws/{table}`` the websocket protocol of
 :mod:`xuezhan.serve.protocol` (docs/room.md).
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gzip
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from xuezhan.files import InputFileError, gunzip
 from xuezhan.serve import protocol as P
 from xuezhan.serve.replay import LogError, frames, read_log_lines
 from xuezhan.serve.tables import Client, Room, RoomError, Table
@@ -87,19 +87,29 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
         return JSONResponse(room.bots.names)
 
     async def list_logs(request: Request) -> Response:
-        return JSONResponse(
-            [{"id": i, "name": p.name} for i, p in enumerate(log_files)]
-        )
+        # the server's log files ("f<n>"), then the hands finished at its tables ("<table>-<n>")
+        files = [{"id": f"f{i}", "name": p.name} for i, p in enumerate(log_files)]
+        hands = [
+            {"id": rid, "name": f"{t.name}, hand {rid.rsplit('-', 1)[1]}"}
+            for t in room.tables.values()
+            for rid in t.finished
+        ]
+        return JSONResponse(files + hands)
 
-    async def replay_file(request: Request) -> Response:
-        n = request.path_params["n"]
-        if not 0 <= n < len(log_files):
-            return JSONResponse({"error": f"no log {n}"}, status_code=404)
+    async def replay_log(request: Request) -> Response:
+        rid = request.path_params["rid"]
         try:
-            doc = frames(read_log_lines(log_files[n]), log_files[n].name)
+            if rid[:1] == "f" and rid[1:].isdigit() and int(rid[1:]) < len(log_files):
+                path = log_files[int(rid[1:])]
+                return JSONResponse(frames(read_log_lines(path), path.name))
+            table = room.tables.get(rid.rsplit("-", 1)[0])
+            lines = table.finished.get(rid) if table is not None else None
+            if lines is not None:
+                assert table is not None
+                return JSONResponse(frames(lines, f"{table.name}, hand {rid.rsplit('-', 1)[1]}"))
         except LogError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        return JSONResponse(doc)
+        return JSONResponse({"error": f"no hand log {rid!r}"}, status_code=404)
 
     async def replay_upload(request: Request) -> Response:
         body = await request.body()
@@ -107,14 +117,12 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
             return JSONResponse({"error": "the log is too large"}, status_code=413)
         try:
             if body[:2] == b"\x1f\x8b":
-                body = gzip.decompress(body)
+                body = gunzip(body, name="uploaded log", what="hand log", limit=MAX_LOG)
             text = body.decode("utf-8")
             doc = frames([ln for ln in text.splitlines() if ln.strip()], "uploaded log")
-        except (OSError, EOFError, UnicodeDecodeError) as exc:
-            return JSONResponse(
-                {"error": f"uploaded log: cannot read it: {exc}"}, status_code=400
-            )
-        except LogError as exc:
+        except UnicodeDecodeError as exc:
+            return JSONResponse({"error": f"uploaded log: not UTF-8 text: {exc}"}, status_code=400)
+        except (InputFileError, LogError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(doc)
 
@@ -161,7 +169,7 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/bots", list_bots),
             Route("/api/logs", list_logs),
-            Route("/api/replay/{n:int}", replay_file),
+            Route("/api/replay/{rid:str}", replay_log),
             Route("/api/replay", replay_upload, methods=["POST"]),
             WebSocketRoute("/ws/{table}", table_ws),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

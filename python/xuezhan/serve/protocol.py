@@ -202,6 +202,8 @@ class StateMsg(_Msg):
     events: list[dict[str, Any]] = []
     settlement: list[str] = []
     over: bool = False
+    #: Once the hand is over: its id for the replay page (``/replay?log=ID``, all hands open).
+    replay_id: str | None = None
     server_ms: float = 0.0
 
 

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from xuezhan.serve.words import payment_text, settlement_lines
+from xuezhan.tiles import TILE_STR as _TILE
 from xuezhan.tiles import parse_tiles
 
 __all__ = ["LogError", "frames", "read_log_lines"]
 
-_TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 _MELD = {"peng": 0, "gang": 1, "jiagang": 1}
 
 
@@ -42,8 +42,8 @@ def read_log_lines(path: str | Path) -> list[str]:
 
     try:
         return [ln for ln in read_lines(path) if ln.strip()]
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise LogError(f"{path}: cannot read the log: {exc}") from None
+    except ValueError as exc:  # the file reader's errors name the file and the fault
+        raise LogError(str(exc)) from None
 
 
 class _Tracker:

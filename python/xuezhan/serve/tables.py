@@ -16,6 +16,7 @@ Everything a connection receives is built in :meth:`Table.state_for` from
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import secrets
@@ -24,19 +25,19 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
-from xuezhan.engine import Action, IllegalAction, Round, act, parse_action, public_view
+from xuezhan.engine import Action, IllegalAction, Round, act, log_lines, parse_action, public_view
 from xuezhan.engine.actions import DISCARD, ESCAPE, ActionError
 from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.rules import Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
 from xuezhan.serve.protocol import Clock, SeatInfo, StateMsg, TableMsg
 from xuezhan.serve.words import settlement_lines
+from xuezhan.tiles import TILE_STR as _TILE
 from xuezhan.tiles import parse_tiles
 
 __all__ = ["Client", "Pace", "Room", "RoomError", "Seat", "Table"]
 
 _log = logging.getLogger("xuezhan.serve")
-_TILE = tuple(f"{k % 9 + 1}{'mps'[k // 9]}" for k in range(27))
 
 
 class RoomError(ValueError):
@@ -164,6 +165,10 @@ class Table:
         self._viewed = [0, 0, 0, 0]
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        #: The logs of the table's last finished hands, for the replay page: replay id -> lines.
+        #: Bounded: a room runs for days. Shown only once a hand is over (all four hands open).
+        self.finished: collections.OrderedDict[str, list[str]] = collections.OrderedDict()
+        self.played = 0  # hands started at this table, across matches (names the replay ids)
 
     # ------------------------------------------------------------------ lifecycle
     def start_task(self) -> None:
@@ -258,6 +263,7 @@ class Table:
             events=views[start:],
             settlement=settlement_lines(views) if rnd.over else [],
             over=rnd.over,
+            replay_id=self.replay_id() if rnd.over else None,
             server_ms=time.time() * 1000.0,
         )
 
@@ -447,11 +453,27 @@ class Table:
                 self.dealer = first_dealer(self.seed)
                 self.timeouts = [0, 0, 0, 0]
             await self._play_hand()
+            self._keep_log()
             self.hand_no += 1
             for s in self.seats:
                 s.started = False
             self.status = "over" if self.hand_no >= self.hands else "between"
             self.touch(table=True)
+
+    #: How many finished hands a table keeps for replay.
+    KEPT_HANDS = 64
+
+    def replay_id(self) -> str:
+        """The replay id of the current (or last) hand: ``<table id>-<hand number at the table>``."""
+        return f"{self.id}-{self.played}"
+
+    def _keep_log(self) -> None:
+        rnd = self.rnd
+        if rnd is None or not rnd.over:
+            return
+        self.finished[self.replay_id()] = log_lines(rnd)
+        while len(self.finished) > self.KEPT_HANDS:
+            self.finished.popitem(last=False)
 
     async def _play_hand(self) -> None:
         rules = self.rules
@@ -470,6 +492,7 @@ class Table:
         )
         self.rnd = rnd
         self.rnd_no = self.hand_no
+        self.played += 1
         self._views = [[], [], [], []]
         self._viewed = [0, 0, 0, 0]
         self.selected = [None] * 4

@@ -57,7 +57,7 @@
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(Infinity);
   });
-  $("logs").onchange = (e) => { if (e.target.value !== "") load(`/api/replay/${e.target.value}`); };
+  $("logs").onchange = (e) => { if (e.target.value !== "") load(`/api/replay/${encodeURIComponent(e.target.value)}`); };
   $("file").onchange = async (e) => {
     const file = e.target.files[0];
     if (file) load("/api/replay", { method: "POST", body: await file.arrayBuffer() });
@@ -68,6 +68,6 @@
     const logs = await (await fetch("/api/logs")).json();
     $("logs").innerHTML += logs.map((l) => `<option value="${l.id}">${esc(l.name)}</option>`).join("");
     const want = new URLSearchParams(location.search).get("log");
-    if (want !== null) { $("logs").value = want; load(`/api/replay/${want}`); }
+    if (want !== null) { $("logs").value = want; load(`/api/replay/${encodeURIComponent(want)}`); }
   })();
 })(window.XZ);

@@ -325,6 +325,9 @@
     const v = st.view;
     $("settle-scores").textContent = `Scores: ${v.scores.map((x, i) => `${seatName(i)} ${x + v.deltas[i]}`).join(" · ")}`;
     $("settle-start").hidden = mySeat === null || table.status === "over";
+    const replay = $("settle-replay");
+    replay.hidden = !st.replay_id;
+    if (st.replay_id) replay.href = `/replay?log=${encodeURIComponent(st.replay_id)}`;
     const dlg = $("settlement");
     if (!dlg.open) dlg.showModal();
   }
