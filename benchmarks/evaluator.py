@@ -28,7 +28,8 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -70,8 +71,11 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
     batch.is_win(h14[:1]), batch.shanten(h13[:1]), batch.wait_mask(h13[:1])
     batch.fan(wins[:1], win_kinds[:1])
 
-    res: dict[str, Any] = {"hands": {"batch": n_batch, "single": n_single, "mahjong": n_peer},
-                           "repeats": repeats, "seed": seed}
+    res: dict[str, Any] = {
+        "hands": {"batch": n_batch, "single": n_single, "mahjong": n_peer},
+        "repeats": repeats,
+        "seed": seed,
+    }
     _LAST_MIN.clear()
     b = {
         "is_win": _median_ns_per_item(lambda: batch.is_win(h14), n_batch, repeats),
@@ -79,7 +83,7 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
         "waits": _median_ns_per_item(lambda: batch.wait_mask(h13), n_batch, repeats),
         "fan": _median_ns_per_item(lambda: batch.fan(wins, win_kinds, rules=rules), n_batch, repeats),
     }
-    b_min = dict(zip(b, _LAST_MIN))
+    b_min = dict(zip(b, _LAST_MIN, strict=True))
     bp = {
         "is_win": _median_ns_per_item(lambda: batch.is_win(h14, parallel=True), n_batch, repeats),
         "shanten": _median_ns_per_item(lambda: batch.shanten(h13, parallel=True), n_batch, repeats),
@@ -96,12 +100,14 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
         def run() -> None:
             for h in hands:
                 fn(h)
+
         return run
 
     def fan_loop(fn: Callable[[bytes, int], Any]) -> Callable[[], None]:
         def run() -> None:
-            for h, k in zip(sw, swk):
+            for h, k in zip(sw, swk, strict=True):
                 fn(h, k)
+
         return run
 
     single = {
@@ -136,8 +142,9 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
 
         peer = {
             "is_win": _median_ns_per_item(lambda: [agari.is_agari(t) for t in p14], n_peer, repeats),
-            "shanten": _median_ns_per_item(lambda: [sh.calculate_shanten(t, use_kokushi=False) for t in p13],
-                                           n_peer, repeats),
+            "shanten": _median_ns_per_item(
+                lambda: [sh.calculate_shanten(t, use_kokushi=False) for t in p13], n_peer, repeats
+            ),
             "waits": _median_ns_per_item(peer_waits, n_peer, max(1, repeats // 2)),
             "fan": None,
         }
@@ -157,8 +164,12 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
         "import_ms_max": IMPORT_TARGET_MS,
         "shanten_speedup_min": SHANTEN_SPEEDUP_TARGET,
     }
-    res["machine"] = {"python": platform.python_version(), "platform": platform.platform(),
-                      "cpus": os.cpu_count(), "xuezhan": xuezhan.__version__}
+    res["machine"] = {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "xuezhan": xuezhan.__version__,
+    }
     return res
 
 
@@ -258,7 +269,8 @@ def render(r: dict[str, Any]) -> str:
         f"{'yes' if sp and sp >= SHANTEN_SPEEDUP_TARGET else 'NO'})",
         f"import xuezhan (fresh interpreter, median): {r['import_ms']:.1f} ms (target ≤ {IMPORT_TARGET_MS} ms: "
         f"{'yes' if r['import_ms'] <= IMPORT_TARGET_MS else 'NO'})",
-        f"peak RSS: bare python {r['memory']['maxrss_bare_mb']:.1f} MB, after import {r['memory']['maxrss_import_mb']:.1f} MB, "
+        f"peak RSS: bare python {r['memory']['maxrss_bare_mb']:.1f} MB, "
+        f"after import {r['memory']['maxrss_import_mb']:.1f} MB, "
         f"after building the tables {r['memory']['maxrss_tables_mb']:.1f} MB, "
         f"after one call of each function {r['memory']['maxrss_used_mb']:.1f} MB "
         f"(+{r['memory']['tables_and_calls_mb']:.1f} MB); Python heap peak of those calls "

@@ -74,9 +74,7 @@ def synthetic(rows: int, variants: int = 4, seed: int = 0) -> pd.DataFrame:
                     "win_order": np.where(won, 1, 0),
                     "self_draw": won & (delta > 10),
                     "fan": np.where(won, delta // 4, 0),
-                    "fan_items": np.where(
-                        won, np.array(ITEMS)[rng.integers(0, len(ITEMS), size=n)], ""
-                    ),
+                    "fan_items": np.where(won, np.array(ITEMS)[rng.integers(0, len(ITEMS), size=n)], ""),
                     "dealt_in": (delta < -6).astype(int),
                     "kongs": rng.integers(0, 2, size=n),
                     "pig": delta < -14,
@@ -85,9 +83,7 @@ def synthetic(rows: int, variants: int = 4, seed: int = 0) -> pd.DataFrame:
                     "escape": False,
                     "timeouts": 0,
                     "end": np.array(["three_won", "wall"])[hand % 2],
-                    "fired": np.repeat(
-                        np.array(FIRED)[rng.integers(0, len(FIRED), size=n // 4)], 4
-                    ),
+                    "fired": np.repeat(np.array(FIRED)[rng.integers(0, len(FIRED), size=n // 4)], 4),
                 }
             )
         )
@@ -158,13 +154,18 @@ def main() -> None:
         r = played(args.hands, args.workers, args.chunk)
         total = r["play_s"] + r["report_s"]
         print(f"one-variant study, line-up random, greedy, value, value; {os.cpu_count()} cores")
-        print(f"{'hands':>10} {'wall s':>8} {'hands/s':>8} {'main MB':>8} {'worker MB':>9} "
-              f"{'files':>5} {'report s':>8} {'1M hands, min':>13}")
-        print(f"{int(r['hands']):>10,} {r['play_s']:>8.1f} {r['hands'] / r['play_s']:>8.0f} "
-              f"{r['main_mb']:>8.0f} {r['worker_mb']:>9.0f} {int(r['files']):>5} {r['report_s']:>8.2f} "
-              f"{(1e6 / r['hands'] * total) / 60:>13.1f}")
-        print(f"(main process peak while playing: {r['main_play_mb']:.0f} MB; '1M hands' scales play and "
-              "report linearly)")
+        print(
+            f"{'hands':>10} {'wall s':>8} {'hands/s':>8} {'main MB':>8} {'worker MB':>9} "
+            f"{'files':>5} {'report s':>8} {'1M hands, min':>13}"
+        )
+        print(
+            f"{int(r['hands']):>10,} {r['play_s']:>8.1f} {r['hands'] / r['play_s']:>8.0f} "
+            f"{r['main_mb']:>8.0f} {r['worker_mb']:>9.0f} {int(r['files']):>5} {r['report_s']:>8.2f} "
+            f"{(1e6 / r['hands'] * total) / 60:>13.1f}"
+        )
+        print(
+            f"(main process peak while playing: {r['main_play_mb']:.0f} MB; '1M hands' scales play and report linearly)"
+        )
     if not args.rows:
         return
     df = synthetic(args.rows)
@@ -174,13 +175,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         t_html = best(lambda: write_study_report(report, tmp), 1)
     print(f"{'quantity':<52} {'figure':>12}")
-    print(
-        f"{'report over ' + format(len(df), ',') + ' rows (study_report)':<52} {t_report:>10.2f} s"
-    )
+    print(f"{'report over ' + format(len(df), ',') + ' rows (study_report)':<52} {t_report:>10.2f} s")
     print(f"{'terminal tables (format_study)':<52} {t_text:>10.2f} s")
-    print(
-        f"{'HTML page with three figures (write_study_report)':<52} {t_html:>10.2f} s"
-    )
+    print(f"{'HTML page with three figures (write_study_report)':<52} {t_html:>10.2f} s")
 
 
 if __name__ == "__main__":

@@ -80,7 +80,7 @@ class Bot:
             in_void = [t for t in options if t[1] == self.void]
             pool = in_void or options
             rank, suit = min(pool, key=lambda t: (self.isolation(t, hand), t[1], t[0]))
-            return "discard %d%s" % (rank, suit)
+            return f"discard {rank}{suit}"
         if "peng" in legal and obs["claim_tile"] and obs["claim_tile"][1] != self.void:
             return "peng"
         return "pass" if "pass" in legal else legal[0]

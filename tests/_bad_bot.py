@@ -1,8 +1,8 @@
 """External test bots (docs/protocol.md), misbehaving on purpose: ``python _bad_bot.py MODE [ARG]``.
 
 Modes: ``ok`` (first legal action), ``sleep`` (never answers in time), ``late`` (the first answer
-comes after ARG seconds, then prompt answers), ``crash`` (exits at its first request), ``crashlater`` (answers its first request, exits at
-the second),
+comes after ARG seconds, then prompt answers), ``crash`` (exits at its first request),
+``crashlater`` (answers its first request, exits at the second),
 ``garbage`` (answers a line that is not JSON), ``illegal`` (answers ``peng`` when it may not),
 ``wrongid`` (answers with the wrong request id), ``record`` (like ``ok``, appends every line it
 reads to the file ARG), ``deaf`` (never reads its input again: the pipe fills up).

@@ -9,13 +9,11 @@ from itertools import chain, islice
 from pathlib import Path
 
 from xuezhan import _core
-
 from xuezhan.engine import replay_script
 from xuezhan.engine.actions import HU, Action
 from xuezhan.engine.events import DECISION_TYPES
 from xuezhan.engine.state import InvariantError
 from xuezhan.rules import Rules
-
 
 # The rule vectors (R13), kept in the repository (tests/vectors/README.md).
 VECTORS = Path(__file__).resolve().parent / "vectors"
@@ -82,7 +80,7 @@ def check_state(rnd) -> None:
     for ms in rnd.melds:
         for code in ms:
             outside[code % 27] += 3 if code < 27 else 4
-    total = bytes([a + b + c + d + outside[k] for k, (a, b, c, d) in enumerate(zip(*rnd.counts))])
+    total = bytes([a + b + c + d + outside[k] for k, (a, b, c, d) in enumerate(zip(*rnd.counts, strict=True))])
     if total != rnd.dealt:
         raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(rnd.dealt)}")
     penalty = 0
@@ -168,8 +166,17 @@ class LeaningBot:
         return rng.choice(legal)
 
 
-_BOOL = ("rob_kong", "pass_win_lock", "last_tiles_forced", "kong_transfer", "kong_draw_discarder_pays",
-         "pig_penalty", "kong_refund", "declare_void", "exchange_three")
+_BOOL = (
+    "rob_kong",
+    "pass_win_lock",
+    "last_tiles_forced",
+    "kong_transfer",
+    "kong_draw_discarder_pays",
+    "pig_penalty",
+    "kong_refund",
+    "declare_void",
+    "exchange_three",
+)
 
 
 def rule_variants(n: int, seed: int = 7) -> list[Rules]:
@@ -182,8 +189,10 @@ def rule_variants(n: int, seed: int = 7) -> list[Rules]:
         over["max_fan"] = rng.randint(2, 7)
         over["base"] = rng.choice([1, 1, 2])
         over["self_draw_bonus"] = rng.choice(["none", "point", "fan"])
-        over["fan"] = {k: rng.random() < 0.7 for k in ("terminals", "pairs_258", "concealed",
-                                                       "no_terminals", "heaven_earth", "gen")}
+        over["fan"] = {
+            k: rng.random() < 0.7
+            for k in ("terminals", "pairs_258", "concealed", "no_terminals", "heaven_earth", "gen")
+        }
         out.append(base.replace(**over))
     return out
 
@@ -209,7 +218,7 @@ def rest_of_wall(hands, prefix: str = "") -> str:
     for k in parse_tiles(prefix):
         used[k] += 1
     rest = []
-    for copy in range(4):
+    for _copy in range(4):
         for k in range(26, -1, -1):
             if used[k] < 4:
                 used[k] += 1
@@ -226,8 +235,13 @@ def build(hands, wall: str = "", dealer: int = 0, rules="leshan", exchange=None,
 def run(hands, wall, script, dealer=0, rules="leshan", exchange=None, fill=False):
     """Run a script; return ``(result, round)``."""
     w = wall + (rest_of_wall(hands, wall) if fill else "")
-    doc = {"rules": rules if isinstance(rules, dict) else {"preset": rules}, "dealer": dealer,
-           "hands": list(hands), "wall": w, "script": list(script)}
+    doc = {
+        "rules": rules if isinstance(rules, dict) else {"preset": rules},
+        "dealer": dealer,
+        "hands": list(hands),
+        "wall": w,
+        "script": list(script),
+    }
     if exchange:
         doc["exchange"] = exchange
     return replay_script(doc, return_round=True)
@@ -243,5 +257,8 @@ def types(rnd, *wanted):
 
 
 def pays(rnd, rule=None):
-    return [(e["rule"], e["from"], e["to"], e["amount"]) for e in evs(rnd)
-            if e["type"] == "pay" and (rule is None or e["rule"] == rule)]
+    return [
+        (e["rule"], e["from"], e["to"], e["amount"])
+        for e in evs(rnd)
+        if e["type"] == "pay" and (rule is None or e["rule"] == rule)
+    ]

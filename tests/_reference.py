@@ -17,9 +17,9 @@ Counts are lists of 27 ints; melds are ``(type, kind)`` pairs (type 0 pung, 1 ko
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import combinations
-from typing import Iterable, Optional, Sequence
 
 Melds = Sequence[tuple[int, int]]
 
@@ -38,7 +38,7 @@ def suits_of(counts: Sequence[int]) -> set[int]:
 # ------------------------------------------------------------------ win check
 
 
-@lru_cache(maxsize=None)
+@cache
 def _decomposes(c: tuple[int, ...], sets: int, pair: bool) -> bool:
     """Can the counts ``c`` be split into exactly ``sets`` sets plus (if ``pair``) one pair?"""
     i = next((k for k in range(27) if c[k]), None)
@@ -66,7 +66,7 @@ def _decomposes(c: tuple[int, ...], sets: int, pair: bool) -> bool:
 
 
 def ref_is_win(counts: Sequence[int], melds: Melds = (), void: int = -1) -> bool:
-    total = [a + b for a, b in zip(counts, meld_counts(melds))]
+    total = [a + b for a, b in zip(counts, meld_counts(melds), strict=True)]
     assert max(total) <= 4 and sum(counts) + 3 * len(melds) == 14
     s = suits_of(total)
     if len(s) > 2 or void in s:  # R4.2
@@ -98,19 +98,19 @@ def _suit_best(h: tuple[int, ...], cap: tuple[int, ...]) -> dict[tuple[int, bool
     return _suit_best_cached(h, cap)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_best_cached(h: tuple[int, ...], cap: tuple[int, ...]) -> dict[tuple[int, bool], int]:
     # f(r, a, b, pair_used): runs started at r-1 (a) and r-2 (b) still need rank r. Returns, for
     # each (sets started from rank r on, pair placed from r on), the best overlap of ranks r..8.
     # Every placement of triplets, runs (u runs starting at r) and the pair is tried.
-    @lru_cache(maxsize=None)
+    @cache
     def f(r: int, a: int, b: int, pair_used: bool) -> dict[tuple[int, bool], int]:
         if r == 9:
             return {(0, False): 0} if a == 0 and b == 0 else {}
         out: dict[tuple[int, bool], int] = {}
         need = a + b
         for trip in (0, 1):
-            for pr in ((0, 1) if not pair_used else (0,)):
+            for pr in (0, 1) if not pair_used else (0,):
                 for u in range(0, 5 if r <= 6 else 1):
                     w = need + 3 * trip + 2 * pr + u
                     if w > cap[r] or trip + u > 4:
@@ -128,7 +128,7 @@ def _suit_best_cached(h: tuple[int, ...], cap: tuple[int, ...]) -> dict[tuple[in
 def _standard_overlap(counts: Sequence[int], mc: Sequence[int], sets: int, suits: Iterable[int]) -> int:
     per = []
     for s in suits:
-        per.append(_suit_best(tuple(counts[9 * s: 9 * s + 9]), tuple(4 - x for x in mc[9 * s: 9 * s + 9])))
+        per.append(_suit_best(tuple(counts[9 * s : 9 * s + 9]), tuple(4 - x for x in mc[9 * s : 9 * s + 9])))
     best = -1
     a, b = per
     for (ja, pa), va in a.items():
@@ -147,7 +147,7 @@ def _pairs_overlap(counts: Sequence[int], suits: Iterable[int]) -> int:
     return sum(sorted(gains, reverse=True)[:7])
 
 
-def ref_shanten_parts(counts: Sequence[int], melds: Melds = (), void: int = -1) -> tuple[int, int, Optional[int]]:
+def ref_shanten_parts(counts: Sequence[int], melds: Melds = (), void: int = -1) -> tuple[int, int, int | None]:
     """(total, standard, seven_pairs) Sichuan shanten by exhaustive overlap with complete hands."""
     n = sum(counts)
     size = n + 3 * len(melds)
@@ -175,7 +175,7 @@ def ref_shanten(counts: Sequence[int], melds: Melds = (), void: int = -1) -> int
 # ------------------------------------------------------------------ shanten by BFS (literal)
 
 
-def ref_shanten_bfs(counts: Sequence[int], melds: Melds = (), void: int = -1, max_depth: int = 3) -> Optional[int]:
+def ref_shanten_bfs(counts: Sequence[int], melds: Melds = (), void: int = -1, max_depth: int = 3) -> int | None:
     """The literal definition. 14 tiles: the fewest swaps (discard one concealed tile, take any
     other) that make the hand complete, minus one (−1 = complete). 13 tiles: the fewest swaps
     that make it ready, i.e. the minimum over every drawable tile of the swaps that complete
@@ -198,7 +198,7 @@ def ref_shanten_bfs(counts: Sequence[int], melds: Melds = (), void: int = -1, ma
     return None if d is None else d - 1
 
 
-def _swaps_to_win(start: tuple[int, ...], melds: Melds, void: int, mc: Sequence[int], max_depth: int) -> Optional[int]:
+def _swaps_to_win(start: tuple[int, ...], melds: Melds, void: int, mc: Sequence[int], max_depth: int) -> int | None:
     frontier = {start}
     seen = {start}
     for depth in range(max_depth + 1):
@@ -260,14 +260,22 @@ def _has_19(kind: int) -> bool:
     return kind % 9 in (0, 8)
 
 
-def ref_fan(counts: Sequence[int], melds: Melds, ctx: int, items_on: set[str], max_fan: int,
-            self_draw_fan: bool, base: int = 1, void: int = -1) -> Optional[tuple[int, int, dict[str, int]]]:
+def ref_fan(
+    counts: Sequence[int],
+    melds: Melds,
+    ctx: int,
+    items_on: set[str],
+    max_fan: int,
+    self_draw_fan: bool,
+    base: int = 1,
+    void: int = -1,
+) -> tuple[int, int, dict[str, int]] | None:
     """(capped fan, points, items of the best reading, or None if best readings differ in items)
     or None if not a win. ``ctx`` bits as in
     docs/internals.md. Every reading (standard splits and seven pairs) is scored; the best counts."""
     if not ref_is_win(counts, melds, void):
         return None
-    total = [a + b for a, b in zip(counts, meld_counts(melds))]
+    total = [a + b for a, b in zip(counts, meld_counts(melds), strict=True)]
     common: dict[str, int] = {}
     if len(suits_of(total)) == 1:
         common["one_suit"] = 2

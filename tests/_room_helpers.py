@@ -30,9 +30,7 @@ def seed_with_dealer(dealer: int) -> int:
     return next(s for s in range(1000) if first_dealer(s) == dealer)
 
 
-def read_until(
-    ws: Any, pred: Callable[[Any], bool], limit: int = 3000, log: list | None = None
-) -> Any:
+def read_until(ws: Any, pred: Callable[[Any], bool], limit: int = 3000, log: list | None = None) -> Any:
     """Read (and validate) server messages until ``pred(msg)``; at most ``limit`` messages."""
     for _ in range(limit):
         msg = SERVER_ADAPTER.validate_python(ws.receive_json())
@@ -55,9 +53,7 @@ def live_server(app: Any) -> Iterator[str]:
     import uvicorn
 
     port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    )
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=server.run, daemon=True)
     th.start()
     deadline = time.monotonic() + 15

@@ -14,14 +14,20 @@ N = 3000
 
 @pytest.fixture(scope="module")
 def hands13():
-    return np.concatenate([batch.random_hands(N, 13, seed=1), batch.random_hands(N, 13, suits=2, seed=2),
-                           _minus_one(batch.random_wins(N, seed=3)[0])])
+    return np.concatenate(
+        [
+            batch.random_hands(N, 13, seed=1),
+            batch.random_hands(N, 13, suits=2, seed=2),
+            _minus_one(batch.random_wins(N, seed=3)[0]),
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
 def hands14():
-    return np.concatenate([batch.random_hands(N, 14, seed=4), batch.random_hands(N, 14, suits=1, seed=5),
-                           batch.random_wins(N, seed=6)[0]])
+    return np.concatenate(
+        [batch.random_hands(N, 14, seed=4), batch.random_hands(N, 14, suits=1, seed=5), batch.random_wins(N, seed=6)[0]]
+    )
 
 
 def _minus_one(wins):
@@ -62,7 +68,7 @@ def test_r5_batch_fan_matches_single_calls(hands14, rules):
         f = batch.fan(hands14, kinds, context=ctx, rules=rules, parallel=parallel)
         assert f.dtype == np.uint8
         expect = []
-        for r, k in zip(hands14, kinds):
+        for r, k in zip(hands14, kinds, strict=True):
             try:
                 expect.append(xuezhan.fan(bytes(r), win_tile=int(k), context=ctx, rules=rules).fan)
             except xuezhan.NotAWinError:
@@ -70,8 +76,12 @@ def test_r5_batch_fan_matches_single_calls(hands14, rules):
         assert f.tolist() == expect
     assert (f > 0).sum() >= N
     # win tiles as strings, context as flags
-    assert batch.fan(hands14[:50], [xuezhan.tiles.tile_str(int(k)) for k in kinds[:50]], context=ctx.flags,
-                     rules=rules).tolist() == f[:50].tolist()
+    assert (
+        batch.fan(
+            hands14[:50], [xuezhan.tiles.tile_str(int(k)) for k in kinds[:50]], context=ctx.flags, rules=rules
+        ).tolist()
+        == f[:50].tolist()
+    )
 
 
 def test_batch_array_helpers():

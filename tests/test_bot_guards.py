@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from _results_helpers import rewrite_chunks
+
 from xuezhan.engine.match import first_dealer, run_round
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round
@@ -511,6 +512,7 @@ def test_resume_refuses_stored_chunks_that_are_not_their_hands(tmp_path):
         match=r"seg-000000\.parquet \(row group 1, chunk 1\): holds hands 0-3.*chunk holds hands 4-7",
     ):
         run(c, output=out, resume=True, progress=False)
+
     # same hands, one row's wall seed altered: also refused
     def alter(chunk: int, t: pa.Table) -> pa.Table:
         if chunk == 1:

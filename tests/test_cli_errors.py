@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
 from xuezhan.cli import main
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
@@ -45,9 +46,7 @@ def doc(**changes: object) -> dict:
 
 def write(tmp_path: Path, name: str, content: object) -> str:
     p = tmp_path / name
-    p.write_text(
-        content if isinstance(content, str) else json.dumps(content), encoding="utf-8"
-    )
+    p.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
     return str(p)
 
 
@@ -196,12 +195,7 @@ def test_rules_file_that_is_a_device_is_refused():
 @pytest.fixture
 def log_lines(tmp_path) -> list[str]:
     out = tmp_path / "hand.jsonl"
-    assert (
-        cli(
-            "replay", str(VECTORS / "02-kong-then-double-win.json"), "--log", str(out)
-        ).exit_code
-        == 0
-    )
+    assert cli("replay", str(VECTORS / "02-kong-then-double-win.json"), "--log", str(out)).exit_code == 0
     return out.read_text(encoding="utf-8").splitlines()
 
 
@@ -241,9 +235,7 @@ def test_replay_log_bad_event(tmp_path, log_lines, event, words):
 
 
 def test_replay_log_first_line_not_a_header(tmp_path, log_lines):
-    one_error(
-        cli("replay", _log(tmp_path, log_lines[1:])), 2, "line 1", "not a log header"
-    )
+    one_error(cli("replay", _log(tmp_path, log_lines[1:])), 2, "line 1", "not a log header")
     one_error(cli("replay", _log(tmp_path, ["", "  "])), 2, "empty log")
 
 
@@ -265,10 +257,7 @@ def test_validate_reports_each_file(tmp_path, log_lines):
     lines = r.output.splitlines()
     assert any(ln.startswith("ok") and ln.endswith("a-good.jsonl") for ln in lines)
     assert any(ln.startswith("ok") and ln.endswith("d-good.jsonl") for ln in lines)
-    assert any(
-        "FAIL" in ln and "b-not-a-log.jsonl" in ln and "not a log header" in ln
-        for ln in lines
-    )
+    assert any("FAIL" in ln and "b-not-a-log.jsonl" in ln and "not a log header" in ln for ln in lines)
     assert any("FAIL" in ln and "c-seat.jsonl" in ln and "seat" in ln for ln in lines)
     assert "2 of 4 logs reproduced" in r.output
 
@@ -291,9 +280,7 @@ def test_rules_unknown_id_lists_valid_ids():
 LINEUP = "\n".join('[[strategies]]\nstrategy = "random"' for _ in range(3))
 
 
-def _toml(
-    tmp_path: Path, head: str, first: str = 'strategy = "random"', name: str = "t.toml"
-) -> str:
+def _toml(tmp_path: Path, head: str, first: str = 'strategy = "random"', name: str = "t.toml") -> str:
     return write(
         tmp_path,
         name,
@@ -375,9 +362,7 @@ def test_tournament_output_that_cannot_be_written(tmp_path):
     if os.geteuid() != 0:  # root writes anywhere
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o500)
-        one_error(
-            cli("tournament", f, "-o", str(locked / "out")), 2, "cannot write there"
-        )
+        one_error(cli("tournament", f, "-o", str(locked / "out")), 2, "cannot write there")
 
 
 def test_tournament_file_that_is_not_a_file(tmp_path):
@@ -408,9 +393,7 @@ def test_tournament_cmd_and_module_relative_to_the_toml_folder(tmp_path, monkeyp
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    monkeypatch.setattr(
-        sys, "path", list(sys.path)
-    )  # the run adds the TOML folder to it
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the run adds the TOML folder to it
     r = cli(
         "tournament",
         str(toml),
@@ -424,27 +407,22 @@ def test_tournament_cmd_and_module_relative_to_the_toml_folder(tmp_path, monkeyp
 
     df = pd.read_parquet(tmp_path / "out" / "results.parquet")
     ext = df[df["strategy"] == "ext"]
-    assert (
-        len(ext) == 4 and not ext["escape"].any()
-    )  # the bot started and played every hand
+    assert len(ext) == 4 and not ext["escape"].any()  # the bot started and played every hand
     assert (df["strategy"] == "mybots_xz:Mine").sum() == 4
 
 
 def test_report_on_results_missing_a_column(tmp_path):
     import pandas as pd
+
     from xuezhan.tournament.results import COLUMNS
 
     row = {c: 0 for c in COLUMNS}
     row.update(strategy="a", rules_id="leshan", fan_items="", end="wall", fired="")
     frame = pd.DataFrame([row]).drop(columns=["fan"])
     frame.to_csv(tmp_path / "r.csv", index=False)
-    one_error(
-        cli("report", str(tmp_path / "r.csv")), 2, "r.csv", "missing column(s) fan"
-    )
+    one_error(cli("report", str(tmp_path / "r.csv")), 2, "r.csv", "missing column(s) fan")
     frame.to_parquet(tmp_path / "results.parquet")
-    one_error(
-        cli("report", str(tmp_path)), 2, "results.parquet", "missing column(s) fan"
-    )
+    one_error(cli("report", str(tmp_path)), 2, "results.parquet", "missing column(s) fan")
     (tmp_path / "junk.parquet").write_text("not parquet")
     one_error(
         cli("report", str(tmp_path / "junk.parquet")),
@@ -464,8 +442,4 @@ def test_unexpected_errors_are_one_line_with_a_bug_hint(monkeypatch):
     monkeypatch.setattr(xuezhan.rulebook, "section", boom)
     r = cli("rules", "R1")
     assert r.exit_code == 1 and len(r.output.strip().splitlines()) == 1
-    assert (
-        "internal error: KeyError" in r.output
-        and BUG in r.output
-        and "Traceback" not in r.output
-    )
+    assert "internal error: KeyError" in r.output and BUG in r.output and "Traceback" not in r.output

@@ -22,8 +22,11 @@ def test_r7_3_eval_13_tiles_json_waits_leshan():
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
     assert d["win"] is False and d["shanten"] == 0
-    assert d["waits"] == [{"tile": "3m", "fan": 4, "points": 8}, {"tile": "6m", "fan": 3, "points": 4},
-                          {"tile": "9m", "fan": 3, "points": 4}]
+    assert d["waits"] == [
+        {"tile": "3m", "fan": 4, "points": 8},
+        {"tile": "6m", "fan": 3, "points": 4},
+        {"tile": "9m", "fan": 3, "points": 4},
+    ]
 
 
 def test_r7_3_eval_13_tiles_text():

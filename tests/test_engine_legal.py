@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from _engine_helpers import PENG_HANDS, build
+
 from xuezhan.engine import IllegalAction, Round
 from xuezhan.engine.actions import (
     ANGANG,

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from _engine_helpers import PENG_HANDS, VECTORS, build, run, types
+
 from xuezhan.engine import Round, play_hand, play_match, replay_log, replay_script
 from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.rules import Rules
@@ -28,18 +29,22 @@ def test_r9_1_first_dealer_drawn_from_the_match_seed():
 
 
 def test_r9_2_next_dealer():
-    nd = {name: replay_script(json.loads((VECTORS / name).read_text()))["next_dealer"]
-          for name in ("01-discard-win-basic.json", "02-kong-then-double-win.json", "03-ready-check-pig-refund.json")}
-    assert nd == {"01-discard-win-basic.json": 1,  # the first winner
-                  "02-kong-then-double-win.json": 0,  # a multiple first win: the discarder
-                  "03-ready-check-pig-refund.json": 0}  # nobody won: the dealer stays
+    nd = {
+        name: replay_script(json.loads((VECTORS / name).read_text()))["next_dealer"]
+        for name in ("01-discard-win-basic.json", "02-kong-then-double-win.json", "03-ready-check-pig-refund.json")
+    }
+    assert nd == {
+        "01-discard-win-basic.json": 1,  # the first winner
+        "02-kong-then-double-win.json": 0,  # a multiple first win: the discarder
+        "03-ready-check-pig-refund.json": 0,
+    }  # nobody won: the dealer stays
 
 
 def test_r9_3_match_scores_add_up_and_dealers_follow():
     m = play_match(bots(3), "chengdu", hands=12, seed=5)
     hands = m["hands"]
     assert [sum(h["deltas"][s] for h in hands) for s in range(4)] == m["scores"]
-    for a, b in zip(hands, hands[1:]):
+    for a, b in zip(hands, hands[1:], strict=False):
         assert b["dealer"] == a["next_dealer"]
     assert [h["seed"] for h in hands] == [hand_seed(5, i) for i in range(12)]
     for h in hands:
@@ -80,8 +85,9 @@ def test_r10_2_claim_default_passes_and_self_draw_is_not_declared():
     r = build(PENG_HANDS, wall="1m2m3m4m5m6m7m8m9m3p")
     r.apply("0 discard 5p")
     assert str(r.default_action()) == "1 pass"
-    res, _ = run(["12468m2468p13579s", "123456789m3455p", "2468m13579p2468s", "13579m1379p2468s"],
-                 "5p1m2m3m4m", ["0 discard 9s"])
+    res, _ = run(
+        ["12468m2468p13579s", "123456789m3455p", "2468m13579p2468s", "13579m1379p2468s"], "5p1m2m3m4m", ["0 discard 9s"]
+    )
     assert res["wins"] == []  # the self-draw of 5p is not declared by the default
 
 

@@ -4,6 +4,7 @@ a claim, and who passed, is known only to that seat; the others see a claim when
 from __future__ import annotations
 
 from _engine_helpers import LeaningBot
+
 from xuezhan.engine import Round, log_lines, public_view, run_round
 from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.rules import Rules
@@ -48,7 +49,7 @@ def test_r3_r13_no_seat_learns_that_another_was_asked_or_passed():
             others_pass = [e for e in spy.seen if e["type"] == "pass" and e["seat"] != s]
             assert others_pass == [], f"hand {n}: seat {s} was told of another seat's pass"
             passes += sum(e["type"] == "pass" and e["seat"] == s for e in spy.seen)
-        for cur, phase, obs in views:
+        for cur, _phase, obs in views:
             for s, o in enumerate(obs):
                 if s == cur:
                     claims_seen += o.phase == "claim"

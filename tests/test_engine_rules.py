@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from _engine_helpers import J3X, JD0, KONG_HANDS, PENG_HANDS, SELF_HANDS, W25, build, evs, pays, run, types
+
 from xuezhan.engine import IllegalAction, Round, ScriptError, deal, public_view
-from xuezhan.engine.log import header
 from xuezhan.engine.legal import exchange_actions
+from xuezhan.engine.log import header
 from xuezhan.rules import Rules
 from xuezhan.tiles import parse_tiles
 
@@ -90,8 +90,7 @@ def test_r2_1_dealer_may_kong_on_its_first_turn():
 
 def test_r2_2_no_chow():
     # Seat 1 holds 4m 6m; a chow of the dealer's 5m is not a claim.
-    r = build(["12589m2468p13579s", "46m13579p123468s", "2468m13579p2468s", "1379m13579p2468s"],
-              wall="9m3m7m5s7s")
+    r = build(["12589m2468p13579s", "46m13579p123468s", "2468m13579p2468s", "1379m13579p2468s"], wall="9m3m7m5s7s")
     r.apply("0 discard 5m")
     # Nobody is asked: the discard is followed at once by seat 1's draw.
     assert _last_two(r) == ["discard", "draw"] and r.cur == 1
@@ -130,8 +129,11 @@ def test_r2_4_a_winner_takes_no_further_part():
 
 def test_r2_5_next_draw_after_wins():
     # Vector 02: winners 1 and 2 on seat 0's discard: the next draw is seat 3's.
-    res, r = run(["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m",
-                  "1p3p5p7p9p2p4p6p3s5s6s8s1s"], "2m7p", ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"])
+    res, r = run(
+        ["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m", "1p3p5p7p9p2p4p6p3s5s6s8s1s"],
+        "2m7p",
+        ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"],
+    )
     assert types(r, "draw")[-1]["seat"] == 3
     # Self-draw: the first active player after the winner draws next.
     res, r = run(SELF_HANDS, "5p1m2m3m4m", ["0 discard 9s", "1 hu"])
@@ -161,14 +163,25 @@ def test_r3_2_win_beats_peng_and_multiple_winners_all_win():
     res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ["0 discard 5p", "1 peng", "2 hu"])
     assert [w["seat"] for w in res["wins"]] == [2]
     assert not types(r, "meld")
-    res, _ = run(["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m",
-                  "1p3p5p7p9p2p4p6p3s5s6s8s1s"], "2m7p", ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"])
+    res, _ = run(
+        ["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m", "1p3p5p7p9p2p4p6p3s5s6s8s1s"],
+        "2m7p",
+        ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"],
+    )
     assert [(w["seat"], w["from"]) for w in res["wins"]] == [(1, 0), (2, 0)]
 
 
 ROB_WALL = "1m2m3m4m5m6m7m8m9m3p"  # long enough: no last-tiles phase (R4.4) when the kong is added
-ROB_SCRIPT = ["0 discard 5p", "1 peng", "2 pass", "1 discard 1p", "2 discard 1m", "3 discard 2s",
-              "0 discard 2m", "1 jiagang 5p"]
+ROB_SCRIPT = [
+    "0 discard 5p",
+    "1 peng",
+    "2 pass",
+    "1 discard 1p",
+    "2 discard 1m",
+    "3 discard 2s",
+    "0 discard 2m",
+    "1 jiagang 5p",
+]
 
 
 def test_r3_3_robbing_an_added_kong():
@@ -191,8 +204,9 @@ def test_r3_3_rob_kong_off_means_nobody_is_asked():
 
 
 def test_r4_1_seven_pairs_win():
-    res, _ = run(["24678m2468p13579s", "1122334455667m", "19m13579p123468s", "358m13579p13579s"], "",
-                 ["0 discard 7m", "1 hu"])
+    res, _ = run(
+        ["24678m2468p13579s", "1122334455667m", "19m13579p123468s", "358m13579p13579s"], "", ["0 discard 7m", "1 hu"]
+    )
     w = res["wins"][0]
     assert w["items"] == {"seven_pairs": 2, "one_suit": 2} and w["fan"] == 5
 
@@ -205,20 +219,33 @@ def test_r4_2_three_suits_never_win():
 
 def test_r4_3_a_passed_win_locks_until_own_draw_unless_more_fan():
     # Vector 05: pass on 1 fan, then a 2-fan win on another tile before its own draw.
-    res, _ = run(["1m3m5m7m9m2m4m1s3s5s7s9s2s4p", "2m4m6m8m6m8m2p5p6p8p9p3p7p", "111p23p456s789s55s",
-                  "3m5m7m9m2p3p5p7p9p6p1m9m8p"], "1p9m2s3m4m", ["0 discard 4p", "2 pass", "1 discard 1p", "2 hu"])
+    res, _ = run(
+        [
+            "1m3m5m7m9m2m4m1s3s5s7s9s2s4p",
+            "2m4m6m8m6m8m2p5p6p8p9p3p7p",
+            "111p23p456s789s55s",
+            "3m5m7m9m2p3p5p7p9p6p1m9m8p",
+        ],
+        "1p9m2s3m4m",
+        ["0 discard 4p", "2 pass", "1 discard 1p", "2 hu"],
+    )
     assert res["wins"][0]["fan"] == 2
     # The same fan before its own draw: not offered, so the `2 hu` line is refused.
     with pytest.raises(ScriptError) as ei:
         run(LOCK_HANDS, "5p1m5p2m3m", ["0 discard 5p", "2 pass", "1 discard 5p", "2 hu"])
     assert ei.value.line == 3
     # Its own draw clears the lock.
-    res, _ = run(LOCK_HANDS, "5p1m5p2m3m",
-                 ["0 discard 5p", "2 pass", "1 discard 5p", "2 discard 1m", "3 discard 5p", "2 hu"])
+    res, _ = run(
+        LOCK_HANDS, "5p1m5p2m3m", ["0 discard 5p", "2 pass", "1 discard 5p", "2 discard 1m", "3 discard 5p", "2 hu"]
+    )
     assert [(w["seat"], w["from"]) for w in res["wins"]] == [(2, 3)]
     # pass_win_lock off: no lock.
-    res, _ = run(LOCK_HANDS, "5p1m5p2m3m", ["0 discard 5p", "2 pass", "1 discard 5p", "2 hu"],
-                 rules={"preset": "leshan", "pass_win_lock": False})
+    res, _ = run(
+        LOCK_HANDS,
+        "5p1m5p2m3m",
+        ["0 discard 5p", "2 pass", "1 discard 5p", "2 hu"],
+        rules={"preset": "leshan", "pass_win_lock": False},
+    )
     assert [(w["seat"], w["from"]) for w in res["wins"]] == [(2, 1)]
 
 
@@ -241,8 +268,11 @@ def test_r4_4_last_tiles_wins_are_compulsory():
 def test_r4_5_play_goes_on_after_a_win_until_the_wall_or_three_winners():
     res, r = run(PENG_HANDS, "1m2m3m4m5m6m", ["0 discard 5p", "1 pass", "2 hu"])
     assert res["end"] == "wall" and len(types(r, "draw")) == 6
-    res, _ = run(["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m",
-                  "1p3p5p7p9p2p4p6p3s5s6s8s1s"], "2m7p", ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"])
+    res, _ = run(
+        ["9999s5m1m3m7m9m1s3s4s6s7s", "123p456p789p46m11m", "222s555s888s55m66m", "1p3p5p7p9p2p4p6p3s5s6s8s1s"],
+        "2m7p",
+        ["0 angang 9s", "0 discard 5m", "1 hu", "2 hu"],
+    )
     assert res["end"] == "wall" and len(res["wins"]) == 2
 
 
@@ -253,7 +283,7 @@ def test_r11_1_exchange_three_all_pass_at_once_in_the_drawn_direction():
     r = Round.from_seed("chengdu", 5, 0)
     before = [bytes(c) for c in r.counts]
     chosen = []
-    for s in range(4):
+    for _ in range(4):
         a = r.default_action()
         assert len({k // 9 for k in a.arg}) == 1
         chosen.append(a.arg)
@@ -272,6 +302,7 @@ def test_r11_1_exchange_three_all_pass_at_once_in_the_drawn_direction():
 def test_r11_1_exchange_must_be_three_tiles_of_one_suit():
     r = Round.from_seed("chengdu", 5, 0)
     from xuezhan.engine.actions import Action
+
     with pytest.raises(IllegalAction, match="one suit"):
         r.apply(Action(0, "exchange", (0, 9, 18)))
 
@@ -357,6 +388,7 @@ def _script_from(rnd):
 @pytest.mark.parametrize("preset", ["leshan", "chengdu"])
 def test_r13_a_played_hand_written_as_a_script_replays_the_same(preset):
     from _engine_helpers import LeaningBot
+
     from xuezhan.engine import replay_script, run_round
 
     for seed in range(150):
@@ -378,6 +410,7 @@ def test_r13_pass_lines_are_needed_only_before_that_seats_own_claim_verb():
     """R13: an asked seat whose next line is not its claim verb passes without a line; so a
     played hand's script stays exact with every other pass line removed."""
     from _engine_helpers import LeaningBot
+
     from xuezhan.engine import replay_script, run_round
 
     dropped = 0

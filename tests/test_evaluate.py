@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from _reference import ref_shanten_parts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import xuezhan
 from xuezhan import (
@@ -22,15 +24,21 @@ from xuezhan import (
 )
 from xuezhan.tiles import Meld, MeldType, parse_tiles, to_counts
 
-from _reference import ref_shanten_parts
-
 WIN = "11122233345m99m3m"
 
 
 def test_r4_1_hand_forms_agree():
     c = to_counts(WIN)
-    forms = [WIN, WIN.upper(), c, bytearray(c), list(c), np.frombuffer(c, dtype=np.uint8),
-             parse_tiles(WIN), tuple(parse_tiles(WIN))]
+    forms = [
+        WIN,
+        WIN.upper(),
+        c,
+        bytearray(c),
+        list(c),
+        np.frombuffer(c, dtype=np.uint8),
+        parse_tiles(WIN),
+        tuple(parse_tiles(WIN)),
+    ]
     for f in forms:
         assert is_win(f) is True
         assert shanten(f) == -1
@@ -39,9 +47,13 @@ def test_r4_1_hand_forms_agree():
 
 def test_r4_1_meld_forms_agree():
     hand = "55p"
-    forms = ["222m,444m,666p,(7777p)", "222m 444m 666p (7777p)", ["222m", "444m", "666p", "(7777p)"],
-             [Meld(MeldType.PUNG, 1), Meld(MeldType.PUNG, 3), "666p", Meld(MeldType.CONCEALED_KONG, 15)],
-             bytes([1, 3, 14, 54 + 15])]
+    forms = [
+        "222m,444m,666p,(7777p)",
+        "222m 444m 666p (7777p)",
+        ["222m", "444m", "666p", "(7777p)"],
+        [Meld(MeldType.PUNG, 1), Meld(MeldType.PUNG, 3), "666p", Meld(MeldType.CONCEALED_KONG, 15)],
+        bytes([1, 3, 14, 54 + 15]),
+    ]
     for f in forms:
         assert is_win(hand, f)
         assert xuezhan.fan(hand, f).fan == 4
@@ -188,15 +200,16 @@ def test_r4_2_melds_in_three_suits_are_unreachable():
     assert shanten("55m23p", "111m,222p,333p", void="p") == xuezhan.UNREACHABLE
 
 
-@settings(max_examples=15, deadline=None,
-          suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 @given(st.data())
 def test_best_discards_with_melds_and_visible_match_brute_force(data):
     n_melds = data.draw(st.integers(0, 2))
     suits = data.draw(st.lists(st.integers(0, 2), min_size=2, max_size=2, unique=True))
     kinds = [9 * s + r for s in suits for r in range(9)]
-    melds = tuple((data.draw(st.integers(0, 2)), k)
-                  for k in data.draw(st.lists(st.sampled_from(kinds), min_size=n_melds, max_size=n_melds, unique=True)))
+    melds = tuple(
+        (data.draw(st.integers(0, 2)), k)
+        for k in data.draw(st.lists(st.sampled_from(kinds), min_size=n_melds, max_size=n_melds, unique=True))
+    )
     mc = [0] * 27
     for t, k in melds:
         mc[k] += 3 if t == 0 else 4

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from _engine_helpers import evs
+
 from xuezhan.engine.match import first_dealer, run_round
 from xuezhan.engine.round import Round
 from xuezhan.rules import Rules
@@ -136,16 +136,18 @@ def test_adapter_errors_name_the_bot(bots):
         bot.act(rnd.observation(0))
 
 
-
 def test_a_bot_that_cannot_start_escapes_and_a_tournament_refuses_it_up_front(bots):
     bot = bots(["/nonexistent/bot"])
     rnd, _ = play(bot)
     assert rnd.escaped[0] and sum(rnd.deltas) == -50  # R8: a dead process is an escape
     from xuezhan.tournament import ConfigError
 
-    cfg = TournamentConfig(strategies=["greedy", "greedy", "greedy", {"name": "ghost", "cmd": "/nonexistent/bot -v"}],
-                           hands=4, workers=1)
-    with pytest.raises(ConfigError, match="ghost.*cannot find the program '/nonexistent/bot' of cmd = '/nonexistent/bot -v'"):
+    cfg = TournamentConfig(
+        strategies=["greedy", "greedy", "greedy", {"name": "ghost", "cmd": "/nonexistent/bot -v"}], hands=4, workers=1
+    )
+    with pytest.raises(
+        ConfigError, match="ghost.*cannot find the program '/nonexistent/bot' of cmd = '/nonexistent/bot -v'"
+    ):
         run(cfg, progress=False)
 
 
@@ -153,7 +155,11 @@ def test_tournament_keeps_going_with_a_crashing_bot(tmp_path):
     cfg = TournamentConfig(
         # it passes the start-up check (one answer), then crashes in every hand
         strategies=[{"name": "crasher", "cmd": " ".join([*BAD, "crashlater"])}, "greedy", "greedy", "random"],
-        hands=8, seed=1, workers=2, chunk=2, rules={"preset": "leshan", "turn_timeout": 0.3, "claim_timeout": 0.3},
+        hands=8,
+        seed=1,
+        workers=2,
+        chunk=2,
+        rules={"preset": "leshan", "turn_timeout": 0.3, "claim_timeout": 0.3},
     )
     df = run(cfg, output=tmp_path / "o", progress=False)
     assert len(df) == 32
@@ -166,7 +172,10 @@ def test_tournament_keeps_going_with_a_crashing_bot(tmp_path):
 def test_tournament_counts_timeouts(tmp_path):
     cfg = TournamentConfig(
         strategies=[{"name": "sleeper", "cmd": " ".join([*BAD, "sleep"])}, "greedy", "greedy", "greedy"],
-        hands=4, seed=2, workers=1, chunk=4,
+        hands=4,
+        seed=2,
+        workers=1,
+        chunk=4,
         rules={"preset": "leshan", "turn_timeout": 0.2, "claim_timeout": 0.2, "max_timeouts": 1},
     )
     df = run(cfg, progress=False)
@@ -190,7 +199,10 @@ def test_pool_workers_stop_their_bot_processes(tmp_path):
     marker = f"xuezhan-test-marker-{time.time_ns()}"
     cfg = TournamentConfig(
         strategies=["greedy", {"name": "example", "cmd": f"{EXAMPLE} {marker}"}, "greedy", "value"],
-        hands=8, seed=3, workers=2, chunk=2,
+        hands=8,
+        seed=3,
+        workers=2,
+        chunk=2,
     )
     df = run(cfg, progress=False)
     assert not df["escape"].any() and (df["timeouts"] == 0).all()

@@ -154,7 +154,10 @@ def test_r5_concealed_off_in_presets_on_by_option():
     assert fan(hand).items == {} and fan(hand, rules=CHENGDU).items == {}
     on = {"fan": {"concealed": True}}
     assert fan(hand, rules=on).items == {"concealed": 1}
-    assert fan("345p678p77p", "(2222m),(3333m)", rules=on).items == {"gen": 2, "concealed": 1}  # concealed kongs allowed
+    assert fan("345p678p77p", "(2222m),(3333m)", rules=on).items == {
+        "gen": 2,
+        "concealed": 1,
+    }  # concealed kongs allowed
     assert "concealed" not in fan("234m456m345p77p", "666m", rules=on).items
 
 
@@ -209,9 +212,7 @@ def test_r5_item_switches_each_remove_the_item():
         off = fan(hand, melds, rules=ALL_ON.replace(fan={item: False}))
         assert on.items[item] >= 1
         assert item not in off.items
-        assert off.raw_fan <= on.raw_fan - on.items[item] + sum(
-            v for k, v in off.items.items() if k not in on.items
-        )
+        assert off.raw_fan <= on.raw_fan - on.items[item] + sum(v for k, v in off.items.items() if k not in on.items)
 
 
 def test_r4_2_three_suits_never_win_fan_raises():

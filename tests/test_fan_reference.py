@@ -3,13 +3,13 @@ winning hands, melds, rule switches and win contexts (hypothesis)."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from _reference import ref_fan, ref_is_win
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import xuezhan
 from xuezhan import _core
 from xuezhan.rules import FAN_ITEMS, Rules
-
-from _reference import ref_fan, ref_is_win
 
 FREE_ITEMS = [k for k in FAN_ITEMS if k != "self_draw"]
 
@@ -64,7 +64,8 @@ def winning_hands(draw):
 
 rules_strategy = st.builds(
     lambda on, max_fan, base, bonus: Rules.preset("leshan").replace(
-        max_fan=max_fan, base=base, self_draw_bonus=bonus, fan={k: k in on for k in FREE_ITEMS}),
+        max_fan=max_fan, base=base, self_draw_bonus=bonus, fan={k: k in on for k in FREE_ITEMS}
+    ),
     st.sets(st.sampled_from(FREE_ITEMS)),
     st.integers(1, 16),
     st.integers(1, 5),

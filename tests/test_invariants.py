@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-
 from _engine_helpers import CheckedEvents, LeaningBot, check_state, evs, rule_variants
+
 from xuezhan.engine import IllegalAction, Round, log_lines, play_hand, replay_log, run_round
 from xuezhan.engine.actions import VERBS, Action
 from xuezhan.engine.match import first_dealer, hand_seed
@@ -126,8 +126,10 @@ def test_r10_3_fuzz_illegal_actions_refused_state_unchanged(preset):
                 if a.verb == "exchange" and rnd.phase == 0 and a.seat == rnd.cur:
                     kinds = a.arg
                     c = rnd.counts[a.seat]
-                    if len(kinds) == 3 and len({k // 9 for k in kinds}) == 1 and all(
-                        kinds.count(k) <= c[k] for k in kinds
+                    if (
+                        len(kinds) == 3
+                        and len({k // 9 for k in kinds}) == 1
+                        and all(kinds.count(k) <= c[k] for k in kinds)
                     ):
                         continue
                 before = _snapshot(rnd)

@@ -20,12 +20,11 @@ holds four times); ``test_r7_3_fifth_copy_cases_agree`` pins a few of them.
 from __future__ import annotations
 
 import numpy as np
+from _reference import ref_shanten_parts
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
 from xuezhan import _core, batch, format_tiles
-
-from _reference import ref_shanten_parts
 from xuezhan.tiles import to_counts
 
 SEED = 20261202
@@ -42,7 +41,7 @@ def _two_suit(n: int, size: int, seed: int) -> np.ndarray:
     for src in range(2):
         for dst in range(3):
             rows = perm[:, src] == dst
-            out[rows, 9 * dst: 9 * dst + 9] = h[rows, 9 * src: 9 * src + 9]
+            out[rows, 9 * dst : 9 * dst + 9] = h[rows, 9 * src : 9 * src + 9]
     return out
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 import ray
 from _results_helpers import drop_chunks
+
 from xuezhan.study import run_study
 from xuezhan.tournament import TournamentConfig, run
 from xuezhan.tournament.results import done_chunks
@@ -70,9 +71,7 @@ def _config(**kw) -> TournamentConfig:
     return TournamentConfig(**base)
 
 
-def test_ray_rows_identical_to_local_with_a_worker_killed_mid_run(
-    ray_cluster, tmp_path
-):
+def test_ray_rows_identical_to_local_with_a_worker_killed_mid_run(ray_cluster, tmp_path):
     config = _config()
     reference = run(config, progress=False)  # local, in this process (no sleep here)
     out = tmp_path / "ray"
@@ -93,14 +92,10 @@ def test_ray_rows_identical_to_local_with_a_worker_killed_mid_run(
         parts = done_chunks(out) if (out / "parts").is_dir() else set()
         if pids and parts:
             killed = pids[0]
-            os.kill(
-                killed, signal.SIGKILL
-            )  # a worker process dies in the middle of a chunk
+            os.kill(killed, signal.SIGKILL)  # a worker process dies in the middle of a chunk
             break
         time.sleep(0.02)
-    assert killed is not None and thread.is_alive(), (
-        "the run finished before a worker could be killed"
-    )
+    assert killed is not None and thread.is_alive(), "the run finished before a worker could be killed"
     thread.join(timeout=80)
     assert not thread.is_alive(), "the Ray run did not finish"
     assert "error" not in result, result.get("error")

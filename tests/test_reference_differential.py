@@ -7,16 +7,10 @@ small cases.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-import xuezhan
-from xuezhan import _core, batch
-from xuezhan.tiles import tile_kind
-
 from _reference import (
     meld_counts,
     ref_is_win,
@@ -24,6 +18,12 @@ from _reference import (
     ref_shanten_parts,
     ref_waits,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import xuezhan
+from xuezhan import _core, batch
+from xuezhan.tiles import tile_kind
 
 
 def _kinds(spec: str) -> list[int]:
@@ -60,7 +60,7 @@ def all_hands(kinds: list[int], n: int) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parts(row: bytes, melds: tuple = (), void: int = -1) -> tuple:
     return ref_shanten_parts(list(row), melds, void)
 
@@ -162,7 +162,11 @@ def hands_with_melds(draw, size: int, suits: int = 3) -> tuple[bytes, tuple[tupl
     return bytes(counts), tuple(melds), void
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large])
+@settings(
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
+)
 @given(hands_with_melds(14))
 def test_r4_1_r4_2_is_win_and_shanten14_match_reference(hand):
     counts, melds, void = hand
@@ -176,7 +180,11 @@ def test_r4_1_r4_2_is_win_and_shanten14_match_reference(hand):
         assert got == ref
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large])
+@settings(
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
+)
 @given(hands_with_melds(13))
 def test_r7_3_waits_and_shanten13_match_reference(hand):
     counts, melds, void = hand
@@ -193,8 +201,11 @@ def test_r7_3_waits_and_shanten13_match_reference(hand):
     assert (ref[0] == 0) == bool(ref_w)
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large])
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
+)
 @given(hands_with_melds(13, suits=2))
 def test_r7_3_ready_iff_some_wait(hand):
     counts, melds, void = hand

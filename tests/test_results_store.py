@@ -129,8 +129,9 @@ def test_a_journal_beside_its_closed_segment_is_not_counted_twice(tmp_path):
     w.add(0, rows_to_table(reference(c).head(16).to_dict("records")))
     w._sink.flush()
     notes = recover(out)
-    assert notes == [".seg-000000.parquet.tmp: an unfinished segment file of a killed run, deleted "
-                     "(its journal keeps its chunks)"]
+    assert notes == [
+        ".seg-000000.parquet.tmp: an unfinished segment file of a killed run, deleted (its journal keeps its chunks)"
+    ]
     assert [s.chunks for s in segments(out)] == [seg.chunks]
     assert not (out / "parts" / "seg-000000.journal").exists()
 
@@ -138,15 +139,16 @@ def test_a_journal_beside_its_closed_segment_is_not_counted_twice(tmp_path):
 def test_kill_9_of_the_main_process_then_resume_gives_the_uninterrupted_table(tmp_path):
     toml = tmp_path / "t.toml"
     toml.write_text(
-        'hands = 160\nseed = 5\nchunk = 4\nworkers = 2\n'
+        "hands = 160\nseed = 5\nchunk = 4\nworkers = 2\n"
         'strategies = ["_slow_strategies:SlowGreedy", "greedy", "random", "greedy"]\n',
         encoding="utf-8",
     )
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
     cmd = [*CLI, "tournament", str(toml), "--output", str(out), "--no-report"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**env, "XUEZHAN_TEST_SLEEP": "0.01"})
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**env, "XUEZHAN_TEST_SLEEP": "0.01"}
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None and len(done_chunks(out)) < 3:
         time.sleep(0.02)

@@ -11,19 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("starlette")
-sync_api = pytest.importorskip("playwright.sync_api")
-
 from _room_helpers import live_server
+from playwright import sync_api
+
 from xuezhan.serve.app import create_app
 from xuezhan.serve.tables import Pace, Room
 
-CHROMIUM = (
-    os.environ.get("XUEZHAN_CHROMIUM")
-    or shutil.which("chromium")
-    or "/usr/bin/chromium"
-)
+CHROMIUM = os.environ.get("XUEZHAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ART = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 
@@ -40,9 +34,7 @@ def base():
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM"
-        )
+        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
     ART.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(
@@ -97,18 +89,14 @@ def test_play_a_whole_hand_by_clicking(base, browser):
             page.wait_for_selector("#hand .htile.selected")
             if turns == 1:
                 page.screenshot(path=str(ART / "room-selected.png"))
-            page.locator("#hand .htile.selected").click(
-                button="right"
-            )  # ... right click discards it
+            page.locator("#hand .htile.selected").click(button="right")  # ... right click discards it
             turns += 1
             page.wait_for_timeout(60)
             continue
         passed = page.query_selector("button[data-act='pass']")
         if passed:
             if claims % 2 == 0:
-                page.click(
-                    "#clock", button="right"
-                )  # a right click on the countdown passes
+                page.click("#clock", button="right")  # a right click on the countdown passes
             else:
                 passed.click()
             claims += 1
@@ -134,7 +122,8 @@ def test_discard_timer_plays_the_selected_tile(base, browser):
     first.click()  # selected, never discarded by hand
     page.screenshot(path=str(ART / "room-countdown.png"))
     page.wait_for_function(
-        "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('seat 0 discards ' + t + ' (timeout)'))",
+        "t => [...document.querySelectorAll('#log li')]"
+        ".some(li => li.textContent.includes('seat 0 discards ' + t + ' (timeout)'))",
         arg=chosen,
         timeout=8000,
     )
@@ -145,23 +134,16 @@ def test_spectator_sees_one_players_view(base, browser):
     player = browser.new_page(viewport={"width": 1280, "height": 800})
     _open_table(player, base)
     table_url = player.url
-    ctx = browser.new_context(
-        viewport={"width": 1280, "height": 800}
-    )  # another browser: no seat token
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})  # another browser: no seat token
     spec = ctx.new_page()
     spec.goto(table_url)
     spec.wait_for_selector(".who[data-seat='2']")
     spec.click(".who[data-seat='2']")
-    spec.wait_for_function(
-        "document.getElementById('role').textContent === 'Watching seat 2'"
-    )
+    spec.wait_for_function("document.getElementById('role').textContent === 'Watching seat 2'")
     spec.wait_for_selector("#hand .htile")
     n = len(spec.query_selector_all("#hand .htile"))
     assert 1 <= n <= 14
-    assert (
-        spec.query_selector("#discard-btn") is None
-        and spec.query_selector("button[data-act]") is None
-    )
+    assert spec.query_selector("#discard-btn") is None and spec.query_selector("button[data-act]") is None
     spec.screenshot(path=str(ART / "room-spectator.png"))
     ctx.close()
     player.close()
@@ -180,10 +162,7 @@ def test_a_setting_survives_a_reload_and_the_page_fits_a_phone(base, browser):
     page.reload()
     page.wait_for_selector("#hand .htile")
     assert page.evaluate("document.body.dataset.bg") == "dark"
-    assert (
-        page.evaluate("JSON.parse(localStorage.getItem('xuezhan.settings')).sound")
-        is False
-    )
+    assert page.evaluate("JSON.parse(localStorage.getItem('xuezhan.settings')).sound") is False
     label = page.locator("#hand .htile text").first.text_content()
     assert len(label) == 2 and label[1] in "mps"  # tiles drawn as "5p" labels now
     page.screenshot(path=str(ART / "room-labels.png"))
@@ -222,9 +201,7 @@ def test_chengdu_exchange_and_void_by_clicking(base, browser):
     )
     page.wait_for_selector("button[data-act='void s']", timeout=15000)
     page.click("button[data-act='void s']")
-    page.wait_for_selector(
-        ".seat .void", timeout=15000
-    )  # 定缺 shown once all four chose
+    page.wait_for_selector(".seat .void", timeout=15000)  # 定缺 shown once all four chose
     assert "缺条" in page.inner_text(".pos-bottom .who")
     page.screenshot(path=str(ART / "room-void.png"))
     page.close()
@@ -242,10 +219,7 @@ def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
         page.wait_for_selector(".rseat")
         assert page.inner_text("#event").startswith("dealt")
         # all four hands open: 14 + 13 + 13 + 13 tiles at the deal
-        sizes = [
-            len(page.locator(f".rseat[data-seat='{s}'] .hand .tile").all())
-            for s in range(4)
-        ]
+        sizes = [len(page.locator(f".rseat[data-seat='{s}'] .hand .tile").all()) for s in range(4)]
         assert sorted(sizes) == [13, 13, 13, 14]
         page.click("#next")
         page.click("#next")
@@ -255,8 +229,6 @@ def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
         page.keyboard.press("ArrowRight")
         assert page.inner_text("#event") == second
         page.keyboard.press("End")
-        assert page.is_visible("#settle") and "the hand is over" in page.inner_text(
-            "#settle-lines"
-        )
+        assert page.is_visible("#settle") and "the hand is over" in page.inner_text("#settle-lines")
         page.screenshot(path=str(ART / "replay-end.png"))
         page.close()

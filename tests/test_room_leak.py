@@ -12,14 +12,12 @@ import warnings
 
 import pytest
 
-pytest.importorskip("starlette")
-with (
-    warnings.catch_warnings()
-):  # starlette asks for httpx2; httpx is what the test extra installs
+with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from _room_helpers import fast_room, hand_events, read_until
+
 from xuezhan.engine import public_view
 from xuezhan.serve.app import create_app
 
@@ -59,18 +57,14 @@ def _check_message(m, sees: int, role: str) -> None:
     if m.view is not None:
         assert set(m.view) == VIEW_KEYS and m.view["seat"] == sees
         if m.view["phase"] == "claim" and m.clock is not None:
-            assert (
-                m.clock.seat == sees
-            )  # who is asked about a claim is nobody else's business
+            assert m.clock.seat == sees  # who is asked about a claim is nobody else's business
     for e in m.events:
         assert "hands" not in e and "wall" not in e
         field = PRIVATE.get(e["type"])
         if field and e["seat"] != sees:
             assert e[field] is None, e
         if e["type"] == "void":
-            assert e["seat"] == sees, (
-                "a void choice is private until all four are revealed (R11.2)"
-            )
+            assert e["seat"] == sees, "a void choice is private until all four are revealed (R11.2)"
     raw = json.dumps(m.model_dump())
     assert "legal_actions" not in raw
 
@@ -89,10 +83,7 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
         ).json()
         tid = t["id"]
         player = stack.enter_context(client.websocket_connect(f"/ws/{tid}"))
-        watchers = [
-            stack.enter_context(client.websocket_connect(f"/ws/{tid}"))
-            for _ in range(4)
-        ]
+        watchers = [stack.enter_context(client.websocket_connect(f"/ws/{tid}")) for _ in range(4)]
         logs: dict[int, list] = {i: [] for i in range(5)}
         for i, w in enumerate(watchers):
             read_until(w, lambda m: m.type == "welcome")
@@ -122,12 +113,7 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                     logs[s].clear()
                 last = read_until(
                     w,
-                    lambda m, hand=hand, s=s: (
-                        m.type == "state"
-                        and m.over
-                        and m.hand_no == hand
-                        and m.seat == s
-                    ),
+                    lambda m, hand=hand, s=s: m.type == "state" and m.over and m.hand_no == hand and m.seat == s,
                     log=logs[s],
                 )
                 switched = False  # until the watch message takes effect it sees seat 0 (the default)
@@ -136,12 +122,8 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                     _check_message(m, s if switched else 0, "spectator")
                 finals[s] = last
                 # exactly the engine's public views for that seat, in order, nothing else
-                want = [
-                    v for v in (public_view(e, s) for e in rnd.events) if v is not None
-                ]
-                got = hand_events(
-                    [m for m in logs[s] if m.type != "state" or m.hand_no == hand]
-                )
+                want = [v for v in (public_view(e, s) for e in rnd.events) if v is not None]
+                got = hand_events([m for m in logs[s] if m.type != "state" or m.hand_no == hand])
                 assert got == json.loads(json.dumps(want))
                 # the view is that seat's own observation (its own concealed tiles only)
                 assert last.view["hand"] == rnd.observation(s).to_dict()["hand"]
@@ -154,11 +136,7 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                         continue
                     rest = m.model_dump(exclude={"events"})
                     if rest["view"] is not None:
-                        rest["view"] = {
-                            k: v
-                            for k, v in rest["view"].items()
-                            if k not in ("hand", "discards")
-                        }
+                        rest["view"] = {k: v for k, v in rest["view"].items() if k not in ("hand", "discards")}
                     text = json.dumps(rest)
                     for o in range(4):
                         if o != s and len(hands_seen[o]) >= 4:

@@ -15,11 +15,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
-
-websockets = pytest.importorskip("websockets")
-pytest.importorskip("uvicorn")
-
+import websockets
 from _room_helpers import free_port
 
 TABLES, SPECTATORS, SECONDS = 4, 50, 6.0
@@ -41,9 +37,7 @@ async def _spectate(url: str, seat: int, stop: float, lat: list, counts: list) -
         n = 0
         while time.monotonic() < stop:
             try:
-                raw = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.05, stop - time.monotonic())
-                )
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop - time.monotonic()))
             except TimeoutError:
                 break
             m = json.loads(raw)
@@ -56,11 +50,7 @@ async def _spectate(url: str, seat: int, stop: float, lat: list, counts: list) -
 def test_four_tables_fifty_spectators_each_stay_responsive():
     port = free_port()
     env = dict(os.environ)
-    env["PYTHONPATH"] = (
-        str(Path(__file__).resolve().parents[1] / "python")
-        + os.pathsep
-        + env.get("PYTHONPATH", "")
-    )
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "python") + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -85,7 +75,7 @@ def test_four_tables_fifty_spectators_each_stay_responsive():
                 break
             except OSError:
                 if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("the server did not start")
+                    raise RuntimeError("the server did not start") from None
                 time.sleep(0.1)
         ids = [
             _post(
@@ -101,9 +91,7 @@ def test_four_tables_fifty_spectators_each_stay_responsive():
             stop = time.monotonic() + SECONDS
             await asyncio.gather(
                 *[
-                    _spectate(
-                        f"ws://127.0.0.1:{port}/ws/{tid}", k % 4, stop, lat, counts
-                    )
+                    _spectate(f"ws://127.0.0.1:{port}/ws/{tid}", k % 4, stop, lat, counts)
                     for tid in ids
                     for k in range(SPECTATORS)
                 ]

@@ -11,14 +11,12 @@ import warnings
 
 import pytest
 
-pytest.importorskip("starlette")  # the serve extra; installed by the test extra
-with (
-    warnings.catch_warnings()
-):  # starlette asks for httpx2; httpx is what the test extra installs
+with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from _room_helpers import fast_room, hand_events, read_until, seed_with_dealer
+
 from xuezhan.engine import Round, log_lines
 from xuezhan.engine.match import run_round
 from xuezhan.serve import bots as bots_mod
@@ -99,14 +97,10 @@ def test_external_bots_and_module_classes_come_only_from_the_server_file(tmp_pat
     with serving(room) as client:
         t = client.post("/api/tables", json={}).json()
         ws = _connect(client, t["id"])
-        ws.send_json(
-            {"type": "bot", "seat": 1, "strategy": "xuezhan.strategies:GreedyStrategy"}
-        )
+        ws.send_json({"type": "bot", "seat": 1, "strategy": "xuezhan.strategies:GreedyStrategy"})
         assert "unknown bot" in read_until(ws, lambda m: m.type == "error").message
     f = tmp_path / "bots.toml"
-    f.write_text(
-        '[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\n'
-    )
+    f.write_text('[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\n')
     cat = BotCatalog.from_file(f)
     # a module:Class bot runs guarded (pre-emptible, R10.3) unless the file trusts it
     bot = cat.build("mine")
@@ -114,9 +108,7 @@ def test_external_bots_and_module_classes_come_only_from_the_server_file(tmp_pat
         assert "mine" in cat.names and isinstance(bot, GuardedStrategy)
     finally:
         bot.close()
-    f.write_text(
-        '[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\ntrusted = true\n'
-    )
+    f.write_text('[[bots]]\nname = "mine"\nstrategy = "xuezhan.strategies:GreedyStrategy"\ntrusted = true\n')
     assert isinstance(BotCatalog.from_file(f).build("mine"), GreedyStrategy)
     f.write_text('[[bots]]\nname = "x"\nstrategy = "no_such_module_xyz:Bot"\n')
     with pytest.raises(ConfigError, match=r"bots\[0\].*no_such_module_xyz"):
@@ -161,10 +153,7 @@ def test_a_person_cannot_act_for_another_seat():
         # seat 0 deals (R1.2) and acts first: seat 1 may not act now, nor name another seat
         st = read_until(a, lambda m: m.type == "state" and m.legal)
         b.send_json({"type": "act", "action": st.legal[-1]})
-        assert (
-            "seat 1 has no decision"
-            in read_until(b, lambda m: m.type == "error").message
-        )
+        assert "seat 1 has no decision" in read_until(b, lambda m: m.type == "error").message
         b.send_json({"type": "act", "action": "0 " + st.legal[-1]})
         assert read_until(b, lambda m: m.type == "error")
         b.send_json({"type": "watch", "seat": 0})
@@ -179,9 +168,7 @@ def test_a_person_cannot_act_for_another_seat():
         a.send_json({"type": "act", "action": st.legal[-1]})
         read_until(
             a,
-            lambda m: (
-                m.type == "state" and any(e["type"] == "discard" for e in m.events)
-            ),
+            lambda m: m.type == "state" and any(e["type"] == "discard" for e in m.events),
         )
 
 
@@ -275,17 +262,11 @@ def test_turn_timer_discards_the_selected_tile_R10_1():
         m = read_until(ws, lambda m: m.type == "state" and m.legal, log=seen)
         # the dealer's first turn (no draw): choose a tile that is not the engine's own default
         default = str(room.tables[tid].rnd.default_action(0)).split()[-1]
-        choice = next(
-            a.split()[1]
-            for a in m.legal
-            if a.startswith("discard") and a.split()[1] != default
-        )
+        choice = next(a.split()[1] for a in m.legal if a.startswith("discard") and a.split()[1] != default)
         ws.send_json({"type": "select", "tile": choice})
         read_until(
             ws,
-            lambda m: (
-                m.type == "state" and any(e["type"] == "discard" for e in m.events)
-            ),
+            lambda m: m.type == "state" and any(e["type"] == "discard" for e in m.events),
             log=seen,
         )
         d = next(e for e in hand_events(seen) if e["type"] == "discard")
@@ -306,9 +287,7 @@ def test_turn_timer_without_selection_takes_the_engine_default_R10_1():
         default = str(room.tables[tid].rnd.default_action(0)).split()[-1]
         m = read_until(
             ws,
-            lambda m: (
-                m.type == "state" and any(e["type"] == "discard" for e in m.events)
-            ),
+            lambda m: m.type == "state" and any(e["type"] == "discard" for e in m.events),
         )
         assert next(e for e in m.events if e["type"] == "discard")["tile"] == default
 
@@ -345,12 +324,7 @@ def test_coming_back_with_the_token_resumes_the_seat():
         assert "token" in read_until(again, lambda m: m.type == "error").message
         again.send_json({"type": "resume", "token": token})
         assert read_until(again, lambda m: m.type == "welcome").seat == 2
-        assert (
-            read_until(again, lambda m: m.type == "table" and m.seats[2].connected)
-            .seats[2]
-            .name
-            == "Zoe"
-        )
+        assert read_until(again, lambda m: m.type == "table" and m.seats[2].connected).seats[2].name == "Zoe"
 
 
 @pytest.mark.parametrize("preset", ["leshan", "chengdu"])
@@ -377,9 +351,7 @@ def test_replay_frames_end_where_the_engine_ends(preset):
             assert last["discards"][s] == obs["discards"][s]
             # melds: pung 0, kong 1 (on a discard or added), concealed kong 2
             code = {"peng": 0, "gang": 1, "jiagang": 1, "angang": 2}
-            assert sorted((code[k], t) for k, t in last["melds"][s]) == sorted(
-                (int(k), t) for k, t in obs["melds"][s]
-            )
+            assert sorted((code[k], t) for k, t in last["melds"][s]) == sorted((int(k), t) for k, t in obs["melds"][s])
         assert len(doc["frames"]) == len(rnd.events) + 1
 
 
@@ -395,12 +367,11 @@ def test_replay_refuses_what_is_not_a_log(tmp_path):
 
 def test_view_command_names_a_bad_log_without_a_traceback(tmp_path):
     from click.testing import CliRunner
+
     from xuezhan.cli import main
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "header"}\nnot json\n')
     res = CliRunner().invoke(main, ["view", str(bad), "--no-browser"])
     assert res.exit_code == 1
-    assert (
-        "bad.jsonl: line 2 is not JSON" in res.output and "Traceback" not in res.output
-    )
+    assert "bad.jsonl: line 2 is not JSON" in res.output and "Traceback" not in res.output

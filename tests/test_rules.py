@@ -8,25 +8,74 @@ from pathlib import Path
 
 import pytest
 
-from xuezhan.rules import FAN_ITEMS, PRESETS, Rules, RulesError, SHAPE_ITEMS, as_rules
+from xuezhan.rules import FAN_ITEMS, PRESETS, SHAPE_ITEMS, Rules, RulesError, as_rules
 
 # R11 table, column by column.
 R11 = {
-    "leshan": dict(max_fan=5, base=1, self_draw_bonus="none", rob_kong=True, pass_win_lock=True,
-                   last_tiles_forced=True, kong_transfer=True, kong_draw_discarder_pays=True,
-                   pig_penalty=True, kong_refund=True, declare_void=False, exchange_three=False,
-                   escape_penalty=50, turn_timeout=10, claim_timeout=10, max_timeouts=3),
-    "chengdu": dict(max_fan=4, base=1, self_draw_bonus="point", rob_kong=True, pass_win_lock=True,
-                    last_tiles_forced=False, kong_transfer=True, kong_draw_discarder_pays=True,
-                    pig_penalty=True, kong_refund=True, declare_void=True, exchange_three=True,
-                    escape_penalty=50, turn_timeout=10, claim_timeout=10, max_timeouts=3),
+    "leshan": dict(
+        max_fan=5,
+        base=1,
+        self_draw_bonus="none",
+        rob_kong=True,
+        pass_win_lock=True,
+        last_tiles_forced=True,
+        kong_transfer=True,
+        kong_draw_discarder_pays=True,
+        pig_penalty=True,
+        kong_refund=True,
+        declare_void=False,
+        exchange_three=False,
+        escape_penalty=50,
+        turn_timeout=10,
+        claim_timeout=10,
+        max_timeouts=3,
+    ),
+    "chengdu": dict(
+        max_fan=4,
+        base=1,
+        self_draw_bonus="point",
+        rob_kong=True,
+        pass_win_lock=True,
+        last_tiles_forced=False,
+        kong_transfer=True,
+        kong_draw_discarder_pays=True,
+        pig_penalty=True,
+        kong_refund=True,
+        declare_void=True,
+        exchange_three=True,
+        escape_penalty=50,
+        turn_timeout=10,
+        claim_timeout=10,
+        max_timeouts=3,
+    ),
 }
 # R5 table: the items each preset has on (self_draw follows self_draw_bonus: off in both).
 R5_ON = {
-    "leshan": {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded", "kong_draw",
-               "kong_discard", "robbing_kong", "last_tile"},
-    "chengdu": {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded", "kong_draw",
-                "kong_discard", "robbing_kong", "last_tile", "terminals", "pairs_258", "heaven_earth"},
+    "leshan": {
+        "all_triplets",
+        "one_suit",
+        "seven_pairs",
+        "gen",
+        "single_wait_melded",
+        "kong_draw",
+        "kong_discard",
+        "robbing_kong",
+        "last_tile",
+    },
+    "chengdu": {
+        "all_triplets",
+        "one_suit",
+        "seven_pairs",
+        "gen",
+        "single_wait_melded",
+        "kong_draw",
+        "kong_discard",
+        "robbing_kong",
+        "last_tile",
+        "terminals",
+        "pairs_258",
+        "heaven_earth",
+    },
 }
 
 
@@ -80,9 +129,20 @@ def test_r11_to_dict_roundtrip_and_rules_id_stable():
         assert Rules.from_dict(d).rules_id == r.rules_id
         assert "self_draw" not in d["fan"]
     # stable across processes: a hash of the values, not of Python's randomised hash()
-    assert Rules.preset("leshan").replace(max_fan=6).rules_id == "leshan-" + __import__("hashlib").sha256(
-        __import__("json").dumps({k: v for k, v in Rules.preset("leshan").replace(max_fan=6).to_dict().items()
-                                  if k != "preset"}, sort_keys=True).encode()).hexdigest()[:8]
+    assert (
+        Rules.preset("leshan").replace(max_fan=6).rules_id
+        == "leshan-"
+        + __import__("hashlib")
+        .sha256(
+            __import__("json")
+            .dumps(
+                {k: v for k, v in Rules.preset("leshan").replace(max_fan=6).to_dict().items() if k != "preset"},
+                sort_keys=True,
+            )
+            .encode()
+        )
+        .hexdigest()[:8]
+    )
 
 
 def test_r6_2_self_draw_item_follows_self_draw_bonus():
@@ -149,7 +209,7 @@ def test_r11_bad_options_are_errors_naming_field_and_value(data, words):
 
 def test_r11_rules_value_is_immutable_hashable_picklable():
     r = Rules.preset("chengdu")
-    with pytest.raises(Exception):
+    with pytest.raises(AttributeError):  # a frozen dataclass: FrozenInstanceError
         r.max_fan = 3  # type: ignore[misc]
     with pytest.raises(AttributeError):
         r.fan.x = 1  # type: ignore[attr-defined]
@@ -174,6 +234,15 @@ def test_r0_points_and_cap():
 
 
 def test_r7_3_shape_items_match_internals():
-    assert SHAPE_ITEMS == {"all_triplets", "one_suit", "seven_pairs", "gen", "single_wait_melded",
-                           "terminals", "pairs_258", "concealed", "no_terminals"}
+    assert {
+        "all_triplets",
+        "one_suit",
+        "seven_pairs",
+        "gen",
+        "single_wait_melded",
+        "terminals",
+        "pairs_258",
+        "concealed",
+        "no_terminals",
+    } == SHAPE_ITEMS
     assert FAN_ITEMS.index("self_draw") == 14 and FAN_ITEMS.index("terminals") == 9

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from xuezhan import rulebook
 from xuezhan.cli import main
 
@@ -72,16 +73,12 @@ def test_rules_doc_has_every_contract_rule_id_in_order():
 
 def test_packaged_rules_doc_is_docs_rules_md():
     # One source: the package's rules.md is docs/rules.md (a link in the tree, a copy in a wheel).
-    packaged = (
-        resources.files("xuezhan").joinpath("rules.md").read_text(encoding="utf-8")
-    )
+    packaged = resources.files("xuezhan").joinpath("rules.md").read_text(encoding="utf-8")
     assert packaged == (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 
 
 def _cited_ids(text: str) -> set[str]:
-    return {
-        m.group(1) for m in re.finditer(r"(?<![\w.])(R\d+(?:\.\d+)?)(?![\d])", text)
-    }
+    return {m.group(1) for m in re.finditer(r"(?<![\w.])(R\d+(?:\.\d+)?)(?![\d])", text)}
 
 
 def test_every_rule_id_cited_in_code_and_docs_is_in_the_rules_doc():
@@ -111,19 +108,13 @@ def test_no_outside_paths_in_code_docs_or_tests():
         *ROOT.glob("examples/*.py"),
         *ROOT.glob("tournaments/*.toml"),
     ]
-    tests = [
-        f
-        for f in ROOT.glob("tests/**/*.py")
-        if f.name not in ("test_vectors.py", "test_rules_doc.py")
-    ]
+    tests = [f for f in ROOT.glob("tests/**/*.py") if f.name not in ("test_vectors.py", "test_rules_doc.py")]
     docs = [
         *ROOT.glob("docs/*.md"),
         ROOT / "README.md",
         ROOT / "tests" / "vectors" / "README.md",
     ]
-    outside = [
-        f for f in code + tests + docs if "../shared" in f.read_text(encoding="utf-8")
-    ]
+    outside = [f for f in code + tests + docs if "../shared" in f.read_text(encoding="utf-8")]
     assert not outside
     shown = docs + [
         *ROOT.glob("python/xuezhan/cli/*.py"),
@@ -182,37 +173,23 @@ def test_rules_command_prints_one_rule_by_id():
     assert r.exit_code == 0
     lines = r.output.splitlines()
     assert lines[0] == "### R4.3 Passing a win locks further discard wins"
-    assert (
-        "弃先和后" in r.output
-        and "R4.4 The last tiles" not in r.output
-        and "<a id" not in r.output
-    )
-    assert (
-        "Readings where the rules are silent:" in r.output
-        and "- R4.3: the lock also bars robbing" in r.output
-    )
+    assert "弃先和后" in r.output and "R4.4 The last tiles" not in r.output and "<a id" not in r.output
+    assert "Readings where the rules are silent:" in r.output and "- R4.3: the lock also bars robbing" in r.output
     # a whole rule with its sub-rules; a fired-rule name of the results table
     whole = CliRunner().invoke(main, ["rules", "R6"]).output
     assert all(f"### R6.{i}" in whole for i in range(1, 6)) and "## R7" not in whole
-    assert (
-        CliRunner()
-        .invoke(main, ["rules", "R6.5-kong-transfer"])
-        .output.startswith("### R6.5 ")
-    )
+    assert CliRunner().invoke(main, ["rules", "R6.5-kong-transfer"]).output.startswith("### R6.5 ")
 
 
 @pytest.mark.parametrize("bad", ["R99", "R4.9", "X1", "R4.3x", ""])
 def test_rules_command_unknown_id_is_an_error(bad):
     r = CliRunner().invoke(main, ["rules", bad])
-    assert (
-        r.exit_code == 2
-        and r.output.startswith("Error: unknown rule id")
-        and "R4.3" in r.output
-    )
+    assert r.exit_code == 2 and r.output.startswith("Error: unknown rule id") and "R4.3" in r.output
 
 
 def test_report_rules_fired_names_their_rules_doc_titles():
     import pandas as pd
+
     from xuezhan.tournament.report import rule_frequencies
 
     df = pd.DataFrame(

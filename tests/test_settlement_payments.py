@@ -4,9 +4,7 @@ its rule id, payer, payee and amount."""
 from __future__ import annotations
 
 import pytest
-
 from _engine_helpers import KONG_HANDS, PENG_HANDS, SELF_HANDS, W2P5P, pays, run, vector
-
 
 # --------------------------------------------------------------------------- R5
 
@@ -39,8 +37,9 @@ def test_r6_1_discarder_alone_pays_each_winner():
     "bonus,deltas,fan", [("none", [-1, 3, -1, -1], 1), ("point", [-2, 6, -2, -2], 1), ("fan", [-2, 6, -2, -2], 2)]
 )
 def test_r6_2_self_draw_every_other_active_player_pays(bonus, deltas, fan):
-    res, r = run(SELF_HANDS, "5p1m2m3m4m", ["0 discard 9s", "1 hu"],
-                 rules={"preset": "leshan", "self_draw_bonus": bonus})
+    res, r = run(
+        SELF_HANDS, "5p1m2m3m4m", ["0 discard 9s", "1 hu"], rules={"preset": "leshan", "self_draw_bonus": bonus}
+    )
     assert res["wins"][0]["fan"] == fan
     got = pays(r, "R6.2")
     assert [(p[1], p[2]) for p in got] == [(0, 1), (2, 1), (3, 1)]
@@ -73,8 +72,17 @@ def test_r6_4_kongs_pay_at_once_three_kinds():
     res, r = vector("07-kong-draw-discarder-pays.json")
     assert pays(r)[0] == ("R6.4", 0, 1, 2)
     # 加杠: every other active player pays 1 × base.
-    script = ["0 discard 5p", "1 peng", "2 pass", "1 discard 1p", "2 discard 1m", "3 discard 2s",
-              "0 discard 2m", "1 jiagang 5p", "2 pass"]
+    script = [
+        "0 discard 5p",
+        "1 peng",
+        "2 pass",
+        "1 discard 1p",
+        "2 discard 1m",
+        "3 discard 2s",
+        "0 discard 2m",
+        "1 jiagang 5p",
+        "2 pass",
+    ]
     res, r = run(PENG_HANDS, "1m2m3m4m5m6m7m8m9m3p", script)
     assert sorted(pays(r, "R6.4")) == [("R6.4", 0, 1, 1), ("R6.4", 2, 1, 1), ("R6.4", 3, 1, 1)]
 

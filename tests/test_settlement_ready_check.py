@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from _engine_helpers import KONG_HANDS, SELF_HANDS, VECTORS, pays, run, types, vector
+
 from xuezhan.engine import replay_script
 
 
@@ -14,8 +15,9 @@ def test_r7_1_pig_holds_three_suits():
 
 
 def test_r7_1_with_declare_void_a_pig_still_holds_its_void_suit():
-    from xuezhan.engine.settlement import is_pig
     from _engine_helpers import build
+
+    from xuezhan.engine.settlement import is_pig
     from xuezhan.rules import Rules
 
     r = build(SELF_HANDS, wall="1m2m3m4m5m", rules=Rules.preset("leshan").replace(declare_void=True))

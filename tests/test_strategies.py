@@ -59,7 +59,7 @@ WIN_HANDS = ["1235679m1235579p", "123456789m3455p", "123456789s1489m", "124468p1
 
 
 def test_registry_names_the_built_in_strategies():
-    assert REGISTRY == {"random": RandomStrategy, "greedy": GreedyStrategy, "value": ValueStrategy}
+    assert {"random": RandomStrategy, "greedy": GreedyStrategy, "value": ValueStrategy} == REGISTRY
 
 
 @pytest.mark.parametrize("cls", BOTH)
@@ -153,7 +153,7 @@ def test_exchange_and_void_declaration_r11(cls):
     a = decide(cls(), r)
     assert a.verb == EXCHANGE and len({k // 9 for k in a.arg}) == 1 and len(a.arg) == 3
     r.apply(a)
-    for seat in (1, 2, 3):
+    for _seat in (1, 2, 3):
         r.apply(r.default_action())
     assert r.cur == 0 and all(x.verb == VOID for x in r.legal_actions(0))
     v = decide(cls(), r)
@@ -200,8 +200,15 @@ VARIANTS = {
     "default": {},
     "lookahead": {"lookahead": True},
     "no_one_suit": {"one_suit": False},
-    "plain": {"defence": False, "fan": False, "smart_void": False, "steer": False, "lookahead": False, "kong_slack": 0,
-              "one_suit": False},
+    "plain": {
+        "defence": False,
+        "fan": False,
+        "smart_void": False,
+        "steer": False,
+        "lookahead": False,
+        "kong_slack": 0,
+        "one_suit": False,
+    },
 }
 
 
@@ -211,8 +218,9 @@ def test_many_hands_always_legal_never_pig(preset, variant):
     """Every decision of greedy and value (with its options) is legal (an illegal action would
     be an escape, R10.3) over seeded hands under both presets; neither ends a hand as a pig (R7.1)."""
     value = {"strategy": "value", "options": VARIANTS[variant], "name": "value"}
-    cfg = TournamentConfig(strategies=["greedy", value, "greedy", value], hands=40, seed=3,
-                           workers=1, rules={"preset": preset})
+    cfg = TournamentConfig(
+        strategies=["greedy", value, "greedy", value], hands=40, seed=3, workers=1, rules={"preset": preset}
+    )
     df = run(cfg, progress=False)
     assert not df["escape"].any() and (df["timeouts"] == 0).all()
     assert not df["pig"].any()

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from _results_helpers import drop_chunks
 from scipy import stats
+
 from xuezhan.study import (
     STUDY_COLUMNS,
     StudyConfigError,
@@ -86,9 +87,7 @@ def test_sweep_expands_every_combination_in_order():
         "fan.terminals=true",
     ]
     r = [cfg.tournament(v).build_rules() for v in cfg.variants]
-    assert [x.fan["terminals"] for x in r] == [False, True] and {
-        x.max_fan for x in r
-    } == {6}
+    assert [x.fan["terminals"] for x in r] == [False, True] and {x.max_fan for x in r} == {6}
 
 
 def test_example_studies_are_valid():
@@ -189,13 +188,9 @@ def test_identical_variants_give_identical_rows_and_every_variant_the_same_walls
         ),
         progress=False,
     )
-    assert list(df.columns) == list(STUDY_COLUMNS) and list(STUDY_COLUMNS)[1:] == list(
-        COLUMNS
-    )
+    assert list(df.columns) == list(STUDY_COLUMNS) and list(STUDY_COLUMNS)[1:] == list(COLUMNS)
     a, b, c = (variant(df, n) for n in "abc")
-    pd.testing.assert_frame_equal(
-        a, b
-    )  # max_fan = 5 is leshan's own cap: the same rules
+    pd.testing.assert_frame_equal(a, b)  # max_fan = 5 is leshan's own cap: the same rules
     shared = [
         "hand",
         "seed_index",
@@ -206,9 +201,7 @@ def test_identical_variants_give_identical_rows_and_every_variant_the_same_walls
         "seat",
         "dealer",
     ]
-    pd.testing.assert_frame_equal(
-        a[shared], c[shared]
-    )  # R9.1: same walls, seats and dealers
+    pd.testing.assert_frame_equal(a[shared], c[shared])  # R9.1: same walls, seats and dealers
     assert (c["rules_id"] == "chengdu").all() and not a["delta"].equals(c["delta"])
 
 
@@ -248,13 +241,9 @@ def test_a_lower_cap_changes_only_capped_hands():
     touched = hand_fired.str.contains("R5-capped|R7.2-pig|R7.4-ready-paid", regex=True)
     changed = (low["delta"] != high["delta"]).groupby(low["hand"]).any()
     assert changed.any(), "no hand reached the cap: the test needs more hands"
-    assert not (changed & ~touched).any(), (
-        "a hand changed although nothing in it reached the cap"
-    )
+    assert not (changed & ~touched).any(), "a hand changed although nothing in it reached the cap"
     # hands decided by a capped win alone pay less, never more
-    win_only = (
-        changed & hand_fired.str.contains("R5-capped") & ~hand_fired.str.contains("R7.")
-    )
+    win_only = changed & hand_fired.str.contains("R5-capped") & ~hand_fired.str.contains("R7.")
     abs_low = low["delta"].abs().groupby(low["hand"]).sum()
     abs_high = high["delta"].abs().groupby(high["hand"]).sum()
     assert (abs_low[win_only] < abs_high[win_only]).all()
@@ -330,8 +319,7 @@ def _synthetic(rng: np.random.Generator, walls: int = 7) -> pd.DataFrame:
                             "escape": False,
                             "timeouts": 0,
                             "end": end,
-                            "fired": "R6.1-discard-win"
-                            + ("+R7-ready-check" if end == "wall" else ""),
+                            "fired": "R6.1-discard-win" + ("+R7-ready-check" if end == "wall" else ""),
                         }
                     )
                 hand += 1
@@ -350,48 +338,32 @@ def test_paired_differences_match_numpy_and_scipy():
             b["delta"].abs().groupby(b["seed_index"]).mean(),
         ),
         "end.wall": (
-            (a[a.seat == 0]["end"] == "wall")
-            .groupby(a[a.seat == 0]["seed_index"])
-            .mean(),
-            (b[b.seat == 0]["end"] == "wall")
-            .groupby(b[b.seat == 0]["seed_index"])
-            .mean(),
+            (a[a.seat == 0]["end"] == "wall").groupby(a[a.seat == 0]["seed_index"]).mean(),
+            (b[b.seat == 0]["end"] == "wall").groupby(b[b.seat == 0]["seed_index"]).mean(),
         ),
     }
     for key, (ma, mb) in cases.items():
         d = (ma - mb).to_numpy()
         g = d.size
-        half = (
-            stats.t.ppf(0.975, g - 1) * d.std(ddof=1) / np.sqrt(g)
-        )  # direct numpy + t quantile
+        half = stats.t.ppf(0.975, g - 1) * d.std(ddof=1) / np.sqrt(g)  # direct numpy + t quantile
         row = t.loc[(key, "other")]
         assert row["diff"] == pytest.approx(d.mean())
         assert row["diff_low"] == pytest.approx(d.mean() - half)
         assert row["diff_high"] == pytest.approx(d.mean() + half)
-        ci = stats.ttest_rel(ma.to_numpy(), mb.to_numpy()).confidence_interval(
-            0.95
-        )  # SciPy's paired t
+        ci = stats.ttest_rel(ma.to_numpy(), mb.to_numpy()).confidence_interval(0.95)  # SciPy's paired t
         assert (row["diff_low"], row["diff_high"]) == pytest.approx((ci.low, ci.high))
         one = stats.ttest_1samp(ma.to_numpy(), 0).confidence_interval(0.95)
-        assert (row["ci_low"], row["ci_high"]) == pytest.approx(
-            (one.low, one.high)
-        )  # the variant's own interval
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((one.low, one.high))  # the variant's own interval
         assert np.isnan(t.loc[(key, "base"), "diff"])
     # ratio quantities are ratios of totals
     won = a[a["won"]]
     assert t.loc[("fan.mean", "other"), "value"] == pytest.approx(won["fan"].mean())
-    assert t.loc[("fan_item.gen", "other"), "value"] == pytest.approx(
-        (won["fan_items"] == "gen").mean()
-    )
-    assert t.loc[("dealer.delta", "other"), "value"] == pytest.approx(
-        a.loc[a["dealer"], "delta"].mean()
-    )
+    assert t.loc[("fan_item.gen", "other"), "value"] == pytest.approx((won["fan_items"] == "gen").mean())
+    assert t.loc[("dealer.delta", "other"), "value"] == pytest.approx(a.loc[a["dealer"], "delta"].mean())
     assert t.loc[("score.sd", "base"), "value"] == pytest.approx(b["delta"].std(ddof=0))
     q = t.loc[("score.q95", "other"), "value"]
     assert q == np.quantile(a["delta"], 0.95, method="inverted_cdf")
-    assert t.loc[("rule.R7-ready-check", "base"), "value"] == pytest.approx(
-        (b[b.seat == 0]["end"] == "wall").mean()
-    )
+    assert t.loc[("rule.R7-ready-check", "base"), "value"] == pytest.approx((b[b.seat == 0]["end"] == "wall").mean())
 
 
 def test_incomplete_study_is_compared_on_shared_walls():
@@ -456,38 +428,28 @@ def test_cli_study_runs_resumes_and_rejects_bad_files(tmp_path):
     out = tmp_path / "res"
     r = subprocess.run(
         [*CLI, "study", str(toml), "-o", str(out), "-n", "8"],
-        check=False, capture_output=True,
+        check=False,
+        capture_output=True,
         text=True,
         timeout=300,
     )
     assert r.returncode == 0, r.stderr
     assert "How hands end" in r.stdout and "max_fan=4 (base)" in r.stdout
     assert (
-        (out / "results.parquet").is_file()
-        and (out / "report.html").is_file()
-        and (out / "summary.parquet").is_file()
+        (out / "results.parquet").is_file() and (out / "report.html").is_file() and (out / "summary.parquet").is_file()
     )
     again = subprocess.run(
         [*CLI, "study", str(toml), "-o", str(out), "--no-report"],
-        check=False, capture_output=True,
+        check=False,
+        capture_output=True,
         text=True,
         timeout=120,
     )
-    assert (
-        again.returncode != 0
-        and "--resume" in again.stderr
-        and "Traceback" not in again.stderr
-    )
+    assert again.returncode != 0 and "--resume" in again.stderr and "Traceback" not in again.stderr
     bad = tmp_path / "bad.toml"
     bad.write_text(
         'strategies = ["greedy","greedy","greedy","greedy"]\n[[variants]]\nmax_fan = [3, 3]\n',
         encoding="utf-8",
     )
-    r = subprocess.run(
-        [*CLI, "study", str(bad)], check=False, capture_output=True, text=True, timeout=60
-    )
-    assert (
-        r.returncode != 0
-        and "variants[0].max_fan" in r.stderr
-        and "Traceback" not in r.stderr
-    )
+    r = subprocess.run([*CLI, "study", str(bad)], check=False, capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "variants[0].max_fan" in r.stderr and "Traceback" not in r.stderr

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from xuezhan.tiles import (
     Meld,
     MeldType,
     TileError,
+    check_size,
     chinese_name,
+    counts_to_kinds,
     format_melds,
     format_tiles,
     parse_meld,
@@ -20,8 +23,6 @@ from xuezhan.tiles import (
     tile_kind,
     tile_str,
     to_counts,
-    counts_to_kinds,
-    check_size,
 )
 
 
@@ -50,9 +51,39 @@ def test_r0_canonical_output_sorted_m_p_s():
 
 
 def test_r0_chinese_names():
-    assert [chinese_name(k) for k in range(9)] == ["一万", "二万", "三万", "四万", "五万", "六万", "七万", "八万", "九万"]
-    assert [chinese_name(k) for k in range(9, 18)] == ["一筒", "二筒", "三筒", "四筒", "五筒", "六筒", "七筒", "八筒", "九筒"]
-    assert [chinese_name(k) for k in range(18, 27)] == ["一条", "二条", "三条", "四条", "五条", "六条", "七条", "八条", "九条"]
+    assert [chinese_name(k) for k in range(9)] == [
+        "一万",
+        "二万",
+        "三万",
+        "四万",
+        "五万",
+        "六万",
+        "七万",
+        "八万",
+        "九万",
+    ]
+    assert [chinese_name(k) for k in range(9, 18)] == [
+        "一筒",
+        "二筒",
+        "三筒",
+        "四筒",
+        "五筒",
+        "六筒",
+        "七筒",
+        "八筒",
+        "九筒",
+    ]
+    assert [chinese_name(k) for k in range(18, 27)] == [
+        "一条",
+        "二条",
+        "三条",
+        "四条",
+        "五条",
+        "六条",
+        "七条",
+        "八条",
+        "九条",
+    ]
     assert chinese_name("5p") == "五筒"
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _results_helpers import drop_chunks
 
 from xuezhan.tournament import (
     COLUMNS,
@@ -30,8 +31,6 @@ from xuezhan.tournament import (
 from xuezhan.tournament.results import done_chunks, read_parts, rows_to_frame
 from xuezhan.tournament.scheduling import chunks, derive_seed, game, games
 from xuezhan.tournament.stats import clustered_mean_ci, t_ppf
-
-from _results_helpers import drop_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
 LINEUP = ["random", "greedy", "value", "greedy"]
@@ -232,15 +231,16 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_table(tmp_path):
     """A real interruption: SIGINT to a running `xuezhan tournament`, then `--resume`."""
     toml = tmp_path / "t.toml"
     toml.write_text(
-        'hands = 160\nseed = 5\nchunk = 4\nworkers = 2\n'
+        "hands = 160\nseed = 5\nchunk = 4\nworkers = 2\n"
         'strategies = ["_slow_strategies:SlowGreedy", "greedy", "random", "greedy"]\n',
         encoding="utf-8",
     )
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
     cmd = [*CLI, "tournament", str(toml), "--output", str(out), "--no-report"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**env, "XUEZHAN_TEST_SLEEP": "0.01"})
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**env, "XUEZHAN_TEST_SLEEP": "0.01"}
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if len(done_chunks(out)) >= 3:
@@ -286,10 +286,30 @@ def _synthetic(cluster_values: dict[str, list[list[int]]]) -> pd.DataFrame:
         for k, deltas in enumerate(clusters):
             for d in deltas:
                 rows.append(
-                    dict(hand=hand, seed_index=k, rotation=0, seed=k, rules_id="leshan", entry=0, strategy=name,
-                         seat=hand % 4, dealer=False, delta=d, won=d > 0, win_order=1 if d > 0 else 0,
-                         self_draw=d > 2, fan=2 if d > 0 else 0, fan_items="gen" if d > 0 else "", dealt_in=int(d < -1),
-                         kongs=0, pig=d < -10, checked=d <= 0, ready=d == 0, escape=False, timeouts=0)
+                    dict(
+                        hand=hand,
+                        seed_index=k,
+                        rotation=0,
+                        seed=k,
+                        rules_id="leshan",
+                        entry=0,
+                        strategy=name,
+                        seat=hand % 4,
+                        dealer=False,
+                        delta=d,
+                        won=d > 0,
+                        win_order=1 if d > 0 else 0,
+                        self_draw=d > 2,
+                        fan=2 if d > 0 else 0,
+                        fan_items="gen" if d > 0 else "",
+                        dealt_in=int(d < -1),
+                        kongs=0,
+                        pig=d < -10,
+                        checked=d <= 0,
+                        ready=d == 0,
+                        escape=False,
+                        timeouts=0,
+                    )
                 )
                 hand += 1
     return rows_to_frame(rows)
@@ -341,10 +361,32 @@ def test_openskill_rating_orders_a_dominant_strategy_first():
     rows = []
     for h in range(60):
         for seat, (name, d) in enumerate([("strong", 3), ("mid", 1), ("weak", -1), ("weakest", -3)]):
-            rows.append(dict(hand=h, seed_index=h, rotation=0, seed=h, rules_id="x", entry=seat, strategy=name,
-                             seat=seat, dealer=False, delta=d, won=d > 0, win_order=0, self_draw=False, fan=0,
-                             fan_items="", dealt_in=0, kongs=0, pig=False, checked=False, ready=False,
-                             escape=False, timeouts=0))
+            rows.append(
+                dict(
+                    hand=h,
+                    seed_index=h,
+                    rotation=0,
+                    seed=h,
+                    rules_id="x",
+                    entry=seat,
+                    strategy=name,
+                    seat=seat,
+                    dealer=False,
+                    delta=d,
+                    won=d > 0,
+                    win_order=0,
+                    self_draw=False,
+                    fan=0,
+                    fan_items="",
+                    dealt_in=0,
+                    kongs=0,
+                    pig=False,
+                    checked=False,
+                    ready=False,
+                    escape=False,
+                    timeouts=0,
+                )
+            )
     s = summarize(rows_to_frame(rows))
     assert list(s.sort_values("rating", ascending=False).index) == ["strong", "mid", "weak", "weakest"]
 
@@ -365,22 +407,24 @@ def test_report_writes_plots_and_a_self_contained_html(tmp_path):
 
 def test_cli_tournament_and_report(tmp_path):
     toml = tmp_path / "cli.toml"
-    toml.write_text('hands = 8\nseed = 2\nworkers = 1\nstrategies = ["random", "greedy", "value", "greedy"]\n',
-                    encoding="utf-8")
+    toml.write_text(
+        'hands = 8\nseed = 2\nworkers = 1\nstrategies = ["random", "greedy", "value", "greedy"]\n', encoding="utf-8"
+    )
     out = tmp_path / "res"
-    r = subprocess.run([*CLI, "tournament", str(toml), "-o", str(out), "--csv"],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [*CLI, "tournament", str(toml), "-o", str(out), "--csv"], capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
     assert "delta/hand" in r.stdout and "greedy" in r.stdout
     assert (out / "results.parquet").is_file() and (out / "results.csv").is_file() and (out / "report.html").is_file()
     csv = load_results(out / "results.csv")
     pd.testing.assert_frame_equal(csv, load_results(out / "results.parquet"))
-    r2 = subprocess.run([*CLI, "report", str(out / "results.parquet"), "--no-plots"],
-                        capture_output=True, text=True, timeout=300)
+    r2 = subprocess.run(
+        [*CLI, "report", str(out / "results.parquet"), "--no-plots"], capture_output=True, text=True, timeout=300
+    )
     assert r2.returncode == 0, r2.stderr
     assert "95% interval" in r2.stdout
-    bad = subprocess.run([*CLI, "tournament", str(tmp_path / "none.toml")],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([*CLI, "tournament", str(tmp_path / "none.toml")], capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "no such tournament file" in bad.stderr
 
 

@@ -7,10 +7,11 @@ import doctest
 import gzip
 
 from click.testing import CliRunner
+
 from xuezhan.cli import main
+from xuezhan.cli.replay_cmd import _logs_under, check_log_file
 from xuezhan.engine import replay_log
 from xuezhan.tournament import TournamentConfig, hand_logs, run
-from xuezhan.cli.replay_cmd import _logs_under, check_log_file
 from xuezhan.tournament.hand_logs import read_lines
 
 
@@ -42,28 +43,17 @@ def test_one_replayable_log_per_hand_same_bytes_every_run_R12_4(tmp_path):
     logs = _logs_under(str(tmp_path / "a"))
     assert logs and all(check_log_file(f) is None for f in logs)
     # the identity (and so --resume) does not depend on whether logs are kept
-    assert (
-        _config(tmp_path).identity()
-        == _config(tmp_path).replace(hand_logs=None).identity()
-    )
+    assert _config(tmp_path).identity() == _config(tmp_path).replace(hand_logs=None).identity()
 
 
 def test_validate_names_a_damaged_log(tmp_path):
     run(_config(tmp_path, hands=4))
     f = tmp_path / hand_logs.log_name(2)
     lines = read_lines(f)
-    lines[5] = (
-        lines[5].replace('"discard"', '"discardx"', 1)
-        if '"discard"' in lines[5]
-        else '{"type": "nonsense"}'
-    )
+    lines[5] = lines[5].replace('"discard"', '"discardx"', 1) if '"discard"' in lines[5] else '{"type": "nonsense"}'
     f.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
     res = CliRunner().invoke(main, ["validate", str(tmp_path)])
-    assert (
-        res.exit_code == 1
-        and "hand-000002.jsonl.gz" in res.output
-        and "3 of 4 logs reproduced" in res.output
-    )
+    assert res.exit_code == 1 and "hand-000002.jsonl.gz" in res.output and "3 of 4 logs reproduced" in res.output
 
 
 def test_tournament_command_keeps_logs_and_points_at_the_lost_hands(tmp_path):
@@ -72,13 +62,9 @@ def test_tournament_command_keeps_logs_and_points_at_the_lost_hands(tmp_path):
         'name = "t"\nhands = 4\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "greedy"]\n'
     )
     out = tmp_path / "out"
-    res = CliRunner().invoke(
-        main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-report"]
-    )
+    res = CliRunner().invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-report"])
     assert res.exit_code == 0, res.output
     assert len(list((out / "logs").glob("*.jsonl.gz"))) == 4
     assert "xuezhan view" in res.output
-    res = CliRunner().invoke(
-        main, ["replay", str(out / "logs" / hand_logs.log_name(0))]
-    )
+    res = CliRunner().invoke(main, ["replay", str(out / "logs" / hand_logs.log_name(0))])
     assert res.exit_code == 0 and "OK" in res.output

@@ -106,9 +106,7 @@ class Difference(BaseModel):
         return f"{self.field}: expected {_short(self.expected, 200)}, got {_short(self.got, 200)}"
 
 
-def compare_expect(
-    expect: Expect, result: dict[str, Any] | None, refused_line: int | None
-) -> list[Difference]:
+def compare_expect(expect: Expect, result: dict[str, Any] | None, refused_line: int | None) -> list[Difference]:
     """The fields of ``expect`` that differ from a hand's ``result`` (None when a script line was
     refused: ``refused_line``). Empty when the hand matches (R13).
 
@@ -120,11 +118,7 @@ def compare_expect(
     if expect.error is not None:
         if refused_line == expect.error.line:
             return []
-        got = (
-            "no line refused (the hand ran to its end)"
-            if refused_line is None
-            else f"line {refused_line} refused"
-        )
+        got = "no line refused (the hand ran to its end)" if refused_line is None else f"line {refused_line} refused"
         return [Difference(field="error.line", expected=expect.error.line, got=got)]
     if refused_line is not None or result is None:
         return [Difference(field="error.line", expected=None, got=refused_line)]
@@ -136,12 +130,8 @@ def compare_expect(
     if expect.wins is not None:
         got_wins = result.get("wins", [])
         if len(got_wins) != len(expect.wins):
-            out.append(
-                Difference(
-                    field="len(wins)", expected=len(expect.wins), got=len(got_wins)
-                )
-            )
-        for i, (w, g) in enumerate(zip(expect.wins, got_wins)):
+            out.append(Difference(field="len(wins)", expected=len(expect.wins), got=len(got_wins)))
+        for i, (w, g) in enumerate(zip(expect.wins, got_wins, strict=False)):
             for name, want in (
                 ("seat", w.seat),
                 ("from", w.from_),
@@ -152,11 +142,7 @@ def compare_expect(
                 if name == "tile" and want is None and w.from_ is None:
                     continue
                 if g.get(name) != want:
-                    out.append(
-                        Difference(
-                            field=f"wins[{i}].{name}", expected=want, got=g.get(name)
-                        )
-                    )
+                    out.append(Difference(field=f"wins[{i}].{name}", expected=want, got=g.get(name)))
     return out
 
 
@@ -297,13 +283,9 @@ def load_json(text: str, *, source: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DocumentError(
-            f"{source}: not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+        raise DocumentError(f"{source}: not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:
-        raise DocumentError(
-            f"{source}: not a usable document: nested too deeply"
-        ) from None
+        raise DocumentError(f"{source}: not a usable document: nested too deeply") from None
 
 
 def parse_script(text: str, *, source: str = "<script>") -> ScriptDocument:
@@ -322,9 +304,7 @@ def script_from_data(data: Any, *, source: str = "<script>") -> ScriptDocument:
     except ValidationError as exc:
         raise DocumentError(f"{source}: {_describe(exc)}") from None
     except RecursionError:
-        raise DocumentError(
-            f"{source}: not a usable document: nested too deeply"
-        ) from None
+        raise DocumentError(f"{source}: not a usable document: nested too deeply") from None
 
 
 def load_script(path: str | os.PathLike[str]) -> ScriptDocument:
@@ -338,9 +318,7 @@ def load_script(path: str | os.PathLike[str]) -> ScriptDocument:
 
 def parse_log(text: str, *, source: str = "<log>") -> HandLog:
     """A :class:`HandLog` from JSON-lines text (blank lines are skipped, line numbers kept)."""
-    numbered = [
-        (i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip()
-    ]
+    numbered = [(i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip()]
     if not numbered:
         raise DocumentError(f"{source}: an empty log (line 1 must be the header)")
     records: list[tuple[int, Any]] = []
@@ -354,9 +332,7 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
     try:
         header = LogHeader.model_validate(first)
     except ValidationError as exc:
-        raise DocumentError(
-            f"{source}, line {first_line}: header {_describe(exc)}"
-        ) from None
+        raise DocumentError(f"{source}, line {first_line}: header {_describe(exc)}") from None
     except RecursionError:
         raise DocumentError(f"{source}, line {first_line}: nested too deeply") from None
     from xuezhan.engine.events import DECISION_TYPES
@@ -364,9 +340,7 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
     events = []
     for i, rec in records[1:]:
         if not isinstance(rec, dict):
-            raise DocumentError(
-                f"{source}, line {i}: an event is a JSON object, got {_short(rec)}"
-            )
+            raise DocumentError(f"{source}, line {i}: an event is a JSON object, got {_short(rec)}")
         try:
             event = LogEvent.model_validate(rec)
         except ValidationError as exc:
@@ -374,9 +348,7 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
         except RecursionError:
             raise DocumentError(f"{source}, line {i}: nested too deeply") from None
         if event.type in DECISION_TYPES and event.seat is None:
-            raise DocumentError(
-                f"{source}, line {i}: a {event.type!r} event needs its seat (0-3)"
-            )
+            raise DocumentError(f"{source}, line {i}: a {event.type!r} event needs its seat (0-3)")
         events.append(event)
     return HandLog(header=header, events=events, lines=[ln for _, ln in numbered])
 

@@ -32,9 +32,7 @@ class InputFileError(ValueError):
     """A file that cannot be used as input; the message names the file and the reason."""
 
 
-def read_bytes(
-    path: str | os.PathLike[str], *, what: str = "file", limit: int | None = None
-) -> bytes:
+def read_bytes(path: str | os.PathLike[str], *, what: str = "file", limit: int | None = None) -> bytes:
     """The contents of a regular file of at most ``limit`` bytes (default :data:`MAX_BYTES`);
     ``what`` names the file's role in errors."""
     p = os.fspath(path)
@@ -45,28 +43,18 @@ def read_bytes(
     except FileNotFoundError:
         raise InputFileError(f"{p}: no such {what}") from None
     except OSError as exc:
-        raise InputFileError(
-            f"{p}: cannot read the {what}: {exc.strerror or exc}"
-        ) from None
+        raise InputFileError(f"{p}: cannot read the {what}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(st.st_mode):
         raise InputFileError(f"{p}: a folder, not a {what}")
     if not stat.S_ISREG(st.st_mode):
-        raise InputFileError(
-            f"{p}: not a regular file (a device, pipe or socket): give a {what}"
-        )
+        raise InputFileError(f"{p}: not a regular file (a device, pipe or socket): give a {what}")
     if st.st_size > limit:
-        raise InputFileError(
-            f"{p}: {st.st_size:,} bytes, more than the {limit:,}-byte limit of a {what}"
-        )
+        raise InputFileError(f"{p}: {st.st_size:,} bytes, more than the {limit:,}-byte limit of a {what}")
     try:
         with open(p, "rb") as f:
-            data = f.read(
-                limit + 1
-            )  # a file growing while read still stops at the limit
+            data = f.read(limit + 1)  # a file growing while read still stops at the limit
     except OSError as exc:
-        raise InputFileError(
-            f"{p}: cannot read the {what}: {exc.strerror or exc}"
-        ) from None
+        raise InputFileError(f"{p}: cannot read the {what}: {exc.strerror or exc}") from None
     if len(data) > limit:
         raise InputFileError(f"{p}: more than the {limit:,}-byte limit of a {what}")
     if p.endswith(".gz"):
@@ -92,14 +80,10 @@ def gunzip(data: bytes, *, name: str, what: str = "file", limit: int | None = No
     return out
 
 
-def read_text(
-    path: str | os.PathLike[str], *, what: str = "file", limit: int | None = None
-) -> str:
+def read_text(path: str | os.PathLike[str], *, what: str = "file", limit: int | None = None) -> str:
     """:func:`read_bytes` decoded as UTF-8 (a leading byte-order mark is dropped)."""
     data = read_bytes(path, what=what, limit=limit)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputFileError(
-            f"{os.fspath(path)}: not UTF-8 text (byte {exc.start}): not a {what}"
-        ) from None
+        raise InputFileError(f"{os.fspath(path)}: not UTF-8 text (byte {exc.start}): not a {what}") from None

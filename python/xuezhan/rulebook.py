@@ -59,9 +59,7 @@ def _sections() -> dict[str, tuple[int, int, int, str]]:
         if m:
             heads.append((len(m.group(1)), m.group(2), i, f"{m.group(2)} {m.group(3)}"))
         elif line.startswith("## "):
-            heads.append(
-                (2, "", i, line[3:])
-            )  # a section without an id still ends the one before
+            heads.append((2, "", i, line[3:]))  # a section without an id still ends the one before
     out: dict[str, tuple[int, int, int, str]] = {}
     for k, (level, rid, start, head) in enumerate(heads):
         if not rid:
@@ -88,9 +86,7 @@ def rule_id_of(name: str) -> str:
     m = _ID.match(name.strip())
     rid = m.group(1).upper() if m else ""
     if rid not in _sections():
-        raise UnknownRuleError(
-            f"unknown rule id {name.strip()!r}: valid ids are {', '.join(rule_ids())}"
-        )
+        raise UnknownRuleError(f"unknown rule id {name.strip()!r}: valid ids are {', '.join(rule_ids())}")
     return rid
 
 

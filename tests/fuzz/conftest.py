@@ -25,8 +25,7 @@ settings.register_profile(
     FUZZ_PROFILE,
     max_examples=_EXAMPLES.get(os.environ.get("XUEZHAN_FUZZ", "ci"), 40),
     deadline=None,
-    derandomize=os.environ.get("XUEZHAN_FUZZ", "ci")
-    == "ci",  # CI: the same examples every run
+    derandomize=os.environ.get("XUEZHAN_FUZZ", "ci") == "ci",  # CI: the same examples every run
     suppress_health_check=[
         HealthCheck.too_slow,
         HealthCheck.data_too_large,

@@ -18,13 +18,12 @@ from typing import Any
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from xuezhan.cli import main
 
 FUZZ = settings.get_profile("xuezhan-fuzz")
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
-SEED_DOCS = [
-    json.loads(p.read_text(encoding="utf-8")) for p in sorted(VECTORS.glob("*.json"))
-]
+SEED_DOCS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(VECTORS.glob("*.json"))]
 BUG = "this is a bug in xuezhan"
 SECONDS = 20  # per CLI run: far above any real run of these small inputs
 
@@ -167,9 +166,7 @@ def script_documents(draw: st.DrawFn) -> Any:
                     st.fixed_dictionaries(
                         {},
                         optional={
-                            "deltas": st.lists(
-                                st.integers(-50, 50), min_size=0, max_size=5
-                            ),
+                            "deltas": st.lists(st.integers(-50, 50), min_size=0, max_size=5),
                             "next_dealer": st.integers(-1, 5),
                             "wins": st.lists(
                                 st.fixed_dictionaries(
@@ -182,9 +179,7 @@ def script_documents(draw: st.DrawFn) -> Any:
                                 ),
                                 max_size=3,
                             ),
-                            "error": st.fixed_dictionaries(
-                                {"line": st.integers(-1, 40)}
-                            ),
+                            "error": st.fixed_dictionaries({"line": st.integers(-1, 40)}),
                         },
                     ),
                 )
@@ -250,9 +245,7 @@ event_fields = st.sampled_from(
         "amount",
     ]
 )
-header_fields = st.sampled_from(
-    ["type", "rules", "hands", "wall", "dealer", "seed", "exchange", "format", "engine"]
-)
+header_fields = st.sampled_from(["type", "rules", "hands", "wall", "dealer", "seed", "exchange", "format", "engine"])
 
 
 @st.composite
@@ -261,9 +254,7 @@ def log_texts(draw: st.DrawFn) -> str:
     for _ in range(draw(st.integers(1, 3))):
         action = draw(st.integers(0, 4))
         i = draw(st.integers(0, len(lines) - 1)) if lines else 0
-        if (
-            action == 0 and lines
-        ):  # a field of an event (or of the header) gets another value
+        if action == 0 and lines:  # a field of an event (or of the header) gets another value
             try:
                 rec = json.loads(lines[i])
             except ValueError:
@@ -276,9 +267,7 @@ def log_texts(draw: st.DrawFn) -> str:
                     rec.pop(key, None)
                 lines[i] = json.dumps(rec)
         elif action == 1:  # a line becomes any JSON value, or any text
-            lines.insert(
-                i, draw(st.one_of(json_values.map(json.dumps), st.text(max_size=30)))
-            )
+            lines.insert(i, draw(st.one_of(json_values.map(json.dumps), st.text(max_size=30))))
         elif action == 2 and lines:
             del lines[i]
         elif action == 3 and lines:
@@ -298,14 +287,8 @@ def test_fuzz_replay_and_validate_logs(text: str, as_json: bool) -> None:
         f.write_text(text, encoding="utf-8")
         assert_clean(run_cli("replay", str(f), *(["--json"] if as_json else [])))
         r = run_cli("validate", tmp)
-        assert r.exit_code in (0, 1), (
-            r.output
-        )  # a folder with one log: reproduced or a finding
-        assert (
-            "Traceback" not in r.output
-            and BUG not in r.output
-            and "hand.jsonl" in r.output
-        )
+        assert r.exit_code in (0, 1), r.output  # a folder with one log: reproduced or a finding
+        assert "Traceback" not in r.output and BUG not in r.output and "hand.jsonl" in r.output
 
 
 # ------------------------------------------------------------------------------ tournament TOML
@@ -321,11 +304,7 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return (
-            "{"
-            + ", ".join(f"{json.dumps(k)} = {_toml_value(x)}" for k, x in v.items())
-            + "}"
-        )
+        return "{" + ", ".join(f"{json.dumps(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
     raise TypeError(v)
 
 
@@ -369,9 +348,7 @@ strategy_entries = st.one_of(
                     "json:JSONDecoder",
                 ]
             ),
-            "cmd": st.sampled_from(
-                ["./no-such-bot", "no-such-program-xz --x", "", "bots/../x"]
-            ),
+            "cmd": st.sampled_from(["./no-such-bot", "no-such-program-xz --x", "", "bots/../x"]),
             "name": st.one_of(st.text(max_size=6), st.integers()),
             "options": st.one_of(
                 st.dictionaries(
@@ -398,18 +375,14 @@ def tournament_texts(draw: st.DrawFn) -> str:
                 "name": st.one_of(st.text(max_size=6), toml_scalars),
                 "hands": st.one_of(st.integers(-5, 10), st.just(10**15), toml_scalars),
                 "seed": st.one_of(st.integers(-(2**63), 2**63 - 1), toml_scalars),
-                "seating": st.one_of(
-                    st.sampled_from(["duplicate", "random", "x"]), toml_scalars
-                ),
+                "seating": st.one_of(st.sampled_from(["duplicate", "random", "x"]), toml_scalars),
                 "workers": st.one_of(st.integers(-1, 2), st.just(10**9), toml_scalars),
                 "chunk": st.one_of(st.integers(-1, 5), toml_scalars),
                 "preset": toml_values,
                 "bogus": toml_values,
                 "rules": st.one_of(
                     st.dictionaries(
-                        st.sampled_from(
-                            ["preset", "max_fan", "fan", "base", "rob_kong", "x"]
-                        ),
+                        st.sampled_from(["preset", "max_fan", "fan", "base", "rob_kong", "x"]),
                         toml_values,
                         max_size=3,
                     ),
@@ -446,9 +419,7 @@ def test_fuzz_tournament_files(text: str) -> None:
         )
         out = r.stdout + r.stderr
         assert r.exit_code in (0, 1, 2), out
-        assert r.exception is None or isinstance(r.exception, SystemExit), repr(
-            r.exception
-        )
+        assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
         assert "Traceback" not in out and BUG not in out, out
         if r.exit_code != 0:
             assert len(out.strip().splitlines()) == 1 and out.startswith("Error: "), out
@@ -464,14 +435,8 @@ def test_fuzz_tournament_files(text: str) -> None:
     win_tile=st.one_of(st.just([]), tiles.map(lambda t: ["--win-tile", t])),
 )
 @FUZZ
-def test_fuzz_eval_arguments(
-    hand: str, melds: str, void: list[str], win_tile: list[str]
-) -> None:
-    assert_clean(
-        run_cli(
-            "eval", *(["--melds", melds] if melds else []), *void, *win_tile, "--", hand
-        )
-    )
+def test_fuzz_eval_arguments(hand: str, melds: str, void: list[str], win_tile: list[str]) -> None:
+    assert_clean(run_cli("eval", *(["--melds", melds] if melds else []), *void, *win_tile, "--", hand))
 
 
 @given(rule_id=st.text(max_size=12))

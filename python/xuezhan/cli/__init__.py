@@ -10,7 +10,8 @@ from xuezhan.cli._common import GuardedGroup
 @click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="xuezhan")
 def main() -> None:
-    """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run tournaments and rule studies.
+    """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run
+    tournaments and rule studies, check bots, serve the game room.
 
     Rule ids (R0-R13, e.g. R4.3) refer to the rules reference docs/rules.md; `xuezhan rules ID`
     prints one rule.

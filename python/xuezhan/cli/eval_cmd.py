@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Optional
+from typing import Any
 
 import click
 
@@ -32,8 +32,8 @@ def evaluate_hand(
     hand: str,
     melds: str = "",
     rules: Any = "leshan",
-    void: Optional[str] = None,
-    win_tile: Optional[str] = None,
+    void: str | None = None,
+    win_tile: str | None = None,
 ) -> dict[str, Any]:
     """Everything ``xuezhan eval`` reports, as a JSON-ready dict. Raises ``ValueError`` on bad input."""
     r: Rules = as_rules(rules)
@@ -59,8 +59,13 @@ def evaluate_hand(
         if win:
             wt = win_tile if win_tile is not None else parse_tiles(hand)[-1]
             res = fan(counts, ms, win_tile=wt, rules=r, void=v)
-            out.update(win_tile=format_tiles([tile_kind(wt)]), fan=res.fan, raw_fan=res.raw_fan,
-                       points=res.points, items=res.items)
+            out.update(
+                win_tile=format_tiles([tile_kind(wt)]),
+                fan=res.fan,
+                raw_fan=res.raw_fan,
+                points=res.points,
+                items=res.items,
+            )
         out["best_discards"] = [d._asdict() for d in best_discards(counts, ms, void=v)]
     elif n == 13:
         if win_tile is not None:
@@ -92,9 +97,11 @@ def _render(d: dict[str, Any]) -> str:
         shanten_line = f"shanten {UNREACHABLE}: no win is reachable (melds in three suits, or in the void suit)"
     if d["tiles"] == 14:
         if d["win"]:
-            lines.append(f"win    yes, on {d['win_tile']}: {d['fan']} fan"
-                         + (f" (raw {d['raw_fan']})" if d["raw_fan"] != d["fan"] else "")
-                         + f", {d['points']} points")
+            lines.append(
+                f"win    yes, on {d['win_tile']}: {d['fan']} fan"
+                + (f" (raw {d['raw_fan']})" if d["raw_fan"] != d["fan"] else "")
+                + f", {d['points']} points"
+            )
             lines.append("       1  base (平胡)")
             for item, f in d["items"].items():
                 lines.append(f"       +{f} {item} ({FAN_NAMES[item]})")
@@ -117,17 +124,28 @@ def _render(d: dict[str, Any]) -> str:
 
 @click.command("eval", short_help="Evaluate one hand: win, fan, shanten, waits, discards.")
 @click.argument("hand")
-@click.option("--melds", default="", metavar="MELDS",
-              help='Exposed and concealed melds: "666p,7777s,(7777s)" (pung, kong, concealed kong).')
-@click.option("--rules", "rules", default="leshan", metavar="PRESET|FILE.toml", show_default=True,
-              help="A preset name (leshan, chengdu) or a rules TOML file.")
-@click.option("--void", type=click.Choice(["m", "p", "s"], case_sensitive=False), default=None,
-              help="Declared void suit (R11.2).")
-@click.option("--win-tile", default=None, metavar="TILE",
-              help="Winning tile of a 14-tile hand (default: the last tile written).")
+@click.option(
+    "--melds",
+    default="",
+    metavar="MELDS",
+    help='Exposed and concealed melds: "666p,7777s,(7777s)" (pung, kong, concealed kong).',
+)
+@click.option(
+    "--rules",
+    "rules",
+    default="leshan",
+    metavar="PRESET|FILE.toml",
+    show_default=True,
+    help="A preset name (leshan, chengdu) or a rules TOML file.",
+)
+@click.option(
+    "--void", type=click.Choice(["m", "p", "s"], case_sensitive=False), default=None, help="Declared void suit (R11.2)."
+)
+@click.option(
+    "--win-tile", default=None, metavar="TILE", help="Winning tile of a 14-tile hand (default: the last tile written)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def eval_command(hand: str, melds: str, rules: str, void: Optional[str], win_tile: Optional[str],
-                 as_json: bool) -> None:
+def eval_command(hand: str, melds: str, rules: str, void: str | None, win_tile: str | None, as_json: bool) -> None:
     """Evaluate HAND (e.g. 11122233345m99m): win, fan and points, shanten, waits, discards.
 
     \b

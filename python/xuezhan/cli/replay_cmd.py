@@ -127,16 +127,10 @@ def _replay_script(file: str, text: str, as_json: bool, log_path: str | None) ->
     try:
         res, rnd = replay_script(doc.to_engine(), return_round=True)
     except ScriptError as exc:
-        if (
-            exc.line is None
-        ):  # the document deals an impossible hand (rules, tiles, seats)
+        if exc.line is None:  # the document deals an impossible hand (rules, tiles, seats)
             fail(f"{file}: {exc.message}", as_json=as_json)
         refused = exc
-    diffs = (
-        compare_expect(doc.expect, res, refused.line if refused else None)
-        if doc.expect
-        else []
-    )
+    diffs = compare_expect(doc.expect, res, refused.line if refused else None) if doc.expect else []
     if refused is not None:
         # The refusal is the hand's outcome; it is a match only when expect names that line.
         matched = doc.expect is not None and doc.expect.error is not None and not diffs
@@ -149,9 +143,7 @@ def _replay_script(file: str, text: str, as_json: bool, log_path: str | None) ->
                 }
             emit_json(out)
         elif matched:
-            click.echo(
-                f"{file}: script line {refused.line} refused, as expect says: {one_line(refused.message)}"
-            )
+            click.echo(f"{file}: script line {refused.line} refused, as expect says: {one_line(refused.message)}")
         else:
             differs = "; expect differs: " + "; ".join(map(str, diffs)) if diffs else ""
             click.echo(one_line(f"{file}: {refused.message}{differs}", 2000), err=True)
@@ -181,9 +173,7 @@ def _replay_script(file: str, text: str, as_json: bool, log_path: str | None) ->
     if diffs:
         if not as_json:
             click.echo(
-                one_line(
-                    f"{file}: expect differs: " + "; ".join(map(str, diffs)), 2000
-                ),
+                one_line(f"{file}: expect differs: " + "; ".join(map(str, diffs)), 2000),
                 err=True,
             )
         raise click.exceptions.Exit(FINDING)
@@ -193,14 +183,10 @@ def _print_result(res: dict[str, Any]) -> None:
     for w in res["wins"]:
         frm = "self-draw" if w["from"] is None else f"from seat {w['from']}"
         items = ", ".join(f"{k} +{v}" for k, v in w["items"].items()) or "plain"
-        click.echo(
-            f"  win: seat {w['seat']} on {w['tile']} ({frm}), {w['fan']} fan, {w['points']} points [{items}]"
-        )
+        click.echo(f"  win: seat {w['seat']} on {w['tile']} ({frm}), {w['fan']} fan, {w['points']} points [{items}]")
     click.echo(f"  deltas: {res['deltas']}")
     click.echo(f"  next dealer: {res['next_dealer']}   end: {res['end']}")
-    click.echo(
-        f"  rules fired: {', '.join(res['fired'])}   (xuezhan rules ID explains one)"
-    )
+    click.echo(f"  rules fired: {', '.join(res['fired'])}   (xuezhan rules ID explains one)")
 
 
 def _logs_under(directory: str) -> list[str]:
@@ -237,11 +223,7 @@ def validate(directory: str) -> None:
     Exit status: 0 every log reproduces, 1 some do not, 2 no folder or no log in it.
     """
     if not os.path.isdir(directory):
-        fail(
-            f"{directory}: no such folder"
-            if not os.path.exists(directory)
-            else f"{directory}: not a folder"
-        )
+        fail(f"{directory}: no such folder" if not os.path.exists(directory) else f"{directory}: not a folder")
     files = _logs_under(directory)
     if not files:
         fail(f"{directory}: no hand logs (*.jsonl, *.jsonl.gz) in this folder or below")

@@ -9,9 +9,7 @@ from xuezhan.cli._common import BAD_INPUT
 __all__ = ["COMMANDS", "rules_command"]
 
 
-@click.command(
-    "rules", short_help="Print the rules reference, or one rule by id (R4.3)."
-)
+@click.command("rules", short_help="Print the rules reference, or one rule by id (R4.3).")
 @click.argument("rule_id", required=False, metavar="[ID]")
 def rules_command(rule_id: str | None) -> None:
     """Print the rules reference (docs/rules.md), or the rule ID with its sub-rules and the

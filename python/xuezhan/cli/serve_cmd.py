@@ -46,9 +46,7 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
 
 
 @click.command("serve")
-@click.option(
-    "--host", default="127.0.0.1", show_default=True, help="Address to listen on."
-)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option(
     "--bots",
@@ -108,15 +106,9 @@ def serve(
         overrides["turn_timeout"] = turn_timeout
     if claim_timeout is not None:
         overrides["claim_timeout"] = claim_timeout
-    logs = (
-        sorted([*logs_dir.rglob("*.jsonl"), *logs_dir.rglob("*.jsonl.gz")])
-        if logs_dir
-        else []
-    )
+    logs = sorted([*logs_dir.rglob("*.jsonl"), *logs_dir.rglob("*.jsonl.gz")]) if logs_dir else []
     room = Room(catalog, Pace(bot_delay=bot_delay), overrides)
-    click.echo(
-        f"xuezhan game room on http://{host}:{port}/  (Ctrl-C stops it)", err=True
-    )
+    click.echo(f"xuezhan game room on http://{host}:{port}/  (Ctrl-C stops it)", err=True)
     _run(create_app(room, logs), host, port, None)
 
 

@@ -24,17 +24,13 @@ __all__ = ["COMMANDS", "study_command"]
     default=None,
     help="Output folder (default: the file's 'output', else results/<file name>).",
 )
-@click.option(
-    "--resume", is_flag=True, help="Continue an interrupted study in the output folder."
-)
+@click.option("--resume", is_flag=True, help="Continue an interrupted study in the output folder.")
 @click.option(
     "--overwrite",
     is_flag=True,
     help="Delete earlier results in the output folder first.",
 )
-@click.option(
-    "--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores)."
-)
+@click.option("--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores).")
 @click.option(
     "--hands",
     "-n",
@@ -56,9 +52,7 @@ __all__ = ["COMMANDS", "study_command"]
     help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster).",
 )
 @click.option("--csv", "csv_", is_flag=True, help="Also write results.csv.")
-@click.option(
-    "--no-report", is_flag=True, help="Do not print or write the report at the end."
-)
+@click.option("--no-report", is_flag=True, help="Do not print or write the report at the end.")
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -84,25 +78,18 @@ def study_command(
     from xuezhan.tournament import ConfigError, TournamentError
 
     if address is not None and executor != "ray":
-        raise click.ClickException(
-            "--address is for --executor ray (the address of a Ray cluster)"
-        )
+        raise click.ClickException("--address is for --executor ray (the address of a Ray cluster)")
     try:
         config = load_study(file)
-        changes = {
-            k: v
-            for k, v in (("hands", hands), ("seed", seed), ("workers", workers))
-            if v is not None
-        }
+        changes = {k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers)) if v is not None}
         if changes:
             config = config.replace(**changes)
     except (StudyConfigError, ConfigError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
-    out = output or (
-        Path(config.output) if config.output else Path("results") / file.stem
-    )
+    out = output or (Path(config.output) if config.output else Path("results") / file.stem)
     click.echo(
-        f"{config.name}: {len(config.variants)} variants × {config.n_games} hands ({', '.join(v.name for v in config.variants)}); "
+        f"{config.name}: {len(config.variants)} variants × {config.n_games} hands "
+        f"({', '.join(v.name for v in config.variants)}); "
         f"{', '.join(config.labels)}; executor {executor}; output {out}",
         err=True,
     )
@@ -133,9 +120,7 @@ def study_command(
 
         # only the columns the report reads, strings as categoricals: bounded memory
         df, _ = load_study_results(results, columns=list(REPORT_COLUMNS), categories=True)
-        report = study_report(
-            df, variants=[v.name for v in config.variants], base=config.base_variant
-        )
+        report = study_report(df, variants=[v.name for v in config.variants], base=config.base_variant)
         title = f"{config.name}: {len(config.variants)} rule variants, {config.n_games} hands each"
         click.echo(format_study(report, title=title))
         paths = write_study_report(report, out, title=title)

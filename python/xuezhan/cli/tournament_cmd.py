@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "tournament_command", "report_command"]
 
 
-def _print_report(df: pd.DataFrame, out_dir: Optional[Path], title: str, plots: bool) -> None:
+def _print_report(df: pd.DataFrame, out_dir: Path | None, title: str, plots: bool) -> None:
     from xuezhan.tournament.report import format_pairwise, format_summary, pairwise, summarize, write_report
 
     summary = summarize(df)
@@ -51,8 +51,13 @@ def _check_output(out: Path) -> None:
 
 @click.command("tournament")
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: the file's 'output', else results/<file name>).")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: the file's 'output', else results/<file name>).",
+)
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in the output folder.")
 @click.option("--overwrite", is_flag=True, help="Delete earlier results in the output folder first.")
 @click.option("--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores).")
@@ -61,24 +66,35 @@ def _check_output(out: Path) -> None:
 @click.option("--csv", "csv_", is_flag=True, help="Also write results.csv.")
 @click.option("--no-report", is_flag=True, help="Do not print or write the report at the end.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where hands are played: a local process pool or a Ray cluster (docs/studies.md).")
-@click.option("--address", default=None, help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster).")
-@click.option("--logs", "hand_logs", is_flag=True,
-              help="Keep one compressed log per hand in OUTPUT/logs (open one with 'xuezhan view').")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where hands are played: a local process pool or a Ray cluster (docs/studies.md).",
+)
+@click.option(
+    "--address", default=None, help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster)."
+)
+@click.option(
+    "--logs",
+    "hand_logs",
+    is_flag=True,
+    help="Keep one compressed log per hand in OUTPUT/logs (open one with 'xuezhan view').",
+)
 def tournament_command(
     file: Path,
-    output: Optional[Path],
+    output: Path | None,
     resume: bool,
     overwrite: bool,
-    workers: Optional[int],
-    hands: Optional[int],
-    seed: Optional[int],
+    workers: int | None,
+    hands: int | None,
+    seed: int | None,
     csv_: bool,
     no_report: bool,
-    progress: Optional[bool],
+    progress: bool | None,
     executor: str = "local",
-    address: Optional[str] = None,
+    address: str | None = None,
     hand_logs: bool = False,
 ) -> None:
     """Play the tournament defined in FILE (TOML) and report the results."""
@@ -113,8 +129,16 @@ def tournament_command(
         err=True,
     )
     try:
-        df = run(config, output=out, resume=resume, overwrite=overwrite, progress=progress, csv=csv_,
-                 executor=executor, address=address)
+        df = run(
+            config,
+            output=out,
+            resume=resume,
+            overwrite=overwrite,
+            progress=progress,
+            csv=csv_,
+            executor=executor,
+            address=address,
+        )
     except KeyboardInterrupt:
         click.echo(
             f"\ninterrupted: the finished chunks are saved in {out}; continue with\n"
@@ -139,11 +163,16 @@ def tournament_command(
 
 @click.command("report")
 @click.argument("results", type=click.Path(path_type=Path))
-@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to write report.html, the PNG plots and summary.csv "
-              "(default: the results folder, or beside the results file).")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to write report.html, the PNG plots and summary.csv "
+    "(default: the results folder, or beside the results file).",
+)
 @click.option("--no-plots", is_flag=True, help="Only print the summary table.")
-def report_command(results: Path, output: Optional[Path], no_plots: bool) -> None:
+def report_command(results: Path, output: Path | None, no_plots: bool) -> None:
     """Summarize RESULTS (an output folder, results.parquet or results.csv): per strategy mean
     delta with a 95% interval clustered by wall seed, rates, fan, OpenSkill rating; plots and an
     HTML page."""

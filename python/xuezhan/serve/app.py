@@ -76,9 +76,7 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
                 status_code=400,
             )
         try:
-            table = room.create(
-                body.name, body.preset, body.hands, body.seed, body.bots
-            )
+            table = room.create(body.name, body.preset, body.hands, body.seed, body.bots)
         except RoomError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(table.table_msg().model_dump(), status_code=201)
@@ -130,17 +128,11 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
         await ws.accept()
         table = room.tables.get(ws.path_params["table"])
         if table is None:
-            await ws.send_text(
-                P.ErrorMsg(
-                    message=f"no table {ws.path_params['table']!r}"
-                ).model_dump_json()
-            )
+            await ws.send_text(P.ErrorMsg(message=f"no table {ws.path_params['table']!r}").model_dump_json())
             await ws.close(code=4404)
             return
         client = Client()
-        client.send(
-            P.WelcomeMsg(table=table.id, bots=room.bots.names).model_dump_json()
-        )
+        client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names).model_dump_json())
         table.join(client)
         writer = asyncio.create_task(_writer(ws, client, table))
         try:
@@ -195,19 +187,11 @@ def _handle(table: Table, client: Client, text: str, room: Room) -> None:
     try:
         if isinstance(m, P.SitMsg):
             token = table.sit(client, m.seat, m.name)
-            client.send(
-                P.WelcomeMsg(
-                    table=table.id, seat=m.seat, token=token, bots=room.bots.names
-                ).model_dump_json()
-            )
+            client.send(P.WelcomeMsg(table=table.id, seat=m.seat, token=token, bots=room.bots.names).model_dump_json())
             table.touch(table=True)
         elif isinstance(m, P.ResumeMsg):
             seat = table.resume(client, m.token)
-            client.send(
-                P.WelcomeMsg(
-                    table=table.id, seat=seat, token=m.token, bots=room.bots.names
-                ).model_dump_json()
-            )
+            client.send(P.WelcomeMsg(table=table.id, seat=seat, token=m.token, bots=room.bots.names).model_dump_json())
             table.touch(table=True)
         elif isinstance(m, P.BotMsg):
             table.seat_bot(m.seat, m.strategy)

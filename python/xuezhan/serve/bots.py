@@ -49,16 +49,12 @@ class BotCatalog:
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
-            raise ConfigError(
-                f"{path}: cannot read the bot file: {exc.strerror}"
-            ) from None
+            raise ConfigError(f"{path}: cannot read the bot file: {exc.strerror}") from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not TOML: {exc}") from None
         unknown = sorted(set(data) - {"bots"})
         if unknown:
-            raise ConfigError(
-                f"{path}: unknown key {unknown[0]!r} (expected [[bots]] entries)"
-            )
+            raise ConfigError(f"{path}: unknown key {unknown[0]!r} (expected [[bots]] entries)")
         entries = data.get("bots", [])
         if not isinstance(entries, list):
             raise ConfigError(f"{path}: 'bots' must be an array of tables ([[bots]])")

@@ -106,9 +106,7 @@ class ResumeMsg(_Msg):
     """Come back to one's seat after a lost connection, with the token ``welcome`` gave."""
 
     type: Literal["resume"]
-    token: Annotated[
-        str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
-    ]
+    token: Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 ClientMessage = Annotated[
@@ -214,8 +212,6 @@ class ErrorMsg(_Msg):
     message: str
 
 
-ServerMessage = Annotated[
-    WelcomeMsg | TableMsg | StateMsg | ErrorMsg, Field(discriminator="type")
-]
+ServerMessage = Annotated[WelcomeMsg | TableMsg | StateMsg | ErrorMsg, Field(discriminator="type")]
 #: Validates any server message (the tests check every message they receive with it).
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -103,9 +103,7 @@ class _Tracker:
                 self.melds[s].append([e["meld"], _TILE[k]])
         elif t == "win":
             self.won[e["seat"]] = True
-            if (
-                e.get("how") == "rob"
-            ):  # R3.3: the robbed tile leaves the kong-maker's hand
+            if e.get("how") == "rob":  # R3.3: the robbed tile leaves the kong-maker's hand
                 k = parse_tiles(e["tile"])[0]
                 if h[e["from"]][k]:
                     h[e["from"]][k] -= 1
@@ -120,9 +118,7 @@ class _Tracker:
     def frame(self, text: str) -> dict:
         return {
             "text": text,
-            "hands": [
-                "".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in self.hands
-            ],
+            "hands": ["".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in self.hands],
             "melds": [[list(m) for m in ms] for ms in self.melds],
             "discards": ["".join(_TILE[k] for k in r) for r in self.rivers],
             "wall_count": self.wall,
@@ -141,9 +137,7 @@ def describe(e: dict) -> str:
     if t == "start":
         return f"the hand starts: seat {e['dealer']} deals, {e['wall_count']} tiles in the wall"
     if t == "draw":
-        return f"seat {s} draws {e['tile']}" + (
-            " (kong replacement)" if e.get("replacement") else ""
-        )
+        return f"seat {s} draws {e['tile']}" + (" (kong replacement)" if e.get("replacement") else "")
     if t in ("discard", "angang", "jiagang"):
         verb = {
             "discard": "discards",
@@ -154,9 +148,7 @@ def describe(e: dict) -> str:
     if t in ("peng", "gang", "pass"):
         return f"seat {s} says {t}{extra}"
     if t == "hu":
-        return f"seat {s} declares a win" + (
-            " (compulsory, R4.4)" if e.get("forced") else ""
-        )
+        return f"seat {s} declares a win" + (" (compulsory, R4.4)" if e.get("forced") else "")
     if t == "meld":
         frm = f" from seat {e['from']}" if e.get("from") is not None else ""
         return f"seat {s}: {e['meld']} of {e['tile']}{frm}"
@@ -192,13 +184,11 @@ def frames(lines: Iterable[str], name: str = "log") -> dict:
     try:
         tr = _Tracker(hdr)
         out = [tr.frame(f"dealt: seat {hdr['dealer']} is the dealer")]
-        for i, e in enumerate(records[1:], start=2):
+        for e in records[1:]:
             tr.apply(e)
             out.append(tr.frame(describe(e)))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise LogError(
-            f"{name}: line {len(out) + 1} is not a hand-log event the viewer knows: {exc}"
-        ) from None
+        raise LogError(f"{name}: line {len(out) + 1} is not a hand-log event the viewer knows: {exc}") from None
     rules = hdr.get("rules", {})
     return {
         "name": name,

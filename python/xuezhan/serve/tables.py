@@ -61,9 +61,7 @@ class Seat:
     kind: str = "empty"  # "empty" | "person" | "bot"
     name: str = ""
     token: str | None = None
-    strategy: Any = (
-        None  # the bot, or the stand-in playing this hand for a person who left
-    )
+    strategy: Any = None  # the bot, or the stand-in playing this hand for a person who left
     started: bool = False
     connections: int = 0
     gone_since: float | None = None
@@ -173,9 +171,7 @@ class Table:
     # ------------------------------------------------------------------ lifecycle
     def start_task(self) -> None:
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(
-                self.run(), name=f"table-{self.id}"
-            )
+            self._task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
 
     async def close(self) -> None:
         if self._task is not None:
@@ -308,11 +304,7 @@ class Table:
 
     def resume(self, client: Client, token: str) -> int:
         for s in self.seats:
-            if (
-                s.kind == "person"
-                and s.token is not None
-                and secrets.compare_digest(s.token, token)
-            ):
+            if s.kind == "person" and s.token is not None and secrets.compare_digest(s.token, token):
                 if client.seat is not None and client.seat != s.index:
                     raise RoomError(f"you already sit in seat {client.seat}")
                 if client.seat is None:
@@ -330,9 +322,7 @@ class Table:
         if s.kind == "person":
             raise RoomError(f"seat {seat} is taken by {s.name}")
         if strategy not in self.bots.names:
-            raise RoomError(
-                f"unknown bot {strategy!r}: this server offers {', '.join(self.bots.names)}"
-            )
+            raise RoomError(f"unknown bot {strategy!r}: this server offers {', '.join(self.bots.names)}")
         bot = self.bots.build(strategy)
         self._close_bot(s.strategy)
         s.kind, s.name, s.strategy, s.token, s.started = (
@@ -347,9 +337,7 @@ class Table:
 
     def stand(self, client: Client, seat: int) -> None:
         if not self._between_hands():
-            raise RoomError(
-                "seats change between hands only (closing the page during a hand is an escape, R8)"
-            )
+            raise RoomError("seats change between hands only (closing the page during a hand is an escape, R8)")
         s = self.seats[seat]
         if s.kind == "person" and client.seat != seat:
             raise RoomError(f"seat {seat} is {s.name}'s")
@@ -388,14 +376,7 @@ class Table:
         seat = client.seat
         d = self.decision
         rnd = self.rnd
-        if (
-            d is None
-            or not d.person
-            or d.seat != seat
-            or rnd is None
-            or d.future is None
-            or d.future.done()
-        ):
+        if d is None or not d.person or d.seat != seat or rnd is None or d.future is None or d.future.done():
             raise RoomError(f"seat {seat} has no decision to make now")
         try:
             action = parse_action(f"{seat} {text}")
@@ -406,9 +387,7 @@ class Table:
         if action not in rnd.legal_actions(seat):
             raise RoomError(
                 f"'{text}' is not legal now; legal: "
-                + ", ".join(
-                    str(a).split(" ", 1)[1] for a in rnd.legal_actions(seat)[:40]
-                )
+                + ", ".join(str(a).split(" ", 1)[1] for a in rnd.legal_actions(seat)[:40])
             )
         d.future.set_result(action)
 
@@ -435,9 +414,7 @@ class Table:
             await self._run()
         except asyncio.CancelledError:
             raise
-        except (
-            Exception
-        ):  # a bug: say so in the server log and show the table as stopped
+        except Exception:  # a bug: say so in the server log and show the table as stopped
             _log.exception("table %s stopped", self.id)
             self.status = "over"
             self.touch(table=True)
@@ -487,9 +464,7 @@ class Table:
                     s.strategy = None
         self.status = "playing"
         # R1.4 / R9: the hand's seed from (match seed, hand index); dealer by R9.1/R9.2.
-        rnd = Round.from_seed(
-            rules, hand_seed(self.seed, self.hand_no), self.dealer, list(self.scores)
-        )
+        rnd = Round.from_seed(rules, hand_seed(self.seed, self.hand_no), self.dealer, list(self.scores))
         self.rnd = rnd
         self.rnd_no = self.hand_no
         self.played += 1
@@ -511,13 +486,9 @@ class Table:
             bot = bots[seat]
             if bot is not None:
                 seen[seat] = _deliver(rnd, bot, seat, seen[seat])
-                action, default, note = await self._bot_decision(
-                    rnd, bot, seat, kind, limit
-                )
+                action, default, note = await self._bot_decision(rnd, bot, seat, kind, limit)
             else:
-                action, default, note = await self._person_decision(
-                    rnd, seat, kind, limit
-                )
+                action, default, note = await self._person_decision(rnd, seat, kind, limit)
             self.decision = None
             try:
                 rnd.apply(action, default=default, note=note)
@@ -532,10 +503,8 @@ class Table:
                 end = getattr(b, "end_hand", None)
                 if callable(end):
                     end()
-        self.scores = [a + d for a, d in zip(self.scores, rnd.deltas)]
-        self.dealer = (
-            rnd.next_dealer if rnd.next_dealer is not None else self.dealer
-        )  # R9.2
+        self.scores = [a + d for a, d in zip(self.scores, rnd.deltas, strict=True)]
+        self.dealer = rnd.next_dealer if rnd.next_dealer is not None else self.dealer  # R9.2
 
     async def _bot_decision(
         self, rnd: Round, bot: Any, seat: int, kind: str, limit: float
@@ -562,14 +531,10 @@ class Table:
             return act(seat, ESCAPE), False, "illegal action"
         return action, False, None
 
-    async def _person_decision(
-        self, rnd: Round, seat: int, kind: str, limit: float
-    ) -> tuple[Action, bool, str | None]:
+    async def _person_decision(self, rnd: Round, seat: int, kind: str, limit: float) -> tuple[Action, bool, str | None]:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future = loop.create_future()
-        self.decision = d = _Decision(
-            seat, kind, time.monotonic() + limit, limit, True, fut
-        )
+        self.decision = d = _Decision(seat, kind, time.monotonic() + limit, limit, True, fut)
         self.touch()
         try:
             return await asyncio.wait_for(asyncio.shield(fut), limit), False, None

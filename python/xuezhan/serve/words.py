@@ -74,12 +74,7 @@ def _win_text(e: Mapping[str, Any]) -> str:
         "rob": f"robbing the kong of seat {e['from']}",
         "self_draw": "by self-draw (自摸)",
     }.get(e.get("how", ""), "")
-    items = (
-        ", ".join(
-            f"{_ITEM_NAMES.get(k, k)} +{v}" for k, v in (e.get("items") or {}).items()
-        )
-        or "平胡"
-    )
+    items = ", ".join(f"{_ITEM_NAMES.get(k, k)} +{v}" for k, v in (e.get("items") or {}).items()) or "平胡"
     forced = " (compulsory, R4.4)" if e.get("forced") else ""
     return f"seat {e['seat']} wins on {e['tile']} {how}{forced}: {e['fan']} fan, {e['points']} points [{items}]"
 
@@ -94,9 +89,7 @@ def settlement_lines(events: Iterable[Mapping[str, Any]]) -> list[str]:
         elif t == "pay":
             out.append(payment_text(e))
         elif t == "pig":
-            out.append(
-                f"seat {e['seat']} is a pig (花猪): it holds a tile of every suit, R7.1"
-            )
+            out.append(f"seat {e['seat']} is a pig (花猪): it holds a tile of every suit, R7.1")
         elif t == "ready":
             out.append(f"seat {e['seat']} is ready (听牌), worth {e['value']}, R7.3")
         elif t == "escape":

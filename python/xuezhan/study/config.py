@@ -86,9 +86,7 @@ def _flatten_rules(table: Mapping[str, Any], where: str) -> dict[str, Any]:
     for key, value in table.items():
         if key == "fan":
             if not isinstance(value, Mapping):
-                raise StudyConfigError(
-                    f"{where}.fan: expected a table of fan items, got {value!r}"
-                )
+                raise StudyConfigError(f"{where}.fan: expected a table of fan items, got {value!r}")
             for item, on in value.items():
                 flat[f"fan.{item}"] = on
         else:
@@ -131,9 +129,7 @@ class StudyConfig:
         names = [v.name for v in self.variants]
         for i, n in enumerate(names):
             if n in names[:i]:
-                raise StudyConfigError(
-                    f"variants[{i}]: the variant name {n!r} is used twice"
-                )
+                raise StudyConfigError(f"variants[{i}]: the variant name {n!r} is used twice")
         slugs = [v.slug for v in self.variants]
         for i, s in enumerate(slugs):
             if s in slugs[:i]:
@@ -212,9 +208,7 @@ class StudyConfig:
         d = self.to_dict()
         for key in ("workers", "output", "name"):
             d.pop(key)
-        return hashlib.sha256(
-            json.dumps(d, sort_keys=True, default=str).encode()
-        ).hexdigest()[:16]
+        return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def replace(self, **changes: Any) -> StudyConfig:
         d: dict[str, Any] = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -241,38 +235,28 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[Variant]:
     """One ``[[variants]]`` entry → its variants (several for a sweep)."""
     name = entry.get("name")
     if name is not None and not (isinstance(name, str) and name.strip()):
-        raise StudyConfigError(
-            f"{where}.name: expected a non-empty string, got {name!r}"
-        )
+        raise StudyConfigError(f"{where}.name: expected a non-empty string, got {name!r}")
     overrides = _flatten_rules({k: v for k, v in entry.items() if k != "name"}, where)
     swept = {k: v for k, v in overrides.items() if isinstance(v, list)}
     for key, values in swept.items():
         if not values:
-            raise StudyConfigError(
-                f"{where}.{key}: a sweep needs at least one value, got []"
-            )
+            raise StudyConfigError(f"{where}.{key}: a sweep needs at least one value, got []")
         for v in values:
             if isinstance(v, (list, dict)):
-                raise StudyConfigError(
-                    f"{where}.{key}: a sweep is a list of plain values, got {v!r} in it"
-                )
+                raise StudyConfigError(f"{where}.{key}: a sweep is a list of plain values, got {v!r} in it")
         seen: list[Any] = []
         for v in values:
             if any(v == s and type(v) is type(s) for s in seen):
-                raise StudyConfigError(
-                    f"{where}.{key}: the sweep repeats the value {_value_text(v)}"
-                )
+                raise StudyConfigError(f"{where}.{key}: the sweep repeats the value {_value_text(v)}")
             seen.append(v)
     fixed = {k: v for k, v in overrides.items() if k not in swept}
     if not swept:
-        label = name or (
-            ", ".join(f"{k}={_value_text(v)}" for k, v in fixed.items()) or "base"
-        )
+        label = name or (", ".join(f"{k}={_value_text(v)}" for k, v in fixed.items()) or "base")
         return [Variant(label, fixed)]
     keys = list(swept)
     out = []
     for combo in itertools.product(*(swept[k] for k in keys)):
-        point = dict(zip(keys, combo))
+        point = dict(zip(keys, combo, strict=True))
         text = ", ".join(f"{k}={_value_text(v)}" for k, v in point.items())
         out.append(Variant(f"{name} {text}" if name else text, {**fixed, **point}))
     return out
@@ -282,9 +266,7 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
     """Validate a parsed study TOML document (or any mapping) into a :class:`StudyConfig`."""
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise StudyConfigError(
-            f"{source}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_TOP_KEYS))})"
-        )
+        raise StudyConfigError(f"{source}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_TOP_KEYS))})")
     for required in ("strategies", "variants"):
         if required not in data:
             raise StudyConfigError(f"{source}: {required!r} is required")
@@ -292,22 +274,15 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
     if not isinstance(raw, list):
         raise StudyConfigError(f"{source}: 'strategies' must be a list, got {raw!r}")
     try:
-        specs = tuple(
-            StrategySpec.parse(e, f"{source}: strategies[{i}]")
-            for i, e in enumerate(raw)
-        )
+        specs = tuple(StrategySpec.parse(e, f"{source}: strategies[{i}]") for i, e in enumerate(raw))
     except ConfigError as exc:
         raise StudyConfigError(str(exc)) from None
     rules = data.get("rules", {"preset": "leshan"})
     if not isinstance(rules, Mapping):
-        raise StudyConfigError(
-            f"{source}: rules: expected a table (preset and overrides), got {rules!r}"
-        )
+        raise StudyConfigError(f"{source}: rules: expected a table (preset and overrides), got {rules!r}")
     for key, value in _flatten_rules(rules, f"{source}: rules").items():
         if isinstance(value, list):
-            raise StudyConfigError(
-                f"{source}: rules.{key}: a sweep belongs in [[variants]], not in the base rules"
-            )
+            raise StudyConfigError(f"{source}: rules.{key}: a sweep belongs in [[variants]], not in the base rules")
     entries = data["variants"]
     if not isinstance(entries, list) or not entries:
         raise StudyConfigError(
@@ -318,9 +293,7 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
     for i, entry in enumerate(entries):
         where = f"variants[{i}]"
         if not isinstance(entry, Mapping):
-            raise StudyConfigError(
-                f"{source}: {where}: expected a table of rule overrides, got {entry!r}"
-            )
+            raise StudyConfigError(f"{source}: {where}: expected a table of rule overrides, got {entry!r}")
         try:
             expanded = _expand(entry, where)
         except StudyConfigError as exc:
@@ -347,13 +320,9 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
         if k in data
     }
     if "base_variant" in kwargs and not isinstance(kwargs["base_variant"], str):
-        raise StudyConfigError(
-            f"{source}: base_variant: expected a variant name, got {kwargs['base_variant']!r}"
-        )
+        raise StudyConfigError(f"{source}: base_variant: expected a variant name, got {kwargs['base_variant']!r}")
     try:
-        config = StudyConfig(
-            strategies=specs, variants=tuple(variants), rules=dict(rules), **kwargs
-        )
+        config = StudyConfig(strategies=specs, variants=tuple(variants), rules=dict(rules), **kwargs)
     except ConfigError as exc:
         raise StudyConfigError(f"{source}: {exc}") from None
     # Every variant's rules must be valid: name the variant and the field (R11: nothing ignored).
@@ -363,26 +332,20 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
         config.tournament(Variant("base", {})).build_rules()
     except RulesError as exc:
         raise StudyConfigError(f"{source}: rules: {exc}") from None
-    for v, where in zip(config.variants, origin):
+    for v, where in zip(config.variants, origin, strict=True):
         try:
             config.tournament(v).build_rules()
         except RulesError as exc:
             field_name = next((k for k in v.overrides if _names(str(exc), k)), None)
             at = f"{where}.{field_name}" if field_name else where
-            raise StudyConfigError(
-                f"{source}: {at} (variant {v.name!r}): {exc}"
-            ) from None
+            raise StudyConfigError(f"{source}: {at} (variant {v.name!r}): {exc}") from None
     return config
 
 
 def _names(message: str, key: str) -> bool:
     """Whether a rules error message is about the override ``key`` (``fan.<id>`` included)."""
     short = key.removeprefix("fan.")
-    return (
-        f"'{key}'" in message
-        or f"'{short}'" in message
-        or message.startswith((f"{key} ", f"{key}="))
-    )
+    return f"'{key}'" in message or f"'{short}'" in message or message.startswith((f"{key} ", f"{key}="))
 
 
 def load_study(path: str | os.PathLike[str]) -> StudyConfig:

@@ -63,9 +63,7 @@ class Estimates:
         g = self.clusters
         with np.errstate(invalid="ignore"):
             var = (
-                g / (g - 1) * np.sum(influence * influence, axis=1)
-                if g >= 2
-                else np.full(influence.shape[::2], np.inf)
+                g / (g - 1) * np.sum(influence * influence, axis=1) if g >= 2 else np.full(influence.shape[::2], np.inf)
             )
         return t_quantile(self.level, g) * np.sqrt(var)
 
@@ -81,9 +79,7 @@ class Estimates:
         return diff, diff - half, diff + half
 
     def take(self, columns: np.ndarray | list[int]) -> Estimates:
-        return Estimates(
-            self.value[:, columns], self.influence[:, :, columns], self.level
-        )
+        return Estimates(self.value[:, columns], self.influence[:, :, columns], self.level)
 
     def concat(self, other: Estimates) -> Estimates:
         return Estimates(
@@ -113,7 +109,5 @@ def sd_estimates(mean: Estimates, mean_square: Estimates) -> Estimates:
     m1, m2 = mean.value, mean_square.value
     with np.errstate(invalid="ignore", divide="ignore"):
         sd = np.sqrt(np.maximum(m2 - m1 * m1, 0.0))
-        influence = (mean_square.influence - 2.0 * m1[:, None, :] * mean.influence) / (
-            2.0 * sd[:, None, :]
-        )
+        influence = (mean_square.influence - 2.0 * m1[:, None, :] * mean.influence) / (2.0 * sd[:, None, :])
     return Estimates(sd, influence, mean.level)

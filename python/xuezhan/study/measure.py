@@ -87,8 +87,20 @@ HEADLINE_RULES: tuple[str, ...] = (
 )
 #: The columns :func:`study_report` reads (load only these for a large study).
 REPORT_COLUMNS: tuple[str, ...] = (
-    "variant", "hand", "seed_index", "strategy", "dealer", "delta", "won",
-    "fan", "fan_items", "dealt_in", "kongs", "pig", "end", "fired",
+    "variant",
+    "hand",
+    "seed_index",
+    "strategy",
+    "dealer",
+    "delta",
+    "won",
+    "fan",
+    "fan_items",
+    "dealt_in",
+    "kongs",
+    "pig",
+    "end",
+    "fired",
 )
 #: Quantiles of a seat's delta reported in ``scores``.
 QUANTILES: tuple[float, ...] = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
@@ -147,10 +159,7 @@ def _cells(key: np.ndarray, values: np.ndarray, cells: int) -> np.ndarray:
     if values.ndim == 1:
         values = values[:, None]
     return np.stack(
-        [
-            np.bincount(key, weights=values[:, j], minlength=cells)
-            for j in range(values.shape[1])
-        ],
+        [np.bincount(key, weights=values[:, j], minlength=cells) for j in range(values.shape[1])],
         axis=1,
     )
 
@@ -184,16 +193,12 @@ def study_report(
     vcode_all = pd.Categorical(df["variant"], categories=variants).codes
     seeds_all = df["seed_index"].to_numpy()
     keep = vcode_all >= 0
-    per_variant = [
-        np.unique(seeds_all[keep & (vcode_all == i)]) for i in range(len(variants))
-    ]
+    per_variant = [np.unique(seeds_all[keep & (vcode_all == i)]) for i in range(len(variants))]
     common = per_variant[0]
     for s in per_variant[1:]:
         common = np.intersect1d(common, s, assume_unique=True)
     if any(len(s) != len(common) for s in per_variant):
-        notes.append(
-            f"compared on the {len(common)} walls every variant played (the study is incomplete)"
-        )
+        notes.append(f"compared on the {len(common)} walls every variant played (the study is incomplete)")
     keep &= np.isin(seeds_all, common)
     d = df if keep.all() else df.loc[keep]  # no copy of a complete study
     V, G = len(variants), len(common)
@@ -220,9 +225,7 @@ def study_report(
     ys: list[np.ndarray] = []
     ns: list[np.ndarray] = []
 
-    def add(
-        m: Metric, hand_level: bool, y: np.ndarray, n: np.ndarray | None = None
-    ) -> None:
+    def add(m: Metric, hand_level: bool, y: np.ndarray, n: np.ndarray | None = None) -> None:
         k = hand_key if hand_level else key
         metrics.append(m)
         ys.append(_cells(k, y, cells)[:, 0])
@@ -234,18 +237,12 @@ def study_report(
         add(Metric(f"end.{e}", "ends", words, rule), True, (end == e).astype(float))
     # rules fired (R9.3), in the order of RULE_WORDS, then any other id
     fired, fired_ids = _indicator(d["fired"].iloc[first])
-    kong_draw = (
-        per_hand(fan_items[:, fan_ids.index("kong_draw")]) > 0
-        if "kong_draw" in fan_ids
-        else np.zeros(H, bool)
-    )
+    kong_draw = per_hand(fan_items[:, fan_ids.index("kong_draw")]) > 0 if "kong_draw" in fan_ids else np.zeros(H, bool)
     rule_cols = {r: fired[:, i] for i, r in enumerate(fired_ids)}
     rule_cols["kong_draw"] = kong_draw
     for r in HEADLINE_RULES:
         rule_cols.setdefault(r, np.zeros(H, dtype=bool))
-    order = [r for r in RULE_WORDS if r in rule_cols] + [
-        r for r in sorted(rule_cols) if r not in RULE_WORDS
-    ]
+    order = [r for r in RULE_WORDS if r in rule_cols] + [r for r in sorted(rule_cols) if r not in RULE_WORDS]
     for r in order:
         if r == "R5-capped":  # reported once, in scores
             continue
@@ -304,9 +301,7 @@ def study_report(
     n_rows = _cells(key, np.ones(len(key)), cells)[:, 0]
     # fan (R5)
     fan = d["fan"].to_numpy().astype(float)
-    add(
-        Metric("fan.mean", "fan", "average fan of a win", "R5", "mean"), False, fan, won
-    )
+    add(Metric("fan.mean", "fan", "average fan of a win", "R5", "mean"), False, fan, won)
     for item in FAN_ITEMS:
         if item in fan_ids:
             col = fan_items[:, fan_ids.index(item)].astype(float)
@@ -324,9 +319,7 @@ def study_report(
     # dealer (R1.2)
     dealer = d["dealer"].to_numpy().astype(float)
     add(
-        Metric(
-            "dealer.delta", "dealer", "dealer's mean delta per hand", "R1.2", "mean"
-        ),
+        Metric("dealer.delta", "dealer", "dealer's mean delta per hand", "R1.2", "mean"),
         False,
         delta * dealer,
         dealer,
@@ -387,11 +380,7 @@ def study_report(
             "mean",
         ),
     )
-    est = (
-        est.take(list(range(at)))
-        .concat(sd)
-        .concat(est.take(list(range(at, len(metrics) - 1))))
-    )
+    est = est.take(list(range(at))).concat(sd).concat(est.take(list(range(at, len(metrics) - 1))))
 
     b = variants.index(base)
     low, high = est.interval()
@@ -458,18 +447,11 @@ def study_report(
         _m=table["key"].map(met_order),
         _v=table["variant"].map({v: i for i, v in enumerate(variants)}),
     )
-    table = (
-        table.sort_values(["_s", "_m", "_v"], kind="stable")
-        .drop(columns=["_s", "_m", "_v"])
-        .reset_index(drop=True)
-    )
+    table = table.sort_values(["_s", "_m", "_v"], kind="stable").drop(columns=["_s", "_m", "_v"]).reset_index(drop=True)
 
     # score distribution: share of seat-hands at each delta, per variant
     dist = (
-        pd.DataFrame({"variant": vcode, "delta": delta.astype(np.int64)})
-        .value_counts()
-        .rename("count")
-        .reset_index()
+        pd.DataFrame({"variant": vcode, "delta": delta.astype(np.int64)}).value_counts().rename("count").reset_index()
     )
     dist["share"] = dist["count"] / dist.groupby("variant")["count"].transform("sum")
     dist["variant"] = np.asarray(variants, dtype=object)[dist["variant"].to_numpy()]

@@ -47,9 +47,7 @@ def _decimals(low: float, high: float, kind: str) -> int:
     return int(min(4, max(0, 1 - math.floor(math.log10(h)))))
 
 
-def _fmt(
-    value: float, kind: str, signed: bool = False, decimals: int | None = None
-) -> str:
+def _fmt(value: float, kind: str, signed: bool = False, decimals: int | None = None) -> str:
     if math.isnan(value):
         return "-"
     x = 100 * value if kind == "share" else value
@@ -77,9 +75,7 @@ def _cell(r: Any, base: bool) -> str:
     return f"{_fmt(r.value, r.kind, decimals=dec)} ({diff}{star})"
 
 
-def format_study(
-    report: StudyReport, *, title: str | None = None, label_width: int = 40
-) -> str:
+def format_study(report: StudyReport, *, title: str | None = None, label_width: int = 40) -> str:
     """Plain-text tables of a study report, one per section."""
     variants = report.variants
     t = report.table
@@ -88,10 +84,7 @@ def format_study(
     for r in rows_all:
         cells[(r.key, r.variant)] = _cell(r, r.variant == report.base)
     widths = [
-        max(
-            [len(v) + (7 if v == report.base else 0)]
-            + [len(cells.get((k, v), "")) for k in t["key"].unique()]
-        )
+        max([len(v) + (7 if v == report.base else 0)] + [len(cells.get((k, v), "")) for k in t["key"].unique()])
         for v in variants
     ]
     lines = [title] if title else []
@@ -110,8 +103,7 @@ def format_study(
         if rows.empty:
             continue
         head = f"{heading:<{label_width}} " + " ".join(
-            f"{(v + ' (base)') if v == report.base else v:>{w}}"
-            for v, w in zip(variants, widths)
+            f"{(v + ' (base)') if v == report.base else v:>{w}}" for v, w in zip(variants, widths, strict=True)
         )
         lines += ["", head, "-" * len(head)]
         for key, g in rows.groupby("key", sort=False):
@@ -121,9 +113,7 @@ def format_study(
                 label = label[: label_width - 1] + "…"
             lines.append(
                 f"{label:<{label_width}} "
-                + " ".join(
-                    f"{cells.get((key, v), '-'):>{w}}" for v, w in zip(variants, widths)
-                )
+                + " ".join(f"{cells.get((key, v), '-'):>{w}}" for v, w in zip(variants, widths, strict=True))
             )
     return "\n".join(lines)
 
@@ -145,11 +135,7 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
 
     # 1. forest plot: paired differences against the base, one panel per headline quantity
     keys = [k for k in FOREST_KEYS if (k, report.base) in t.index]
-    keys += [
-        k
-        for k in dict.fromkeys(report.table["key"])
-        if k.startswith("strategy.") and k.endswith(".delta")
-    ]
+    keys += [k for k in dict.fromkeys(report.table["key"]) if k.startswith("strategy.") and k.endswith(".delta")]
     others = [v for v in variants if v != report.base]
     ncols = 3
     nrows = max(1, math.ceil(len(keys) / ncols))
@@ -159,18 +145,14 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
         figsize=(4.2 * ncols, 0.45 * max(1, len(others)) * nrows + 1.4 * nrows),
         squeeze=False,
     )
-    for ax, key in zip(axes.ravel(), keys):
+    for ax, key in zip(axes.ravel(), keys, strict=False):  # the grid may have spare axes
         scale = 100.0 if t.loc[(key, report.base), "kind"] == "share" else 1.0
         y = np.arange(len(others))[::-1]
-        for yi, v in zip(y, others):
+        for yi, v in zip(y, others, strict=True):
             r = t.loc[(key, v)]
             d, lo, hi = r["diff"] * scale, r["diff_low"] * scale, r["diff_high"] * scale
             if not math.isnan(d):
-                xerr = (
-                    [[d - lo], [hi - d]]
-                    if math.isfinite(lo) and math.isfinite(hi)
-                    else None
-                )
+                xerr = [[d - lo], [hi - d]] if math.isfinite(lo) and math.isfinite(hi) else None
                 ax.errorbar([d], [yi], xerr=xerr, fmt="o", capsize=4, color=colors[v])
         ax.axvline(0, color="grey", lw=0.8, ls="--")
         ax.set_yticks(y, others if others else [])
@@ -188,14 +170,10 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
     figs["forest"] = fig
 
     # 2. rule firing side by side (share of hands, with intervals)
-    rules = report.table[
-        (report.table["section"] == "rules") & (report.table["kind"] == "share")
-    ]
+    rules = report.table[(report.table["section"] == "rules") & (report.table["kind"] == "share")]
     fired_any = rules.groupby("key", sort=False)["value"].max()
     rkeys = [k for k, v in fired_any.items() if v > 0] or list(fired_any.index[:1])
-    fig, ax = plt.subplots(
-        figsize=(9, 0.32 * len(rkeys) * max(1, len(variants)) ** 0.5 + 1.5)
-    )
+    fig, ax = plt.subplots(figsize=(9, 0.32 * len(rkeys) * max(1, len(variants)) ** 0.5 + 1.5))
     height = 0.8 / max(1, len(variants))
     y = np.arange(len(rkeys))[::-1]
     for i, v in enumerate(variants):
@@ -213,9 +191,7 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
             color=colors[v],
             error_kw={"lw": 0.8, "capsize": 2},
         )
-    ax.set_yticks(
-        y, [_plain(t.loc[(k, report.base), "label"]) for k in rkeys], fontsize=8
-    )
+    ax.set_yticks(y, [_plain(t.loc[(k, report.base), "label"]) for k in rkeys], fontsize=8)
     ax.set_xlabel("share of hands in which the rule fired (%)")
     ax.set_title("How often each rule fires")
     ax.legend(fontsize=8)
@@ -267,16 +243,11 @@ def _section_html(report: StudyReport, section: str) -> str:
     if rows.empty:
         return "<p>nothing to report</p>"
     out = ["<table><thead><tr><th>quantity</th><th>rule</th>"]
-    out += [
-        f"<th>{html.escape(v)}{' (base)' if v == report.base else ''}</th>"
-        for v in report.variants
-    ]
+    out += [f"<th>{html.escape(v)}{' (base)' if v == report.base else ''}</th>" for v in report.variants]
     out.append("</tr></thead><tbody>")
     for _key, g in rows.groupby("key", sort=False):
         first: Any = g.iloc[0]
-        out.append(
-            f"<tr><td>{html.escape(first.label)}</td><td>{html.escape(first.rule)}</td>"
-        )
+        out.append(f"<tr><td>{html.escape(first.label)}</td><td>{html.escape(first.rule)}</td>")
         tuples: list[Any] = list(g.itertuples(index=False))
         by_v: dict[str, Any] = {r.variant: r for r in tuples}
         for v in report.variants:
@@ -306,9 +277,7 @@ def _section_html(report: StudyReport, section: str) -> str:
     return "".join(out)
 
 
-def write_study_report(
-    report: StudyReport, out_dir: str | Path, *, title: str = "Rule study"
-) -> dict[str, Path]:
+def write_study_report(report: StudyReport, out_dir: str | Path, *, title: str = "Rule study") -> dict[str, Path]:
     """Write ``summary.parquet``, ``distribution.parquet`` and ``report.html`` to ``out_dir``."""
     import matplotlib.pyplot as plt
 
@@ -344,9 +313,7 @@ def write_study_report(
             body = img("rules", "rule firing per variant") + body
         if key == "scores":
             body = img("scores", "score distributions") + body
-        sections.append(
-            f'<h2 id="{key}">{html.escape(heading)}</h2><p>{html.escape(explain[key])}</p>{body}'
-        )
+        sections.append(f'<h2 id="{key}">{html.escape(heading)}</h2><p>{html.escape(explain[key])}</p>{body}')
     notes = "".join(f"<p class='meta'>{html.escape(n)}</p>" for n in report.notes)
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>

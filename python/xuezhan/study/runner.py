@@ -63,9 +63,7 @@ class StudyError(TournamentError):
     """A study that cannot start or continue (e.g. ``--resume`` of a different study)."""
 
 
-def tidy(
-    frames: dict[str, pd.DataFrame], order: list[str] | None = None
-) -> pd.DataFrame:
+def tidy(frames: dict[str, pd.DataFrame], order: list[str] | None = None) -> pd.DataFrame:
     """One table from per-variant results: a ``variant`` column first, rows sorted by
     (variant in ``order``, hand, seat)."""
     order = order or list(frames)
@@ -76,9 +74,7 @@ def tidy(
     return df.astype(STUDY_COLUMNS)
 
 
-def _check_output(
-    config: StudyConfig, out: Path, resume: bool, overwrite: bool
-) -> None:
+def _check_output(config: StudyConfig, out: Path, resume: bool, overwrite: bool) -> None:
     manifest_path = out / STUDY_MANIFEST
     exists = manifest_path.is_file() or (out / VARIANTS).is_dir()
     if overwrite:
@@ -92,9 +88,7 @@ def _check_output(
         )
     if exists:
         if not manifest_path.is_file():
-            raise StudyError(
-                f"{out}: variant folders without {STUDY_MANIFEST}: cannot tell which study they belong to"
-            )
+            raise StudyError(f"{out}: variant folders without {STUDY_MANIFEST}: cannot tell which study they belong to")
         on_disk = json.loads(manifest_path.read_text(encoding="utf-8")).get("identity")
         if on_disk != config.identity():
             raise StudyError(
@@ -111,9 +105,7 @@ def _check_output(
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     tmp = out / f".{STUDY_MANIFEST}.tmp"
-    tmp.write_text(
-        json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8"
-    )
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
     os.replace(tmp, manifest_path)
 
 
@@ -166,8 +158,15 @@ def run_study(
     """
     config = _resolve(config, workers)
     out = Path(output) if output is not None else (Path(config.output) if config.output else None)
-    kw: dict[str, Any] = dict(resume=resume, overwrite=overwrite, progress=progress, csv=csv,
-                              executor=executor, address=address, on_variant=on_variant)
+    kw: dict[str, Any] = dict(
+        resume=resume,
+        overwrite=overwrite,
+        progress=progress,
+        csv=csv,
+        executor=executor,
+        address=address,
+        on_variant=on_variant,
+    )
     if out is not None:
         play_study(config, output=out, **kw)
         return load_study_results(out)[0]
@@ -176,8 +175,9 @@ def run_study(
         for v in config.variants:
             if on_variant is not None:
                 on_variant(v.name)
-            frames[v.name] = run(config.tournament(v), progress=False, executor=executor, address=address,
-                                 on_hands=tick)
+            frames[v.name] = run(
+                config.tournament(v), progress=False, executor=executor, address=address, on_hands=tick
+            )
     return tidy(frames, [v.name for v in config.variants])
 
 
@@ -292,17 +292,13 @@ def load_study_results(
     variants' chunks stored so far. ``columns`` reads only those columns (``variant`` always);
     ``categories`` reads the strings as pandas categoricals (a million-row table in a few
     hundred MB: what the report needs)."""
-    wanted = STUDY_COLUMNS if columns is None else {
-        c: STUDY_COLUMNS[c] for c in dict.fromkeys(["variant", *columns])
-    }
+    wanted = STUDY_COLUMNS if columns is None else {c: STUDY_COLUMNS[c] for c in dict.fromkeys(["variant", *columns])}
     p = Path(path)
     manifest = None
     if p.is_dir():
         mp = p / STUDY_MANIFEST
         if not mp.is_file():
-            raise FileNotFoundError(
-                f"{p}: no {STUDY_MANIFEST}: not a study output folder"
-            )
+            raise FileNotFoundError(f"{p}: no {STUDY_MANIFEST}: not a study output folder")
         manifest = json.loads(mp.read_text(encoding="utf-8"))
         if (p / FINAL).is_file():
             df = _read_tidy(p / FINAL, list(wanted), categories)
@@ -323,9 +319,7 @@ def load_study_results(
         df = _read_tidy(p, list(wanted), categories)
     missing = [c for c in wanted if c not in df.columns]
     if missing:
-        raise ValueError(
-            f"{p}: not a study results table: missing column(s) {', '.join(missing)}"
-        )
+        raise ValueError(f"{p}: not a study results table: missing column(s) {', '.join(missing)}")
     df = df[list(wanted)]
     if categories and all(
         str(df[c].dtype) == t or isinstance(df[c].dtype, pd.CategoricalDtype) for c, t in wanted.items()

@@ -29,14 +29,14 @@ Unknown keys are an error naming the key (docs/rules.md R11 spirit: nothing is s
 from __future__ import annotations
 
 import dataclasses
-
 import hashlib
 import json
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from xuezhan.rules import Rules
@@ -75,7 +75,7 @@ class StrategySpec:
     trusted: bool = False  # a module:Class strategy runs in-process, without pre-emption (R10.3)
 
     @classmethod
-    def parse(cls, entry: Any, where: str, base_dir: str | None = None) -> "StrategySpec":
+    def parse(cls, entry: Any, where: str, base_dir: str | None = None) -> StrategySpec:
         if isinstance(entry, str):
             if not entry.strip():
                 raise ConfigError(f"{where}: empty strategy name")
@@ -274,7 +274,7 @@ class TournamentConfig:
         blob = json.dumps(d, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
-    def replace(self, **changes: Any) -> "TournamentConfig":
+    def replace(self, **changes: Any) -> TournamentConfig:
         return dataclasses.replace(self, **changes)
 
 

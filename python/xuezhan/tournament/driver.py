@@ -139,7 +139,7 @@ def check_programs(config: TournamentConfig) -> None:
         argv = spec.argv()
         prog = argv[0] if argv else ""
         base = spec.workdir() or "."
-        found = (os.path.exists(os.path.join(base, prog)) if os.sep in prog else shutil.which(prog) is not None)
+        found = os.path.exists(os.path.join(base, prog)) if os.sep in prog else shutil.which(prog) is not None
         if not found:
             where = f" (relative paths are looked up from {spec.base_dir})" if spec.base_dir else ""
             raise ConfigError(
@@ -235,8 +235,17 @@ def run(
         table = _run(config, None, resume, overwrite, progress, csv, executor, address, on_hands)
         assert table is not None
         return table_to_frame(table)
-    play(config, output=out, resume=resume, overwrite=overwrite, progress=progress, csv=csv,
-         executor=executor, address=address, on_hands=on_hands)
+    play(
+        config,
+        output=out,
+        resume=resume,
+        overwrite=overwrite,
+        progress=progress,
+        csv=csv,
+        executor=executor,
+        address=address,
+        on_hands=on_hands,
+    )
     return load_results(out)
 
 

@@ -57,9 +57,7 @@ def read_lines(path: str | os.PathLike) -> list[str]:
     return read_text(path, what="hand log").splitlines()
 
 
-def worst_hands(
-    df: pd.DataFrame, folder: str | os.PathLike, per_strategy: int = 3
-) -> list[tuple[str, int, int, Path]]:
+def worst_hands(df: pd.DataFrame, folder: str | os.PathLike, per_strategy: int = 3) -> list[tuple[str, int, int, Path]]:
     """Each strategy's biggest losses: ``(strategy, hand, delta, log path)``, for the report."""
     out = []
     for name, rows in df.groupby("strategy", sort=True):

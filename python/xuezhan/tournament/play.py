@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from xuezhan.engine.seeds import derive_seed, first_dealer
 from xuezhan.strategies import REGISTRY
@@ -44,7 +45,9 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
             module = _import_module(module_name, spec.base_dir)
         except ImportError as exc:
             where = f" (looked in {spec.base_dir} and on sys.path)" if spec.base_dir else ""
-            raise ValueError(f"strategy {spec.strategy!r}: cannot import module {module_name!r}{where}: {exc}") from None
+            raise ValueError(
+                f"strategy {spec.strategy!r}: cannot import module {module_name!r}{where}: {exc}"
+            ) from None
         except Exception as exc:  # the user's module fails while it is imported
             raise ValueError(
                 f"strategy {spec.strategy!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}"
@@ -142,7 +145,9 @@ class HandRunner:
         self.rules = config.build_rules()
         self.rules_id = self.rules.rules_id
         self.factories = [strategy_factory(spec) for spec in config.strategies]
-        self.seeded = [spec.cmd is None and _takes_seed(f) for spec, f in zip(config.strategies, self.factories)]
+        self.seeded = [
+            spec.cmd is None and _takes_seed(f) for spec, f in zip(config.strategies, self.factories, strict=True)
+        ]
         self.strategies: list[Any] = [None] * len(self.factories)
         for entry, seeded in enumerate(self.seeded):
             built = self._build(entry, seed=0) if seeded else self._build(entry)
@@ -163,7 +168,7 @@ class HandRunner:
             if callable(close):
                 close()
 
-    def __enter__(self) -> "HandRunner":
+    def __enter__(self) -> HandRunner:
         return self
 
     def __exit__(self, *exc: Any) -> None:

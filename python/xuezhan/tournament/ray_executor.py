@@ -70,9 +70,7 @@ def connect(address: str | None = None) -> None:
     try:
         import ray
     except ImportError:
-        raise RuntimeError(
-            "--executor ray needs Ray: pip install 'xuezhan[ray]'"
-        ) from None
+        raise RuntimeError("--executor ray needs Ray: pip install 'xuezhan[ray]'") from None
     if ray.is_initialized():
         return
     if address is None:

@@ -11,8 +11,9 @@ import base64
 import html
 import io
 import math
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,16 @@ from xuezhan.tournament.stats import clustered_mean_ci
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["summarize", "pairwise", "rule_frequencies", "ratings", "format_summary", "format_pairwise", "write_report", "plot_figures"]
+__all__ = [
+    "summarize",
+    "pairwise",
+    "rule_frequencies",
+    "ratings",
+    "format_summary",
+    "format_pairwise",
+    "write_report",
+    "plot_figures",
+]
 
 SUMMARY_COLUMNS = [
     "hands",
@@ -257,7 +267,7 @@ def plot_figures(df: pd.DataFrame, summary: pd.DataFrame) -> dict[str, Figure]:
     finite = np.isfinite(lo) & np.isfinite(hi)
     err = np.vstack([np.where(finite, means - lo, 0), np.where(finite, hi - means, 0)])
     ax.errorbar(means, y, xerr=err, fmt="o", capsize=5, color="black")
-    for yi, n, m in zip(y, names, means):
+    for yi, n, m in zip(y, names, means, strict=True):
         ax.plot([m], [yi], "o", color=colors[n], markersize=9)
     ax.axvline(0, color="grey", lw=0.8, ls="--")
     ax.set_yticks(y, names)
@@ -291,8 +301,13 @@ def plot_figures(df: pd.DataFrame, summary: pd.DataFrame) -> dict[str, Figure]:
     for i, n in enumerate(names):
         w = wins.loc[wins["strategy"] == n, "fan"]
         share = [(w == f).mean() if len(w) else 0.0 for f in fans]
-        ax.bar(np.arange(len(fans)) + (i - (len(names) - 1) / 2) * width, share, width,
-               label=f"{n} ({len(w)} wins)", color=colors[n])
+        ax.bar(
+            np.arange(len(fans)) + (i - (len(names) - 1) / 2) * width,
+            share,
+            width,
+            label=f"{n} ({len(w)} wins)",
+            color=colors[n],
+        )
     ax.set_xticks(np.arange(len(fans)), [str(f) for f in fans])
     ax.set_xlabel("fan of the win (capped)")
     ax.set_ylabel("share of the strategy's wins")
@@ -340,7 +355,7 @@ def write_report(
         images[name] = data
 
     table = summary.copy()
-    table.insert(3, "interval", [f"[{a:+.3f}, {b:+.3f}]" for a, b in zip(table.ci_low, table.ci_high)])
+    table.insert(3, "interval", [f"[{a:+.3f}, {b:+.3f}]" for a, b in zip(table.ci_low, table.ci_high, strict=True)])
     table = table.drop(columns=["ci_low", "ci_high"])
     for c in ("win_rate", "deal_in_rate", "self_draw_rate", "pig_rate", "ready_rate"):
         table[c] = [("-" if v != v else f"{100 * v:.1f}%") for v in table[c]]
@@ -378,7 +393,7 @@ figure {{ display: inline-block; margin: 1em; }} img {{ max-width: 100%; }}
 .meta {{ color: #555; }}
 </style></head><body>
 <h1>{html.escape(title)}</h1>
-<p class="meta">{'<br>'.join(html.escape(m) for m in meta)}</p>
+<p class="meta">{"<br>".join(html.escape(m) for m in meta)}</p>
 <p>Mean delta per hand with a 95% interval clustered by wall seed; rating = OpenSkill
 Plackett-Luce ordinal (μ − 3σ), each hand ranked by delta.</p>
 {table.reset_index().to_html(index=False, escape=True)}

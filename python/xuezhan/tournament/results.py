@@ -202,7 +202,9 @@ def _read_table(p: Path, columns: Sequence[str] | None = None, categories: bool 
         raise ValueError(f"{p}: not a regular file (a device, pipe or socket): give a results file or folder")
     try:
         if p.suffix == ".csv":
-            return pd.read_csv(p, keep_default_na=False, na_values=[], usecols=None if columns is None else list(columns))
+            return pd.read_csv(
+                p, keep_default_na=False, na_values=[], usecols=None if columns is None else list(columns)
+            )
         if columns is None and not categories:
             return pd.read_parquet(p)
         import pyarrow.parquet as pq
@@ -219,9 +221,7 @@ def _read_table(p: Path, columns: Sequence[str] | None = None, categories: bool 
         raise ValueError(f"{p}: not a readable results table: {type(exc).__name__}: {exc}") from None
 
 
-def load_results(
-    path: str | Path, *, columns: Sequence[str] | None = None, categories: bool = False
-) -> pd.DataFrame:
+def load_results(path: str | Path, *, columns: Sequence[str] | None = None, categories: bool = False) -> pd.DataFrame:
     """Load a results table from a Parquet/CSV file or a run's output folder.
 
     A folder gives its ``results.parquet`` when the run finished, else the chunks stored so far

@@ -14,8 +14,8 @@ never depend on how the work is split between processes (or resumed after an int
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from xuezhan.engine.seeds import derive_seed
 from xuezhan.tournament.config import SEATS, TournamentConfig
