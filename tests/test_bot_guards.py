@@ -431,7 +431,8 @@ def _start_cli(
     out = tmp_path / "out"
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]),
+        # the test's bots, then whatever this process imports xuezhan from (the installed package)
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
     }
     cmd = [*CLI, "tournament", str(toml), "--output", str(out), "--no-report"]
     proc = subprocess.Popen(
