@@ -89,6 +89,20 @@ def best_discards(counts: bytes, melds: bytes | None, visible: bytes, void: int 
     (``max(0, 4 - held - visible)`` summed over kinds) whose draw lowers that shanten.
     ``visible``: 27 counts of tiles seen outside the concealed hand (discards, all melds)."""
 
+def greedy_discard(
+    counts: bytes, melds: bytes | None, visible: bytes, void: int, legal: int, isolate_void: bool = True
+) -> tuple[int, int | None]:
+    """The ``greedy`` strategy's discard of a 14-tile hand: ``(kind, shanten)``. ``legal`` has
+    bit k set for each kind that may be discarded (all held). Tiles of the ``void`` suit go
+    first: with ``isolate_void`` the most isolated of them (see :func:`most_isolated`; shanten
+    is then None, not computed); otherwise, and with no void-suit tile, the lowest shanten,
+    the most ukeire (as :func:`best_discards`), a terminal, the lowest kind. ``shanten`` is the
+    lowest over all the legal discards."""
+
+def most_isolated(counts: bytes, kinds: int) -> int:
+    """The most isolated kind of the set ``kinds`` (bit k = kind k, all held): fewest tiles
+    within two ranks in its suit, then fewest copies, then a terminal, then the lowest kind."""
+
 def warm_up() -> None:
     """Build the lookup tables now (about 30 ms) instead of on first use."""
 

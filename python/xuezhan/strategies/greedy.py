@@ -10,18 +10,20 @@ How it plays, decision by decision:
 - **Exchange (R11.1).** Passes three tiles of the suit it holds fewest of (at least three).
 - **Win.** Always, on a discard, a robbed kong or its own draw (R3.1, R2.1).
 - **Discard.** The legal discard with the lowest shanten of the 13 tiles left, then the most
-  ukeire (unseen copies of the tiles that would lower the shanten, from
-  :func:`xuezhan._core.best_discards`), then a terminal before a middle tile.
+  ukeire (unseen copies of the tiles that would lower the shanten, as
+  :func:`xuezhan._core.best_discards`), then a terminal before a middle tile: the whole ranking
+  is one Rust call, :func:`xuezhan._core.greedy_discard`.
 - **Peng / kong.** Takes a peng or an exposed kong on a discard (R3.1), or makes a concealed or
   added kong (R2.1), whenever that does not raise its shanten; never in its void suit.
 
-The hot path is one ``best_discards`` call per turn and one ``shanten`` call per claim on bytes
+The hot path is one ``greedy_discard`` call per turn and one ``shanten`` call per claim on bytes
 counts, so a greedy hand costs a few hundred microseconds.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from xuezhan import _core
 from xuezhan.engine.actions import (
@@ -37,7 +39,7 @@ from xuezhan.engine.actions import (
     act,
 )
 
-__all__ = ["GreedyStrategy", "choose_void", "suit_counts", "pick_discard", "own_melds", "visible_counts"]
+__all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds", "visible_counts"]
 
 _shanten_parts = _core.shanten_parts
 
@@ -47,7 +49,8 @@ def shanten(counts: bytes, mbytes: bytes, void: int) -> int:
     return _shanten_parts(counts, mbytes, void)[0]
 
 
-_TERMINAL = tuple(1 if k % 9 in (0, 8) else 0 for k in range(27))
+_greedy_discard = _core.greedy_discard
+_NOTHING_SEEN = bytes(27)
 _PUNG, _KONG, _CKONG = 0, 1, 2
 
 
@@ -84,35 +87,16 @@ def visible_counts(obs: Any) -> bytes:
     return bytes(vis)
 
 
-def isolated(counts: bytes, kinds: Sequence[int]) -> int:
-    """The most isolated of ``kinds``: fewest tiles within two ranks in its suit, then fewest
-    copies, then a terminal, then the lowest kind."""
-
-    def key(k: int) -> tuple[int, int, int, int]:
-        lo = k - k % 9
-        near = sum(counts[max(lo, k - 2) : min(lo + 8, k + 2) + 1]) - counts[k]
-        return (near, counts[k], -_TERMINAL[k], k)
-
-    return min(kinds, key=key)
-
-
-def pick_discard(rows, legal: set[int], void: int) -> int:
-    """Greedy discard among ``rows`` = ``best_discards`` output ``(kind, shanten, ukeire)``.
-
-    Tiles of the ``void`` suit go first (R4.2); then lowest shanten, most ukeire, terminals first.
-    """
-    best = None
-    best_key = None
-    have_void = void >= 0 and any(k // 9 == void for k in legal)
-    for kind, sh, uk in rows:
-        if kind not in legal or (have_void and kind // 9 != void):
-            continue
-        key = (sh, -uk, -_TERMINAL[kind], kind)
-        if best_key is None or key < best_key:
-            best, best_key = kind, key
-    if best is None:  # no row for a legal kind (cannot happen with a consistent observation)
-        best = max(legal)
-    return best
+def discard_mask(legal: Sequence[Action]) -> tuple[int, bool]:
+    """The legal discards as a kind bitmask (bit k = kind k), and whether they are all the
+    legal actions (no kong to weigh)."""
+    mask = 0
+    n = 0
+    for a in legal:
+        if a.verb == DISCARD:
+            mask |= 1 << a.arg  # type: ignore[operator]
+            n += 1
+    return mask, n == len(legal)
 
 
 class GreedyStrategy:
@@ -183,22 +167,21 @@ class GreedyStrategy:
         return legal[0]
 
     def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+        """One Rust call ranks the discards (``_core.greedy_discard``: void suit first, the most
+        isolated of it when no kong is to be weighed; else lowest shanten, most ukeire, a
+        terminal); a kong that keeps that shanten is taken instead."""
         void = self.void
-        discards = {a.arg for a in legal if a.verb == DISCARD}
-        if void >= 0 and len(discards) == len(legal):
-            # Fast path (no kong to weigh): void-suit tiles are useless to the hand (R4.2), so
-            # any of them keeps the shanten; throw the most isolated one first.
-            in_void = [k for k in discards if k // 9 == void]
-            if in_void:
-                return act(self.seat, DISCARD, isolated(counts, in_void))
-        rows = _core.best_discards(counts, melds, visible_counts(obs), void)
-        if len(discards) == len(legal):  # no kong to weigh
-            return act(self.seat, DISCARD, pick_discard(rows, discards, void))
-        now = min(sh for k, sh, uk in rows if k in discards) if rows else 99
-        kong = self._kong(legal, counts, melds, void, now)
-        if kong is not None:
-            return kong
-        return act(self.seat, DISCARD, pick_discard(rows, discards, void))
+        mask, no_kong = discard_mask(legal)
+        if no_kong and void >= 0 and mask >> (9 * void) & 0x1FF:
+            # void-suit tiles are useless to the hand (R4.2): isolation alone ranks them, so
+            # the visible tiles are not needed
+            return act(self.seat, DISCARD, _greedy_discard(counts, melds, _NOTHING_SEEN, void, mask, True)[0])
+        kind, now = _greedy_discard(counts, melds, visible_counts(obs), void, mask, no_kong)
+        if not no_kong:
+            kong = self._kong(legal, counts, melds, void, 99 if now is None else now)
+            if kong is not None:
+                return kong
+        return act(self.seat, DISCARD, kind)
 
     def _kong(self, legal: Sequence[Action], counts: bytes, melds: bytes, void: int, now: int) -> Action | None:
         """The first concealed or added kong (R2.1) that raises the shanten ``now`` by at most
@@ -214,7 +197,7 @@ class GreedyStrategy:
                     m = melds + bytes([_CKONG * 27 + k])  # type: ignore[operator]
                 else:
                     c[k] -= 1  # type: ignore[index]
-                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)  # type: ignore[operator]
+                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)
                 if shanten(bytes(c), m, void) <= now + self.kong_slack:
                     return a
         return None

@@ -325,3 +325,149 @@ impl SuitDists {
         }
     }
 }
+
+/// The `greedy` strategy's discard (one call per turn): which legal discard it throws and the
+/// lowest shanten any legal discard leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GreedyChoice {
+    /// The kind to discard.
+    pub kind: u8,
+    /// The lowest shanten over the legal discards (`None` when the ranking was not needed: a
+    /// void-suit tile chosen by isolation alone).
+    pub shanten: Option<i8>,
+}
+
+/// `greedy`'s discard among the kinds of `legal` (bit k = kind k may be discarded), all held.
+///
+/// Ranking, in order:
+/// 1. **Void suit first** (R4.2): when a legal kind is of the `void` suit only those count.
+///    With `isolate_void` they are ranked by isolation alone ([`most_isolated`]: no shanten
+///    or ukeire is computed, as every void-suit tile keeps the shanten).
+/// 2. Otherwise by [`best_discards`]: the lowest shanten, then the most ukeire, then a
+///    terminal, then the lowest kind.
+///
+/// ```
+/// use xuezhan_core::{greedy_discard, parse_counts};
+/// let c = parse_counts("123456789m11p23p5s").unwrap();
+/// let legal = (0..27).filter(|&k| c[k] > 0).fold(0u32, |m, k| m | 1 << k);
+/// let g = greedy_discard(&c, &[], &[0; 27], None, legal, true).unwrap();
+/// assert_eq!((g.kind, g.shanten), (22, Some(0))); // 5s: ready on 1p/4p
+/// let v = greedy_discard(&c, &[], &[0; 27], Some(2), legal, true).unwrap();
+/// assert_eq!((v.kind, v.shanten), (22, None)); // void s: its only tile goes first
+/// ```
+pub fn greedy_discard(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    isolate_void: bool,
+) -> Result<GreedyChoice, EvalError> {
+    validate(c, melds, void, Size::Fourteen)?;
+    for (k, &v) in visible.iter().enumerate() {
+        if v > 4 {
+            return Err(EvalError::BadVisible {
+                kind: k as u8,
+                count: v,
+            });
+        }
+    }
+    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
+    if legal == 0 || legal & !held != 0 {
+        return Err(EvalError::BadLegal { legal, held });
+    }
+    let mut out = Vec::with_capacity(14);
+    Ok(greedy_discard_unchecked(c, melds, visible, void, legal, isolate_void, &mut out))
+}
+
+/// [`greedy_discard`] without validation (`legal` non-empty and held); `rows` is scratch.
+pub fn greedy_discard_unchecked(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    isolate_void: bool,
+    rows: &mut Vec<Discard>,
+) -> GreedyChoice {
+    let mut legal = legal;
+    if let Some(v) = void {
+        let suit = 0x1ffu32 << (9 * v as u32);
+        if legal & suit != 0 {
+            if isolate_void {
+                return GreedyChoice {
+                    kind: most_isolated(c, legal & suit),
+                    shanten: None,
+                };
+            }
+            // the lowest shanten is over every legal discard; the choice among the void suit's
+            let now = lowest(c, melds, visible, Some(v), legal, rows).1;
+            legal &= suit;
+            return GreedyChoice {
+                kind: lowest_ranked(rows, legal),
+                shanten: Some(now),
+            };
+        }
+    }
+    let (kind, now) = lowest(c, melds, visible, void, legal, rows);
+    GreedyChoice {
+        kind,
+        shanten: Some(now),
+    }
+}
+
+#[inline]
+fn is_terminal(k: u8) -> bool {
+    k % 9 == 0 || k % 9 == 8
+}
+
+/// Fills `rows` with [`best_discards_unchecked`] and returns (best legal kind, lowest legal
+/// shanten).
+fn lowest(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    rows: &mut Vec<Discard>,
+) -> (u8, i8) {
+    best_discards_unchecked(c, melds, visible, void, rows);
+    let now = rows
+        .iter()
+        .filter(|d| legal & (1 << d.kind) != 0)
+        .map(|d| d.shanten)
+        .min()
+        .unwrap_or(99);
+    (lowest_ranked(rows, legal), now)
+}
+
+/// The legal row with the least (shanten, −ukeire, −terminal, kind); the highest legal kind if
+/// no row is legal (cannot happen when every legal kind is held).
+fn lowest_ranked(rows: &[Discard], legal: u32) -> u8 {
+    rows.iter()
+        .filter(|d| legal & (1 << d.kind) != 0)
+        .min_by_key(|d| (d.shanten, std::cmp::Reverse(d.ukeire), !is_terminal(d.kind), d.kind))
+        .map(|d| d.kind)
+        .unwrap_or_else(|| (31 - legal.leading_zeros()) as u8)
+}
+
+/// The most isolated kind of the set `kinds` (bit k): fewest tiles within two ranks in its
+/// suit (itself excluded), then fewest copies, then a terminal, then the lowest kind.
+pub fn most_isolated(c: &Counts, kinds: u32) -> u8 {
+    let mut best = (u32::MAX, 0u8, true, 0u8);
+    for k in 0..27u8 {
+        if kinds & (1 << k) == 0 {
+            continue;
+        }
+        let ku = k as usize;
+        let lo = ku - ku % 9;
+        let a = ku.saturating_sub(2).max(lo);
+        let b = (ku + 2).min(lo + 8);
+        let near = c[a..=b].iter().map(|&x| x as u32).sum::<u32>() - c[ku] as u32;
+        let key = (near, c[ku], !is_terminal(k), k);
+        if key < best {
+            best = key;
+        }
+    }
+    best.3
+}
