@@ -75,16 +75,57 @@ def own_melds(obs: Any) -> bytes:
     return bytes(t * 27 + k for t, k in obs.melds[obs.seat])
 
 
+_BYTE = tuple(1 << (8 * k) for k in range(27))  # kind k's count sits in byte k of an int
+_MELD_TILES = (3, 4, 4)  # tiles a pung, kong, concealed kong shows
+
+
+def _seat_seen(river: Sequence[int], melds: Sequence[tuple[int, int]]) -> int:
+    """One seat's discard pile and melds as 27 byte-wide counts packed in an int (sums of such
+    ints add the counts: no count ever exceeds 4)."""
+    n = 0
+    for k in river:
+        n += _BYTE[k]
+    for t, k in melds:
+        n += _MELD_TILES[t] * _BYTE[k]
+    return n
+
+
+class SeenTiles:
+    """:func:`visible_counts` kept per seat across the decisions of a hand: a seat's share is
+    recomputed only when its discard pile or its melds changed. The engine builds a new tuple for
+    a seat's pile or melds only when they change, so identity tells; the cache holds the tuples
+    it was computed from, so their identities cannot be reused by others."""
+
+    __slots__ = ("_keys", "_parts")
+
+    def __init__(self) -> None:
+        self._keys: list[tuple[Any, Any] | None] = [None, None, None, None]
+        self._parts = [0, 0, 0, 0]
+
+    def counts(self, obs: Any) -> bytes:
+        """Tiles seen outside ``obs``'s seat's concealed hand (see :func:`visible_counts`)."""
+        keys, parts = self._keys, self._parts
+        rivers, melds = obs.discards, obs.melds
+        total = 0
+        for o in range(4):
+            r, m = rivers[o], melds[o]
+            key = keys[o]
+            if key is None or key[0] is not r or key[1] is not m:
+                keys[o] = (r, m)
+                parts[o] = _seat_seen(r, m)
+            total += parts[o]
+        return total.to_bytes(27, "little")
+
+
 def visible_counts(obs: Any) -> bytes:
-    """Tiles seen outside the seat's concealed hand: every discard pile and every meld."""
-    vis = bytearray(27)
-    for river in obs.discards:
-        for k in river:
-            vis[k] += 1
-    for ms in obs.melds:
-        for t, k in ms:
-            vis[k] += 3 if t == _PUNG else 4
-    return bytes(vis)
+    """Tiles seen outside the seat's concealed hand: every discard pile and every meld.
+
+    >>> from types import SimpleNamespace
+    >>> obs = SimpleNamespace(discards=((0, 0), (), (26,), ()), melds=(((0, 5),), (), (), ((2, 26),)))
+    >>> list(visible_counts(obs)[:6]), visible_counts(obs)[26]
+    ([2, 0, 0, 0, 0, 3], 5)
+    """
+    return SeenTiles().counts(obs)
 
 
 def discard_mask(legal: Sequence[Action]) -> tuple[int, bool]:
@@ -112,12 +153,16 @@ class GreedyStrategy:
         self.seat = 0
         self.rules: Any = None
         self.void: int = -1
+        self._seen = SeenTiles()
+        self._meld_key: Any = None  # the melds tuple ``_melds`` was built from
+        self._melds = b""
 
     # ------------------------------------------------------------------ Strategy protocol
     def reset(self, seat: int, rules: Any) -> None:
         self.seat = seat
         self.rules = rules
         self.void = -1
+        self._seen = SeenTiles()
 
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
@@ -130,7 +175,11 @@ class GreedyStrategy:
         if phase == "void":
             return self.declare(obs, legal)
         counts = obs.hand
-        melds = own_melds(obs)
+        ms = obs.melds[obs.seat]
+        if ms is not self._meld_key:  # its melds changed (the engine builds a new tuple then)
+            self._meld_key = ms
+            self._melds = bytes(t * 27 + k for t, k in ms)
+        melds = self._melds
         self._update_void(obs, counts, melds)
         if DISCARD in verbs:
             return self.turn(obs, legal, counts, melds)
@@ -145,7 +194,7 @@ class GreedyStrategy:
         declared = obs.voids[obs.seat]
         if declared >= 0:
             self.void = declared
-        elif self.void < 0 or self.void in meld_suits(melds):
+        elif self.void < 0 or (melds and self.void in meld_suits(melds)):
             self.void = self._choose_void(counts, melds)
 
     def exchange(self, obs: Any) -> Action:
@@ -176,7 +225,7 @@ class GreedyStrategy:
             # void-suit tiles are useless to the hand (R4.2): isolation alone ranks them, so
             # the visible tiles are not needed
             return act(self.seat, DISCARD, _greedy_discard(counts, melds, _NOTHING_SEEN, void, mask, True)[0])
-        kind, now = _greedy_discard(counts, melds, visible_counts(obs), void, mask, no_kong)
+        kind, now = _greedy_discard(counts, melds, self._seen.counts(obs), void, mask, no_kong)
         if not no_kong:
             kong = self._kong(legal, counts, melds, void, 99 if now is None else now)
             if kong is not None:

@@ -58,7 +58,6 @@ from xuezhan.strategies.greedy import (
     meld_suits,
     shanten,
     suit_counts,
-    visible_counts,
 )
 
 __all__ = ["ValueStrategy", "triplets_shanten", "danger"]
@@ -143,14 +142,26 @@ def likely_void(obs: Any, o: int) -> int:
 ThreatFacts = list[tuple[float, int, bool, frozenset[int]]]
 
 
-def threat_facts(obs: Any, threats: dict[int, float]) -> ThreatFacts:
+def threat_facts(obs: Any, threats: dict[int, float], cache: list[Any] | None = None) -> ThreatFacts:
     """What :func:`danger` reads of each threatening opponent, once per decision (the likely
-    void, whether it is certain, its discards) instead of once per tile."""
+    void, whether it is certain, its discards) instead of once per tile.
+
+    ``cache`` (four slots, kept by a strategy across a hand's decisions) keeps each opponent's
+    facts until its discard pile, melds or declared void change: the engine builds a new tuple
+    for a pile or melds only when they change, so identity tells."""
     out: ThreatFacts = []
     for o, p in threats.items():
-        void = likely_void(obs, o)
-        certain = void >= 0 and (obs.voids[o] >= 0 or len({k // 9 for _, k in obs.melds[o]}) >= 2)
-        out.append((p, void, certain, frozenset(obs.discards[o])))
+        river, melds, declared = obs.discards[o], obs.melds[o], obs.voids[o]
+        hit = cache[o] if cache is not None else None
+        if hit is not None and hit[0] is river and hit[1] is melds and hit[2] == declared:
+            facts = hit[3]
+        else:
+            void = likely_void(obs, o)
+            certain = void >= 0 and (declared >= 0 or len({k // 9 for _, k in melds}) >= 2)
+            facts = (void, certain, frozenset(river))
+            if cache is not None:
+                cache[o] = (river, melds, declared, facts)
+        out.append((p, *facts))
     return out
 
 
@@ -186,10 +197,10 @@ class _Danger:
 
     __slots__ = ("hand", "vis", "facts", "memo")
 
-    def __init__(self, obs: Any, vis: bytes, threats: dict[int, float]) -> None:
+    def __init__(self, obs: Any, vis: bytes, threats: dict[int, float], cache: list[Any] | None = None) -> None:
         self.hand: bytes = obs.hand
         self.vis = vis
-        self.facts = threat_facts(obs, threats)
+        self.facts = threat_facts(obs, threats, cache)
         self.memo: dict[int, float] = {}
 
     def __call__(self, kind: int) -> float:
@@ -242,9 +253,11 @@ class ValueStrategy(GreedyStrategy):
         self.one_suit_step = one_suit_step
         self._max_factor = 16.0
         self._core_rules: Any = None
+        self._facts: list[Any] = [None, None, None, None]
 
     def reset(self, seat: int, rules: Any) -> None:
         super().reset(seat, rules)
+        self._facts = [None, None, None, None]  # threat_facts per opponent, kept across decisions
         self._max_factor = float(2 ** (rules.max_fan - 1))
         self._core_rules = rules.core
 
@@ -261,7 +274,7 @@ class ValueStrategy(GreedyStrategy):
     def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
         void = self.void
         mask, _ = discard_mask(legal)  # the legal discards, bit k = kind k
-        vis = visible_counts(obs)
+        vis = self._seen.counts(obs)
         rows = [r for r in _core.best_discards(counts, melds, vis, void) if mask >> r[0] & 1]
         if not rows:
             return act(self.seat, DISCARD, mask.bit_length() - 1)
@@ -272,7 +285,7 @@ class ValueStrategy(GreedyStrategy):
         void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
         threats = self._threats(obs) if self.defence else {}
         worst = max(threats.values(), default=0.0)
-        dz = _Danger(obs, vis, threats)  # each tile's danger computed once in this decision
+        dz = _Danger(obs, vis, threats, self._facts)  # each tile's danger computed once in this decision
         # Fold only when winning is unlikely anyway: far from ready, late, and facing a
         # ready-looking opponent (being unready at the end costs the same either way, R7.4).
         defend = self.fold and now >= 2 and obs.wall_count <= self.fold_wall and worst >= 0.6
