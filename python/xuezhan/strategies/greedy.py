@@ -128,14 +128,17 @@ def visible_counts(obs: Any) -> bytes:
     return SeenTiles().counts(obs)
 
 
+_BIT = tuple(1 << k for k in range(27))
+
+
 def discard_mask(legal: Sequence[Action]) -> tuple[int, bool]:
     """The legal discards as a kind bitmask (bit k = kind k), and whether they are all the
     legal actions (no kong to weigh)."""
     mask = 0
     n = 0
-    for a in legal:
-        if a.verb == DISCARD:
-            mask |= 1 << a.arg  # type: ignore[operator]
+    for _seat, verb, arg in legal:
+        if verb == DISCARD:
+            mask |= _BIT[arg]  # type: ignore[index]
             n += 1
     return mask, n == len(legal)
 
@@ -166,9 +169,15 @@ class GreedyStrategy:
 
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
-        verbs = {a.verb for a in legal}
-        if HU in verbs:
-            return next(a for a in legal if a.verb == HU)
+        mask = 0  # the legal discards (bit k = kind k), read in the same pass as a win
+        n = 0
+        for a in legal:
+            verb = a[1]
+            if verb == DISCARD:
+                mask |= _BIT[a[2]]
+                n += 1
+            elif verb == HU:
+                return a
         phase = obs.phase
         if phase == "exchange":
             return self.exchange(obs)
@@ -181,8 +190,8 @@ class GreedyStrategy:
             self._melds = bytes(t * 27 + k for t, k in ms)
         melds = self._melds
         self._update_void(obs, counts, melds)
-        if DISCARD in verbs:
-            return self.turn(obs, legal, counts, melds)
+        if mask:
+            return self.turn(obs, legal, counts, melds, (mask, n == len(legal)))
         return self.claim(obs, legal, counts, melds)
 
     # ------------------------------------------------------------------ decisions
@@ -215,12 +224,14 @@ class GreedyStrategy:
                 return a
         return legal[0]
 
-    def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+    def turn(
+        self, obs: Any, legal: Sequence[Action], counts: bytes, melds: bytes, discards: tuple[int, bool] | None = None
+    ) -> Action:
         """One Rust call ranks the discards (``_core.greedy_discard``: void suit first, the most
         isolated of it when no kong is to be weighed; else lowest shanten, most ukeire, a
         terminal); a kong that keeps that shanten is taken instead."""
         void = self.void
-        mask, no_kong = discard_mask(legal)
+        mask, no_kong = discard_mask(legal) if discards is None else discards
         if no_kong and void >= 0 and mask >> (9 * void) & 0x1FF:
             # void-suit tiles are useless to the hand (R4.2): isolation alone ranks them, so
             # the visible tiles are not needed

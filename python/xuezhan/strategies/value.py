@@ -271,9 +271,11 @@ class ValueStrategy(GreedyStrategy):
         return min(cands, key=lambda s: (shanten(counts, melds, s), n[s], s))
 
     # ------------------------------------------------------------------ turn
-    def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+    def turn(
+        self, obs: Any, legal: Sequence[Action], counts: bytes, melds: bytes, discards: tuple[int, bool] | None = None
+    ) -> Action:
         void = self.void
-        mask, _ = discard_mask(legal)  # the legal discards, bit k = kind k
+        mask = (discard_mask(legal) if discards is None else discards)[0]  # bit k = kind k
         vis = self._seen.counts(obs)
         rows = [r for r in _core.best_discards(counts, melds, vis, void) if mask >> r[0] & 1]
         if not rows:

@@ -377,7 +377,15 @@ pub fn greedy_discard(
         return Err(EvalError::BadLegal { legal, held });
     }
     let mut out = Vec::with_capacity(14);
-    Ok(greedy_discard_unchecked(c, melds, visible, void, legal, isolate_void, &mut out))
+    Ok(greedy_discard_unchecked(
+        c,
+        melds,
+        visible,
+        void,
+        legal,
+        isolate_void,
+        &mut out,
+    ))
 }
 
 /// [`greedy_discard`] without validation (`legal` non-empty and held); `rows` is scratch.
@@ -418,7 +426,7 @@ pub fn greedy_discard_unchecked(
 
 #[inline]
 fn is_terminal(k: u8) -> bool {
-    k % 9 == 0 || k % 9 == 8
+    matches!(k % 9, 0 | 8)
 }
 
 /// Fills `rows` with [`best_discards_unchecked`] and returns (best legal kind, lowest legal
@@ -446,7 +454,14 @@ fn lowest(
 fn lowest_ranked(rows: &[Discard], legal: u32) -> u8 {
     rows.iter()
         .filter(|d| legal & (1 << d.kind) != 0)
-        .min_by_key(|d| (d.shanten, std::cmp::Reverse(d.ukeire), !is_terminal(d.kind), d.kind))
+        .min_by_key(|d| {
+            (
+                d.shanten,
+                std::cmp::Reverse(d.ukeire),
+                !is_terminal(d.kind),
+                d.kind,
+            )
+        })
         .map(|d| d.kind)
         .unwrap_or_else(|| (31 - legal.leading_zeros()) as u8)
 }
