@@ -111,8 +111,11 @@ class SeenTiles:
             r, m = rivers[o], melds[o]
             key = keys[o]
             if key is None or key[0] is not r or key[1] is not m:
+                if key is not None and key[1] is m and len(r) == len(key[0]) + 1 and r[:-1] == key[0]:
+                    parts[o] += _BYTE[r[-1]]  # the commonest change: one more discard
+                else:
+                    parts[o] = _seat_seen(r, m)
                 keys[o] = (r, m)
-                parts[o] = _seat_seen(r, m)
             total += parts[o]
         return total.to_bytes(27, "little")
 

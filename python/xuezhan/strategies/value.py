@@ -138,8 +138,8 @@ def likely_void(obs: Any, o: int) -> int:
 
 
 #: Per threatening opponent, what :func:`danger` needs of it, computed once per decision:
-#: (threat, likely void suit, void certain, kinds it discarded).
-ThreatFacts = list[tuple[float, int, bool, frozenset[int]]]
+#: (threat, likely void suit, void certain, its discard pile).
+ThreatFacts = list[tuple[float, int, bool, tuple[int, ...]]]
 
 
 def threat_facts(obs: Any, threats: dict[int, float], cache: list[Any] | None = None) -> ThreatFacts:
@@ -147,21 +147,22 @@ def threat_facts(obs: Any, threats: dict[int, float], cache: list[Any] | None = 
     void, whether it is certain, its discards) instead of once per tile.
 
     ``cache`` (four slots, kept by a strategy across a hand's decisions) keeps each opponent's
-    facts until its discard pile, melds or declared void change: the engine builds a new tuple
-    for a pile or melds only when they change, so identity tells."""
+    likely void until what :func:`likely_void` reads of it changes: its declared void, its
+    melds (the engine builds a new tuple only when they change, so identity tells) and the
+    first eight tiles of its pile (all it reads of the pile, its length included)."""
     out: ThreatFacts = []
     for o, p in threats.items():
         river, melds, declared = obs.discards[o], obs.melds[o], obs.voids[o]
+        head = river[:8]
         hit = cache[o] if cache is not None else None
-        if hit is not None and hit[0] is river and hit[1] is melds and hit[2] == declared:
-            facts = hit[3]
+        if hit is not None and hit[1] is melds and hit[2] == declared and hit[0] == head:
+            void, certain = hit[3]
         else:
             void = likely_void(obs, o)
             certain = void >= 0 and (declared >= 0 or len({k // 9 for _, k in melds}) >= 2)
-            facts = (void, certain, frozenset(river))
             if cache is not None:
-                cache[o] = (river, melds, declared, facts)
-        out.append((p, *facts))
+                cache[o] = (head, melds, declared, (void, certain))
+        out.append((p, void, certain, river))
     return out
 
 
