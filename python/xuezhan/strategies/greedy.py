@@ -111,8 +111,10 @@ class SeenTiles:
             r, m = rivers[o], melds[o]
             key = keys[o]
             if key is None or key[0] is not r or key[1] is not m:
-                if key is not None and key[1] is m and len(r) == len(key[0]) + 1 and r[:-1] == key[0]:
-                    parts[o] += _BYTE[r[-1]]  # the commonest change: one more discard
+                old = key[0] if key is not None and key[1] is m else None
+                if old is not None and len(r) > len(old) and r[: len(old)] == old:
+                    for k in r[len(old) :]:  # the commonest change: more discards on the pile
+                        parts[o] += _BYTE[k]
                 else:
                     parts[o] = _seat_seen(r, m)
                 keys[o] = (r, m)
