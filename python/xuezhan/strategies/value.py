@@ -193,21 +193,27 @@ def danger(obs: Any, kind: int, vis: bytes, threats: dict[int, float]) -> float:
 
 
 class _Danger:
-    """:func:`danger` for one decision: the opponents' facts read once, each tile's danger
-    computed at most once."""
+    """:func:`danger` for one decision: the opponents' facts read once, at the first tile asked
+    about (none when no choice depends on danger), and each tile's danger computed at most
+    once."""
 
-    __slots__ = ("hand", "vis", "facts", "memo")
+    __slots__ = ("obs", "vis", "threats", "cache", "facts", "memo")
 
     def __init__(self, obs: Any, vis: bytes, threats: dict[int, float], cache: list[Any] | None = None) -> None:
-        self.hand: bytes = obs.hand
+        self.obs = obs
         self.vis = vis
-        self.facts = threat_facts(obs, threats, cache)
+        self.threats = threats
+        self.cache = cache
+        self.facts: ThreatFacts | None = None
         self.memo: dict[int, float] = {}
 
     def __call__(self, kind: int) -> float:
         d = self.memo.get(kind)
         if d is None:
-            d = self.memo[kind] = danger_of(kind, 4 - self.hand[kind] - self.vis[kind], self.facts)
+            facts = self.facts
+            if facts is None:
+                facts = self.facts = threat_facts(self.obs, self.threats, self.cache)
+            d = self.memo[kind] = danger_of(kind, 4 - self.obs.hand[kind] - self.vis[kind], facts)
         return d
 
 
@@ -315,7 +321,10 @@ class ValueStrategy(GreedyStrategy):
         if not self.fan:
             # no void-suit tile is legal here: greedy's ranking over the legal discards
             return act(self.seat, DISCARD, _core.greedy_discard(counts, melds, vis, void, mask, False)[0])
+        if len(cands) == 1:  # every score below is at least 0: the one candidate wins
+            return act(self.seat, DISCARD, cands[0][0])
         best_kind, best_score = -1, -1.0
+        weigh = bool(threats)  # a danger term against discards into a ready-looking opponent
         for kind, sh, uk in cands:
             c = bytearray(counts)
             c[kind] -= 1
@@ -326,8 +335,7 @@ class ValueStrategy(GreedyStrategy):
                 score = self._one_away_value(c13, melds, vis, void) + 0.01 * uk
             else:
                 score = uk * potential(c13, melds, sh, self._max_factor) if self.steer else float(uk)
-            # a danger term against discards into a ready-looking opponent
-            if threats:
+            if weigh:
                 score *= 1.0 - self.alpha * min(1.0, dz(kind))
             score += 0.001 * _TERMINAL[kind]
             if score > best_score:
@@ -337,7 +345,7 @@ class ValueStrategy(GreedyStrategy):
     def _clear_tile(self, counts: bytes, dz: _Danger | None, kinds: Sequence[int]) -> int:
         """Which tile of a suit being cleared to throw: all are useless to the hand, so the
         least dangerous one (``dz``, None without threats), then the most isolated."""
-        if dz is not None:
+        if dz is not None and len(kinds) > 1:  # one tile: nothing to weigh
             low = min(round(dz(k), 2) for k in kinds)
             kinds = [k for k in kinds if round(dz(k), 2) <= low]
         mask = 0
