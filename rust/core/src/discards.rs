@@ -76,6 +76,21 @@ pub fn best_discards_unchecked(
     void: Option<u8>,
     out: &mut Vec<Discard>,
 ) {
+    discards_impl(c, melds, visible, void, None, out)
+}
+
+/// [`best_discards_unchecked`], or with `lowest_of = Some(set)` (bit k = kind k) the ukeire
+/// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
+/// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads. The shanten of every
+/// discard is cheap; the ukeire is most of the work.
+fn discards_impl(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: Option<u32>,
+    out: &mut Vec<Discard>,
+) {
     out.clear();
     let allowed = allowed_voids(melds, void);
     if allowed == 0 {
@@ -99,26 +114,55 @@ pub fn best_discards_unchecked(
     let mut plus_done = 0u8;
     let mut exact = [base_d[0]; 27];
     let mut exact_done = 0u32;
-    for k in 0..27 {
-        if c[k] == 0 {
-            continue;
-        }
+    // The 13 tiles left by discarding kind k (`h` holds them): per-suit distances, pair
+    // statistics, the missing counts of seven pairs and of the hand.
+    let after = |h: &Counts, k: usize| {
         let sk = k / 9;
-        h[k] -= 1;
         let mut d = base_d;
-        d[sk] = sd.dist(&h, sk);
+        d[sk] = sd.dist(h, sk);
         let mut ps = base_ps;
         let x = h[k];
         ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
         ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
-        let al13 = prefer_empty_void_mask(crate::win::concealed_suits(&h) ^ 7, allowed);
+        let al13 = prefer_empty_void_mask(crate::win::concealed_suits(h) ^ 7, allowed);
         let std13 = standard_missing(&d, sets, al13);
         let sp13 = if seven {
             seven_pairs_missing(&ps, al13)
         } else {
             u8::MAX
         };
-        let miss13 = std13.min(sp13);
+        (d, ps, sp13, std13.min(sp13))
+    };
+    // With `lowest_of`: the lowest missing count over that set, found first.
+    let mut wanted = u32::MAX;
+    let mut lowest = 0u8;
+    if let Some(set) = lowest_of {
+        wanted = set;
+        lowest = u8::MAX;
+        for k in 0..27 {
+            if c[k] != 0 && set & (1 << k) != 0 {
+                h[k] -= 1;
+                lowest = lowest.min(after(&h, k).3);
+                h[k] += 1;
+            }
+        }
+    }
+    for k in 0..27 {
+        if c[k] == 0 {
+            continue;
+        }
+        let sk = k / 9;
+        h[k] -= 1;
+        let (d, ps, sp13, miss13) = after(&h, k);
+        if lowest_of.is_some() && (wanted & (1 << k) == 0 || miss13 != lowest) {
+            h[k] += 1;
+            out.push(Discard {
+                kind: k as u8,
+                shanten: miss13 as i8 - 1,
+                ukeire: 0, // not wanted by the ranking
+            });
+            continue;
+        }
         let mut ukeire = 0u32;
         for s in 0..3 {
             let test = DrawTest::new(&d, s, sets, allowed, miss13);
@@ -398,7 +442,6 @@ pub fn greedy_discard_unchecked(
     isolate_void: bool,
     rows: &mut Vec<Discard>,
 ) -> GreedyChoice {
-    let mut legal = legal;
     if let Some(v) = void {
         let suit = 0x1ffu32 << (9 * v as u32);
         if legal & suit != 0 {
@@ -409,15 +452,14 @@ pub fn greedy_discard_unchecked(
                 };
             }
             // the lowest shanten is over every legal discard; the choice among the void suit's
-            let now = lowest(c, melds, visible, Some(v), legal, rows).1;
-            legal &= suit;
+            let (kind, now) = lowest(c, melds, visible, Some(v), legal, legal & suit, rows);
             return GreedyChoice {
-                kind: lowest_ranked(rows, legal),
+                kind,
                 shanten: Some(now),
             };
         }
     }
-    let (kind, now) = lowest(c, melds, visible, void, legal, rows);
+    let (kind, now) = lowest(c, melds, visible, void, legal, legal, rows);
     GreedyChoice {
         kind,
         shanten: Some(now),
@@ -429,24 +471,25 @@ fn is_terminal(k: u8) -> bool {
     matches!(k % 9, 0 | 8)
 }
 
-/// Fills `rows` with [`best_discards_unchecked`] and returns (best legal kind, lowest legal
-/// shanten).
+/// Fills `rows` as [`best_discards_unchecked`] does (the ukeire only where the ranking over
+/// `rank` reads it) and returns (the best kind of `rank`, the lowest shanten over `legal`).
 fn lowest(
     c: &Counts,
     melds: &[Meld],
     visible: &Counts,
     void: Option<u8>,
     legal: u32,
+    rank: u32,
     rows: &mut Vec<Discard>,
 ) -> (u8, i8) {
-    best_discards_unchecked(c, melds, visible, void, rows);
+    discards_impl(c, melds, visible, void, Some(rank), rows);
     let now = rows
         .iter()
         .filter(|d| legal & (1 << d.kind) != 0)
         .map(|d| d.shanten)
         .min()
         .unwrap_or(99);
-    (lowest_ranked(rows, legal), now)
+    (lowest_ranked(rows, rank), now)
 }
 
 /// The legal row with the least (shanten, −ukeire, −terminal, kind); the highest legal kind if
