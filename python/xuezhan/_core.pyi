@@ -83,11 +83,16 @@ def fan(
     fan (items with fan > 0, ordered by bit; heaven_earth reports ``max_fan``), or None when
     the hand does not win."""
 
-def best_discards(counts: bytes, melds: bytes | None, visible: bytes, void: int = -1) -> list[tuple[int, int, int]]:
+def best_discards(
+    counts: bytes, melds: bytes | None, visible: bytes, void: int = -1, lowest_of: int | None = None
+) -> list[tuple[int, int, int]]:
     """``[(kind, shanten, ukeire)]``, one row per distinct kind of the 14-tile hand (ordered by
     kind): the shanten after discarding it and the number of unseen tiles
     (``max(0, 4 - held - visible)`` summed over kinds) whose draw lowers that shanten.
-    ``visible``: 27 counts of tiles seen outside the concealed hand (discards, all melds)."""
+    ``visible``: 27 counts of tiles seen outside the concealed hand (discards, all melds).
+    With ``lowest_of`` (bit k = kind k) the ukeire is computed only for its kinds of lowest
+    shanten (0 in every other row): all a ranking by shanten then ukeire over that set reads,
+    much faster."""
 
 def greedy_discard(
     counts: bytes, melds: bytes | None, visible: bytes, void: int, legal: int, isolate_void: bool = True

@@ -284,20 +284,23 @@ class ValueStrategy(GreedyStrategy):
         void = self.void
         mask = (discard_mask(legal) if discards is None else discards)[0]  # bit k = kind k
         vis = self._seen.counts(obs)
-        rows = [r for r in _core.best_discards(counts, melds, vis, void) if mask >> r[0] & 1]
+        # the ukeire only of the fastest legal discards: all but a fold reads (see below)
+        rows = [r for r in _core.best_discards(counts, melds, vis, void, mask) if mask >> r[0] & 1]
         if not rows:
             return act(self.seat, DISCARD, mask.bit_length() - 1)
         now = min(r[1] for r in rows)
         kong = self._kong(legal, counts, melds, void, now)
         if kong is not None:
             return kong
-        void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
         threats = self._threats(obs) if self.defence else {}
         worst = max(threats.values(), default=0.0)
         dz = _Danger(obs, vis, threats, self._facts)  # each tile's danger computed once in this decision
         # Fold only when winning is unlikely anyway: far from ready, late, and facing a
         # ready-looking opponent (being unready at the end costs the same either way, R7.4).
         defend = self.fold and now >= 2 and obs.wall_count <= self.fold_wall and worst >= 0.6
+        if defend:  # a fold ranks slower discards by ukeire too
+            rows = [r for r in _core.best_discards(counts, melds, vis, void) if mask >> r[0] & 1]
+        void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
         if void_rows:
             if defend:
                 return act(self.seat, DISCARD, min(void_rows, key=lambda r: (dz(r[0]), r[1], -r[2], r[0]))[0])
@@ -306,7 +309,7 @@ class ValueStrategy(GreedyStrategy):
         if second >= 0:
             # play as if the second suit were void too: its tiles go first, waits are 清一色
             void = second
-            rows = [r for r in _core.best_discards(counts, melds, vis, void) if mask >> r[0] & 1]
+            rows = [r for r in _core.best_discards(counts, melds, vis, void, mask) if mask >> r[0] & 1]
             now = min(r[1] for r in rows)
             second_rows = [r for r in rows if r[0] // 9 == void]
             if second_rows:

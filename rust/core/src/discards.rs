@@ -79,6 +79,40 @@ pub fn best_discards_unchecked(
     discards_impl(c, melds, visible, void, None, out)
 }
 
+/// [`best_discards`] with the ukeire only of the kinds of `lowest_of` (bit k = kind k) whose
+/// shanten is the lowest among them (every other row has ukeire 0): all that a ranking by
+/// (shanten, −ukeire, …) over `lowest_of` reads, at a fraction of the cost.
+///
+/// ```
+/// use xuezhan_core::{best_discards, best_discards_lowest, parse_counts};
+/// let c = parse_counts("123456789m11p23p5s").unwrap();
+/// let all = best_discards(&c, &[], &[0; 27], None).unwrap();
+/// let low = best_discards_lowest(&c, &[], &[0; 27], None, 1 << 22 | 1 << 0).unwrap();
+/// let s5 = |d: &[xuezhan_core::Discard]| *d.iter().find(|d| d.kind == 22).unwrap();
+/// assert_eq!(s5(&low), s5(&all)); // 5s: the lowest shanten of {1m, 5s}
+/// assert_eq!(low.iter().find(|d| d.kind == 0).unwrap().ukeire, 0); // 1m: not read
+/// ```
+pub fn best_discards_lowest(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: u32,
+) -> Result<Vec<Discard>, EvalError> {
+    validate(c, melds, void, Size::Fourteen)?;
+    for (k, &v) in visible.iter().enumerate() {
+        if v > 4 {
+            return Err(EvalError::BadVisible {
+                kind: k as u8,
+                count: v,
+            });
+        }
+    }
+    let mut out = Vec::new();
+    discards_impl(c, melds, visible, void, Some(lowest_of), &mut out);
+    Ok(out)
+}
+
 /// [`best_discards_unchecked`], or with `lowest_of = Some(set)` (bit k = kind k) the ukeire
 /// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
 /// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads. The shanten of every

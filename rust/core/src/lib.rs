@@ -29,8 +29,8 @@ pub mod waits;
 pub mod win;
 
 pub use discards::{
-    best_discards, best_discards_unchecked, greedy_discard, greedy_discard_unchecked,
-    most_isolated, Discard, GreedyChoice,
+    best_discards, best_discards_lowest, best_discards_unchecked, greedy_discard,
+    greedy_discard_unchecked, most_isolated, Discard, GreedyChoice,
 };
 pub use error::EvalError;
 pub use fan::{ctx, fan, fan_unchecked, item, FanResult, RulesCore};

@@ -248,20 +248,26 @@ fn fan(
     }))
 }
 
-/// [(kind, shanten, ukeire)] for each distinct kind of the 14-tile hand.
+/// [(kind, shanten, ukeire)] for each distinct kind of the 14-tile hand; with `lowest_of`
+/// (bit k = kind k) the ukeire only of its kinds of lowest shanten (0 elsewhere).
 #[pyfunction]
-#[pyo3(signature = (counts, melds, visible, void = -1))]
+#[pyo3(signature = (counts, melds, visible, void = -1, lowest_of = None))]
 fn best_discards(
     counts: &[u8],
     melds: Option<&[u8]>,
     visible: &[u8],
     void: i64,
+    lowest_of: Option<u32>,
 ) -> PyResult<Vec<(u8, i8, u32)>> {
     const F: &str = "best_discards";
     let c = counts_arg(F, "counts", counts)?;
     let v = counts_arg(F, "visible", visible)?;
-    let d = core::best_discards(&c, &melds_arg(F, melds)?, &v, void_arg(F, void)?)
-        .map_err(|e| err(F, e))?;
+    let (m, vd) = (melds_arg(F, melds)?, void_arg(F, void)?);
+    let d = match lowest_of {
+        None => core::best_discards(&c, &m, &v, vd),
+        Some(set) => core::best_discards_lowest(&c, &m, &v, vd, set),
+    }
+    .map_err(|e| err(F, e))?;
     Ok(d.into_iter()
         .map(|d| (d.kind, d.shanten, d.ukeire))
         .collect())
