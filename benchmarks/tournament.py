@@ -18,15 +18,17 @@ Targets on one core: 2,000 greedy hands/s, 1,200 quick-line-up hands/s.
 Measured on the 2-core development machine (shared, so noisy; medians of three runs of 1,000
 hands, best of 2, alternating with the code before the change in the same session):
 
-    line-up      before   after   ratio   per decision (greedy / value)
-    greedy        1,001   1,172   1.17x   9.7 -> 5.9 µs
-    quick           563     659   1.17x   value 31.5 -> 25.2 µs
+    line-up      before   after   ratio   µs per decision, before -> after
+    greedy        1,001   1,286   1.28x   greedy 8.4 -> 4.7
+    quick           561     695   1.24x   greedy 10.2 -> 6.0, value 33.5 -> 24.4
+    random        2,067   2,079   1.01x   (the engine alone: unchanged)
 
-Where a greedy hand's time goes now (cProfile of one worker): the round engine about half,
-the strategy a third (of which the Rust discard ranking, ``_core.greedy_discard``, about a
-quarter), result rows and scheduling the rest. Both targets are out of reach of strategy work
-alone: four ``random`` bots, whose decisions cost nothing, play about 2,000 hands/s.
-
+Where the time goes now (cProfile of one worker): four greedy bots, the round engine about
+half, the strategies 31% (the Rust calls 6%), result rows and scheduling the rest; the quick
+line-up, the strategies 55% (almost all of it ``value``'s Python), the engine a third. Both
+targets (2,000 and 1,200) are out of reach of strategy work alone: four ``random`` bots,
+whose decisions cost nothing, play about 2,000 hands/s, so the engine and the rows would have
+to get faster too.
 """
 
 from __future__ import annotations
