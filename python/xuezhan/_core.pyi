@@ -83,11 +83,30 @@ def fan(
     fan (items with fan > 0, ordered by bit; heaven_earth reports ``max_fan``), or None when
     the hand does not win."""
 
-def best_discards(counts: bytes, melds: bytes | None, visible: bytes, void: int = -1) -> list[tuple[int, int, int]]:
+def best_discards(
+    counts: bytes, melds: bytes | None, visible: bytes, void: int = -1, lowest_of: int | None = None
+) -> list[tuple[int, int, int]]:
     """``[(kind, shanten, ukeire)]``, one row per distinct kind of the 14-tile hand (ordered by
     kind): the shanten after discarding it and the number of unseen tiles
     (``max(0, 4 - held - visible)`` summed over kinds) whose draw lowers that shanten.
-    ``visible``: 27 counts of tiles seen outside the concealed hand (discards, all melds)."""
+    ``visible``: 27 counts of tiles seen outside the concealed hand (discards, all melds).
+    With ``lowest_of`` (bit k = kind k) the ukeire is computed only for its kinds of lowest
+    shanten (0 in every other row): all a ranking by shanten then ukeire over that set reads,
+    much faster."""
+
+def greedy_discard(
+    counts: bytes, melds: bytes | None, visible: bytes, void: int, legal: int, isolate_void: bool = True
+) -> tuple[int, int | None]:
+    """The ``greedy`` strategy's discard of a 14-tile hand: ``(kind, shanten)``. ``legal`` has
+    bit k set for each kind that may be discarded (all held). Tiles of the ``void`` suit go
+    first: with ``isolate_void`` the most isolated of them (see :func:`most_isolated`; shanten
+    is then None, not computed); otherwise, and with no void-suit tile, the lowest shanten,
+    the most ukeire (as :func:`best_discards`), a terminal, the lowest kind. ``shanten`` is the
+    lowest over all the legal discards."""
+
+def most_isolated(counts: bytes, kinds: int) -> int:
+    """The most isolated kind of the set ``kinds`` (bit k = kind k, all held): fewest tiles
+    within two ranks in its suit, then fewest copies, then a terminal, then the lowest kind."""
 
 def warm_up() -> None:
     """Build the lookup tables now (about 30 ms) instead of on first use."""

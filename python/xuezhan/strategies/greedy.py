@@ -10,18 +10,20 @@ How it plays, decision by decision:
 - **Exchange (R11.1).** Passes three tiles of the suit it holds fewest of (at least three).
 - **Win.** Always, on a discard, a robbed kong or its own draw (R3.1, R2.1).
 - **Discard.** The legal discard with the lowest shanten of the 13 tiles left, then the most
-  ukeire (unseen copies of the tiles that would lower the shanten, from
-  :func:`xuezhan._core.best_discards`), then a terminal before a middle tile.
+  ukeire (unseen copies of the tiles that would lower the shanten, as
+  :func:`xuezhan._core.best_discards`), then a terminal before a middle tile: the whole ranking
+  is one Rust call, :func:`xuezhan._core.greedy_discard`.
 - **Peng / kong.** Takes a peng or an exposed kong on a discard (R3.1), or makes a concealed or
   added kong (R2.1), whenever that does not raise its shanten; never in its void suit.
 
-The hot path is one ``best_discards`` call per turn and one ``shanten`` call per claim on bytes
+The hot path is one ``greedy_discard`` call per turn and one ``shanten`` call per claim on bytes
 counts, so a greedy hand costs a few hundred microseconds.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from xuezhan import _core
 from xuezhan.engine.actions import (
@@ -37,7 +39,7 @@ from xuezhan.engine.actions import (
     act,
 )
 
-__all__ = ["GreedyStrategy", "choose_void", "suit_counts", "pick_discard", "own_melds", "visible_counts"]
+__all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds", "visible_counts"]
 
 _shanten_parts = _core.shanten_parts
 
@@ -47,7 +49,8 @@ def shanten(counts: bytes, mbytes: bytes, void: int) -> int:
     return _shanten_parts(counts, mbytes, void)[0]
 
 
-_TERMINAL = tuple(1 if k % 9 in (0, 8) else 0 for k in range(27))
+_greedy_discard = _core.greedy_discard
+_NOTHING_SEEN = bytes(27)
 _PUNG, _KONG, _CKONG = 0, 1, 2
 
 
@@ -72,47 +75,77 @@ def own_melds(obs: Any) -> bytes:
     return bytes(t * 27 + k for t, k in obs.melds[obs.seat])
 
 
+_BYTE = tuple(1 << (8 * k) for k in range(27))  # kind k's count sits in byte k of an int
+_MELD_TILES = (3, 4, 4)  # tiles a pung, kong, concealed kong shows
+
+
+def _seat_seen(river: Sequence[int], melds: Sequence[tuple[int, int]]) -> int:
+    """One seat's discard pile and melds as 27 byte-wide counts packed in an int (sums of such
+    ints add the counts: no count ever exceeds 4)."""
+    n = 0
+    for k in river:
+        n += _BYTE[k]
+    for t, k in melds:
+        n += _MELD_TILES[t] * _BYTE[k]
+    return n
+
+
+class SeenTiles:
+    """:func:`visible_counts` kept per seat across the decisions of a hand: a seat's share is
+    recomputed only when its discard pile or its melds changed. The engine builds a new tuple for
+    a seat's pile or melds only when they change, so identity tells; the cache holds the tuples
+    it was computed from, so their identities cannot be reused by others."""
+
+    __slots__ = ("_keys", "_parts")
+
+    def __init__(self) -> None:
+        self._keys: list[tuple[Any, Any] | None] = [None, None, None, None]
+        self._parts = [0, 0, 0, 0]
+
+    def counts(self, obs: Any) -> bytes:
+        """Tiles seen outside ``obs``'s seat's concealed hand (see :func:`visible_counts`)."""
+        keys, parts = self._keys, self._parts
+        rivers, melds = obs.discards, obs.melds
+        total = 0
+        for o in range(4):
+            r, m = rivers[o], melds[o]
+            key = keys[o]
+            if key is None or key[0] is not r or key[1] is not m:
+                old = key[0] if key is not None and key[1] is m else None
+                if old is not None and len(r) > len(old) and r[: len(old)] == old:
+                    for k in r[len(old) :]:  # the commonest change: more discards on the pile
+                        parts[o] += _BYTE[k]
+                else:
+                    parts[o] = _seat_seen(r, m)
+                keys[o] = (r, m)
+            total += parts[o]
+        return total.to_bytes(27, "little")
+
+
 def visible_counts(obs: Any) -> bytes:
-    """Tiles seen outside the seat's concealed hand: every discard pile and every meld."""
-    vis = bytearray(27)
-    for river in obs.discards:
-        for k in river:
-            vis[k] += 1
-    for ms in obs.melds:
-        for t, k in ms:
-            vis[k] += 3 if t == _PUNG else 4
-    return bytes(vis)
+    """Tiles seen outside the seat's concealed hand: every discard pile and every meld.
 
-
-def isolated(counts: bytes, kinds: Sequence[int]) -> int:
-    """The most isolated of ``kinds``: fewest tiles within two ranks in its suit, then fewest
-    copies, then a terminal, then the lowest kind."""
-
-    def key(k: int) -> tuple[int, int, int, int]:
-        lo = k - k % 9
-        near = sum(counts[max(lo, k - 2) : min(lo + 8, k + 2) + 1]) - counts[k]
-        return (near, counts[k], -_TERMINAL[k], k)
-
-    return min(kinds, key=key)
-
-
-def pick_discard(rows, legal: set[int], void: int) -> int:
-    """Greedy discard among ``rows`` = ``best_discards`` output ``(kind, shanten, ukeire)``.
-
-    Tiles of the ``void`` suit go first (R4.2); then lowest shanten, most ukeire, terminals first.
+    >>> from types import SimpleNamespace
+    >>> obs = SimpleNamespace(discards=((0, 0), (), (26,), ()), melds=(((0, 5),), (), (), ((2, 26),)))
+    >>> list(visible_counts(obs)[:6]), visible_counts(obs)[26]
+    ([2, 0, 0, 0, 0, 3], 5)
     """
-    best = None
-    best_key = None
-    have_void = void >= 0 and any(k // 9 == void for k in legal)
-    for kind, sh, uk in rows:
-        if kind not in legal or (have_void and kind // 9 != void):
-            continue
-        key = (sh, -uk, -_TERMINAL[kind], kind)
-        if best_key is None or key < best_key:
-            best, best_key = kind, key
-    if best is None:  # no row for a legal kind (cannot happen with a consistent observation)
-        best = max(legal)
-    return best
+    return SeenTiles().counts(obs)
+
+
+_BIT = tuple(1 << k for k in range(27))
+
+
+def discard_mask(legal: Sequence[Action]) -> tuple[int, bool]:
+    """The legal discards as a kind bitmask (bit k = kind k), and whether they are all the
+    legal actions (no kong to weigh)."""
+    mask = 0
+    n = 0
+    for _seat, verb, arg in legal:
+        if verb == DISCARD:
+            mask |= _BIT[arg]  # type: ignore[index]
+            n += 1
+    return mask, n == len(legal)
 
 
 class GreedyStrategy:
@@ -128,28 +161,42 @@ class GreedyStrategy:
         self.seat = 0
         self.rules: Any = None
         self.void: int = -1
+        self._seen = SeenTiles()
+        self._meld_key: Any = None  # the melds tuple ``_melds`` was built from
+        self._melds = b""
 
     # ------------------------------------------------------------------ Strategy protocol
     def reset(self, seat: int, rules: Any) -> None:
         self.seat = seat
         self.rules = rules
         self.void = -1
+        self._seen = SeenTiles()
 
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
-        verbs = {a.verb for a in legal}
-        if HU in verbs:
-            return next(a for a in legal if a.verb == HU)
+        mask = 0  # the legal discards (bit k = kind k), read in the same pass as a win
+        n = 0
+        for a in legal:
+            verb = a[1]
+            if verb == DISCARD:
+                mask |= _BIT[a[2]]
+                n += 1
+            elif verb == HU:
+                return a
         phase = obs.phase
         if phase == "exchange":
             return self.exchange(obs)
         if phase == "void":
             return self.declare(obs, legal)
         counts = obs.hand
-        melds = own_melds(obs)
+        ms = obs.melds[obs.seat]
+        if ms is not self._meld_key:  # its melds changed (the engine builds a new tuple then)
+            self._meld_key = ms
+            self._melds = bytes(t * 27 + k for t, k in ms)
+        melds = self._melds
         self._update_void(obs, counts, melds)
-        if DISCARD in verbs:
-            return self.turn(obs, legal, counts, melds)
+        if mask:
+            return self.turn(obs, legal, counts, melds, (mask, n == len(legal)))
         return self.claim(obs, legal, counts, melds)
 
     # ------------------------------------------------------------------ decisions
@@ -161,7 +208,7 @@ class GreedyStrategy:
         declared = obs.voids[obs.seat]
         if declared >= 0:
             self.void = declared
-        elif self.void < 0 or self.void in meld_suits(melds):
+        elif self.void < 0 or (melds and self.void in meld_suits(melds)):
             self.void = self._choose_void(counts, melds)
 
     def exchange(self, obs: Any) -> Action:
@@ -182,23 +229,24 @@ class GreedyStrategy:
                 return a
         return legal[0]
 
-    def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+    def turn(
+        self, obs: Any, legal: Sequence[Action], counts: bytes, melds: bytes, discards: tuple[int, bool] | None = None
+    ) -> Action:
+        """One Rust call ranks the discards (``_core.greedy_discard``: void suit first, the most
+        isolated of it when no kong is to be weighed; else lowest shanten, most ukeire, a
+        terminal); a kong that keeps that shanten is taken instead."""
         void = self.void
-        discards = {a.arg for a in legal if a.verb == DISCARD}
-        if void >= 0 and len(discards) == len(legal):
-            # Fast path (no kong to weigh): void-suit tiles are useless to the hand (R4.2), so
-            # any of them keeps the shanten; throw the most isolated one first.
-            in_void = [k for k in discards if k // 9 == void]
-            if in_void:
-                return act(self.seat, DISCARD, isolated(counts, in_void))
-        rows = _core.best_discards(counts, melds, visible_counts(obs), void)
-        if len(discards) == len(legal):  # no kong to weigh
-            return act(self.seat, DISCARD, pick_discard(rows, discards, void))
-        now = min(sh for k, sh, uk in rows if k in discards) if rows else 99
-        kong = self._kong(legal, counts, melds, void, now)
-        if kong is not None:
-            return kong
-        return act(self.seat, DISCARD, pick_discard(rows, discards, void))
+        mask, no_kong = discard_mask(legal) if discards is None else discards
+        if no_kong and void >= 0 and mask >> (9 * void) & 0x1FF:
+            # void-suit tiles are useless to the hand (R4.2): isolation alone ranks them, so
+            # the visible tiles are not needed
+            return act(self.seat, DISCARD, _greedy_discard(counts, melds, _NOTHING_SEEN, void, mask, True)[0])
+        kind, now = _greedy_discard(counts, melds, self._seen.counts(obs), void, mask, no_kong)
+        if not no_kong:
+            kong = self._kong(legal, counts, melds, void, 99 if now is None else now)
+            if kong is not None:
+                return kong
+        return act(self.seat, DISCARD, kind)
 
     def _kong(self, legal: Sequence[Action], counts: bytes, melds: bytes, void: int, now: int) -> Action | None:
         """The first concealed or added kong (R2.1) that raises the shanten ``now`` by at most
@@ -214,7 +262,7 @@ class GreedyStrategy:
                     m = melds + bytes([_CKONG * 27 + k])  # type: ignore[operator]
                 else:
                     c[k] -= 1  # type: ignore[index]
-                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)  # type: ignore[operator]
+                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)
                 if shanten(bytes(c), m, void) <= now + self.kong_slack:
                     return a
         return None

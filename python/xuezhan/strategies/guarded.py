@@ -113,7 +113,7 @@ def load_target(target: str) -> Callable[..., Any]:
             raise ValueError(f"strategy {target!r}: module {module_name!r} has no {attr!r}") from None
     if not callable(obj):
         raise ValueError(f"strategy {target!r} is not a class or factory")  # noqa: TRY004 - a config error
-    return obj  # type: ignore[no-any-return]
+    return obj
 
 
 class GuardedStrategy(ExternalStrategy):

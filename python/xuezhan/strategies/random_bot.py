@@ -4,6 +4,11 @@ its seed). Used by the invariant tests and the engine benchmark."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xuezhan.engine.actions import Action
+    from xuezhan.engine.observation import Observation
 
 __all__ = ["RandomStrategy"]
 
@@ -27,7 +32,7 @@ class RandomStrategy:
     def reset(self, seat: int, rules: object) -> None:
         self.seat = seat
 
-    def act(self, observation):
+    def act(self, observation: Observation) -> Action:
         # floor(U × n) with U = random() in [0, 1): uniform up to n / 2^53.
         legal = observation.legal_actions
         return legal[int(self._random() * len(legal))]

@@ -47,18 +47,17 @@ constructor option, for ablations in tournament files: ``options = { defence = f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from xuezhan import _core
 from xuezhan.engine.actions import DISCARD, Action, act
 from xuezhan.strategies.greedy import (
     GreedyStrategy,
-    isolated,
+    discard_mask,
     meld_suits,
-    pick_discard,
     shanten,
     suit_counts,
-    visible_counts,
 )
 
 __all__ = ["ValueStrategy", "triplets_shanten", "danger"]
@@ -138,21 +137,47 @@ def likely_void(obs: Any, o: int) -> int:
     return s
 
 
-def danger(obs: Any, kind: int, vis: bytes, threats: dict[int, float]) -> float:
-    """How likely a discard of ``kind`` is to be won on, summed over the threatening opponents."""
-    suit = kind // 9
-    live = 4 - obs.hand[kind] - vis[kind]
-    total = 0.0
+#: Per threatening opponent, what :func:`danger` needs of it, computed once per decision:
+#: (threat, likely void suit, void certain, its discard pile).
+ThreatFacts = list[tuple[float, int, bool, tuple[int, ...]]]
+
+
+def threat_facts(obs: Any, threats: dict[int, float], cache: list[Any] | None = None) -> ThreatFacts:
+    """What :func:`danger` reads of each threatening opponent, once per decision (the likely
+    void, whether it is certain, its discards) instead of once per tile.
+
+    ``cache`` (four slots, kept by a strategy across a hand's decisions) keeps each opponent's
+    likely void until what :func:`likely_void` reads of it changes: its declared void, its
+    melds (the engine builds a new tuple only when they change, so identity tells) and the
+    first eight tiles of its pile (all it reads of the pile, its length included)."""
+    out: ThreatFacts = []
     for o, p in threats.items():
-        void = likely_void(obs, o)
+        river, melds, declared = obs.discards[o], obs.melds[o], obs.voids[o]
+        head = river[:8]
+        hit = cache[o] if cache is not None else None
+        if hit is not None and hit[1] is melds and hit[2] == declared and hit[0] == head:
+            void, certain = hit[3]
+        else:
+            void = likely_void(obs, o)
+            certain = void >= 0 and (declared >= 0 or len({k // 9 for _, k in melds}) >= 2)
+            if cache is not None:
+                cache[o] = (head, melds, declared, (void, certain))
+        out.append((p, void, certain, river))
+    return out
+
+
+def danger_of(kind: int, live: int, facts: ThreatFacts) -> float:
+    """:func:`danger` of ``kind`` with ``live`` unseen copies, from :func:`threat_facts`."""
+    suit = kind // 9
+    total = 0.0
+    for p, void, certain, river in facts:
         if void == suit:
-            certain = obs.voids[o] >= 0 or len({k // 9 for _, k in obs.melds[o]}) >= 2
             if certain:
                 continue  # R4.2 / R11.2: it cannot win with this suit
             w = 0.15
         else:
             w = 1.0
-        if kind in obs.discards[o]:
+        if kind in river:
             w *= 0.5
         if live <= 0:
             w *= 0.55
@@ -160,6 +185,36 @@ def danger(obs: Any, kind: int, vis: bytes, threats: dict[int, float]) -> float:
             w *= 0.75
         total += p * w
     return total
+
+
+def danger(obs: Any, kind: int, vis: bytes, threats: dict[int, float]) -> float:
+    """How likely a discard of ``kind`` is to be won on, summed over the threatening opponents."""
+    return danger_of(kind, 4 - obs.hand[kind] - vis[kind], threat_facts(obs, threats))
+
+
+class _Danger:
+    """:func:`danger` for one decision: the opponents' facts read once, at the first tile asked
+    about (none when no choice depends on danger), and each tile's danger computed at most
+    once."""
+
+    __slots__ = ("obs", "vis", "threats", "cache", "facts", "memo")
+
+    def __init__(self, obs: Any, vis: bytes, threats: dict[int, float], cache: list[Any] | None = None) -> None:
+        self.obs = obs
+        self.vis = vis
+        self.threats = threats
+        self.cache = cache
+        self.facts: ThreatFacts | None = None
+        self.memo: dict[int, float] = {}
+
+    def __call__(self, kind: int) -> float:
+        d = self.memo.get(kind)
+        if d is None:
+            facts = self.facts
+            if facts is None:
+                facts = self.facts = threat_facts(self.obs, self.threats, self.cache)
+            d = self.memo[kind] = danger_of(kind, 4 - self.obs.hand[kind] - self.vis[kind], facts)
+        return d
 
 
 class ValueStrategy(GreedyStrategy):
@@ -205,9 +260,11 @@ class ValueStrategy(GreedyStrategy):
         self.one_suit_step = one_suit_step
         self._max_factor = 16.0
         self._core_rules: Any = None
+        self._facts: list[Any] = [None, None, None, None]
 
     def reset(self, seat: int, rules: Any) -> None:
         super().reset(seat, rules)
+        self._facts = [None, None, None, None]  # threat_facts per opponent, kept across decisions
         self._max_factor = float(2 ** (rules.max_fan - 1))
         self._core_rules = rules.core
 
@@ -221,45 +278,56 @@ class ValueStrategy(GreedyStrategy):
         return min(cands, key=lambda s: (shanten(counts, melds, s), n[s], s))
 
     # ------------------------------------------------------------------ turn
-    def turn(self, obs: Any, legal: list[Action], counts: bytes, melds: bytes) -> Action:
+    def turn(
+        self, obs: Any, legal: Sequence[Action], counts: bytes, melds: bytes, discards: tuple[int, bool] | None = None
+    ) -> Action:
         void = self.void
-        discards = {a.arg for a in legal if a.verb == DISCARD}
-        vis = visible_counts(obs)
-        rows = [r for r in _core.best_discards(counts, melds, vis, void) if r[0] in discards]
+        mask = (discard_mask(legal) if discards is None else discards)[0]  # bit k = kind k
+        vis = self._seen.counts(obs)
+        # the ukeire only of the fastest legal discards: all but a fold reads (see below)
+        rows = [r for r in _core.best_discards(counts, melds, vis, void, mask) if mask >> r[0] & 1]
         if not rows:
-            return act(self.seat, DISCARD, max(discards))
+            return act(self.seat, DISCARD, mask.bit_length() - 1)
         now = min(r[1] for r in rows)
         kong = self._kong(legal, counts, melds, void, now)
         if kong is not None:
             return kong
-        void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
         threats = self._threats(obs) if self.defence else {}
         worst = max(threats.values(), default=0.0)
+        dz = _Danger(obs, vis, threats, self._facts)  # each tile's danger computed once in this decision
         # Fold only when winning is unlikely anyway: far from ready, late, and facing a
         # ready-looking opponent (being unready at the end costs the same either way, R7.4).
         defend = self.fold and now >= 2 and obs.wall_count <= self.fold_wall and worst >= 0.6
+        if defend:  # a fold ranks slower discards by ukeire too
+            rows = [r for r in _core.best_discards(counts, melds, vis, void) if mask >> r[0] & 1]
+        void_rows = [r for r in rows if r[0] // 9 == void] if void >= 0 else []
         if void_rows:
             if defend:
-                return act(self.seat, DISCARD, min(void_rows, key=lambda r: (danger(obs, r[0], vis, threats), r[1], -r[2], r[0]))[0])
-            return act(self.seat, DISCARD, self._clear_tile(obs, counts, vis, threats, [r[0] for r in void_rows]))
+                return act(self.seat, DISCARD, min(void_rows, key=lambda r: (dz(r[0]), r[1], -r[2], r[0]))[0])
+            return act(self.seat, DISCARD, self._clear_tile(counts, dz if threats else None, [r[0] for r in void_rows]))
         second = self._one_suit_target(obs, counts, melds, now) if not defend else -1
         if second >= 0:
             # play as if the second suit were void too: its tiles go first, waits are 清一色
             void = second
-            rows = [r for r in _core.best_discards(counts, melds, vis, void) if r[0] in discards]
+            rows = [r for r in _core.best_discards(counts, melds, vis, void, mask) if mask >> r[0] & 1]
             now = min(r[1] for r in rows)
             second_rows = [r for r in rows if r[0] // 9 == void]
             if second_rows:
                 best_sh = min(r[1] for r in second_rows)
-                return act(self.seat, DISCARD, self._clear_tile(obs, counts, vis, threats, [r[0] for r in second_rows if r[1] == best_sh]))
+                kinds = [r[0] for r in second_rows if r[1] == best_sh]
+                return act(self.seat, DISCARD, self._clear_tile(counts, dz if threats else None, kinds))
         if defend:
             cands = [r for r in rows if r[1] <= now + 1]
-            best = min(cands, key=lambda r: (round(danger(obs, r[0], vis, threats), 3), r[1], -r[2], r[0]))
+            best = min(cands, key=lambda r: (round(dz(r[0]), 3), r[1], -r[2], r[0]))
             return act(self.seat, DISCARD, best[0])
         cands = [r for r in rows if r[1] == now]
         if not self.fan:
-            return act(self.seat, DISCARD, pick_discard(cands, discards, void))
+            # no void-suit tile is legal here: greedy's ranking over the legal discards
+            return act(self.seat, DISCARD, _core.greedy_discard(counts, melds, vis, void, mask, False)[0])
+        if len(cands) == 1:  # every score below is at least 0: the one candidate wins
+            return act(self.seat, DISCARD, cands[0][0])
         best_kind, best_score = -1, -1.0
+        weigh = bool(threats)  # a danger term against discards into a ready-looking opponent
         for kind, sh, uk in cands:
             c = bytearray(counts)
             c[kind] -= 1
@@ -270,21 +338,23 @@ class ValueStrategy(GreedyStrategy):
                 score = self._one_away_value(c13, melds, vis, void) + 0.01 * uk
             else:
                 score = uk * potential(c13, melds, sh, self._max_factor) if self.steer else float(uk)
-            # a danger term against discards into a ready-looking opponent
-            if threats:
-                score *= 1.0 - self.alpha * min(1.0, danger(obs, kind, vis, threats))
+            if weigh:
+                score *= 1.0 - self.alpha * min(1.0, dz(kind))
             score += 0.001 * _TERMINAL[kind]
             if score > best_score:
                 best_kind, best_score = kind, score
         return act(self.seat, DISCARD, best_kind)
 
-    def _clear_tile(self, obs: Any, counts: bytes, vis: bytes, threats: dict[int, float], kinds: list[int]) -> int:
+    def _clear_tile(self, counts: bytes, dz: _Danger | None, kinds: Sequence[int]) -> int:
         """Which tile of a suit being cleared to throw: all are useless to the hand, so the
-        least dangerous one, then the most isolated."""
-        if threats:
-            low = min(round(danger(obs, k, vis, threats), 2) for k in kinds)
-            kinds = [k for k in kinds if round(danger(obs, k, vis, threats), 2) <= low]
-        return isolated(counts, kinds)
+        least dangerous one (``dz``, None without threats), then the most isolated."""
+        if dz is not None and len(kinds) > 1:  # one tile: nothing to weigh
+            low = min(round(dz(k), 2) for k in kinds)
+            kinds = [k for k in kinds if round(dz(k), 2) <= low]
+        mask = 0
+        for k in kinds:
+            mask |= 1 << k
+        return _core.most_isolated(counts, mask)
 
     def _one_suit_target(self, obs: Any, counts: bytes, melds: bytes, now: int) -> int:
         """The suit to clear for 清一色 (+2 fan: four times the points), or -1. Only early, with

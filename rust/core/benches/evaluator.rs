@@ -45,6 +45,20 @@ fn bench(cr: &mut Criterion) {
     let melded: Vec<(Counts, Vec<Meld>)> = (0..N)
         .map(|i| with_pung[i % with_pung.len()].clone())
         .collect();
+    // 14-tile melded positions (a turn after a peng): one more tile of a kind with a copy left.
+    let melded14: Vec<(Counts, Vec<Meld>)> = melded
+        .iter()
+        .enumerate()
+        .map(|(i, (h, m))| {
+            let mut h = *h;
+            let k = (0..27)
+                .map(|j| (i * 7 + j) % 27)
+                .find(|&k| h[k] + if k == m[0].kind as usize { 3 } else { 0 } < 4)
+                .expect("a kind with a copy left");
+            h[k] += 1;
+            (h, m.clone())
+        })
+        .collect();
     let leshan = RulesCore::leshan();
     warm_up();
 
@@ -115,6 +129,16 @@ fn bench(cr: &mut Criterion) {
     per_hand!("best_discards_unchecked/random14", random14, |h| {
         best_discards_unchecked(h, &[], &visible, None, &mut dout);
         dout.len()
+    });
+    per_hand!("best_discards_unchecked/melded14", melded14, |h| {
+        best_discards_unchecked(&h.0, &h.1, &visible, None, &mut dout);
+        dout.len()
+    });
+    per_hand!("greedy_discard_unchecked/melded14", melded14, |h| {
+        let legal = (0..27)
+            .filter(|&k| h.0[k] > 0)
+            .fold(0u32, |m, k| m | 1 << k);
+        greedy_discard_unchecked(&h.0, &h.1, &visible, None, legal, true, &mut dout).kind
     });
     g.finish();
 

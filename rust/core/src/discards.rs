@@ -76,6 +76,55 @@ pub fn best_discards_unchecked(
     void: Option<u8>,
     out: &mut Vec<Discard>,
 ) {
+    discards_impl(c, melds, visible, void, None, out)
+}
+
+/// [`best_discards`] with the ukeire only of the kinds of `lowest_of` (bit k = kind k) whose
+/// shanten is the lowest among them (every other row has ukeire 0): all that a ranking by
+/// (shanten, −ukeire, …) over `lowest_of` reads, at a fraction of the cost.
+///
+/// ```
+/// use xuezhan_core::{best_discards, best_discards_lowest, parse_counts};
+/// let c = parse_counts("123456789m11p23p5s").unwrap();
+/// let all = best_discards(&c, &[], &[0; 27], None).unwrap();
+/// let low = best_discards_lowest(&c, &[], &[0; 27], None, 1 << 22 | 1 << 0).unwrap();
+/// let s5 = |d: &[xuezhan_core::Discard]| *d.iter().find(|d| d.kind == 22).unwrap();
+/// assert_eq!(s5(&low), s5(&all)); // 5s: the lowest shanten of {1m, 5s}
+/// assert_eq!(low.iter().find(|d| d.kind == 0).unwrap().ukeire, 0); // 1m: not read
+/// ```
+pub fn best_discards_lowest(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: u32,
+) -> Result<Vec<Discard>, EvalError> {
+    validate(c, melds, void, Size::Fourteen)?;
+    for (k, &v) in visible.iter().enumerate() {
+        if v > 4 {
+            return Err(EvalError::BadVisible {
+                kind: k as u8,
+                count: v,
+            });
+        }
+    }
+    let mut out = Vec::new();
+    discards_impl(c, melds, visible, void, Some(lowest_of), &mut out);
+    Ok(out)
+}
+
+/// [`best_discards_unchecked`], or with `lowest_of = Some(set)` (bit k = kind k) the ukeire
+/// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
+/// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads. The shanten of every
+/// discard is cheap; the ukeire is most of the work.
+fn discards_impl(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: Option<u32>,
+    out: &mut Vec<Discard>,
+) {
     out.clear();
     let allowed = allowed_voids(melds, void);
     if allowed == 0 {
@@ -99,26 +148,55 @@ pub fn best_discards_unchecked(
     let mut plus_done = 0u8;
     let mut exact = [base_d[0]; 27];
     let mut exact_done = 0u32;
-    for k in 0..27 {
-        if c[k] == 0 {
-            continue;
-        }
+    // The 13 tiles left by discarding kind k (`h` holds them): per-suit distances, pair
+    // statistics, the missing counts of seven pairs and of the hand.
+    let after = |h: &Counts, k: usize| {
         let sk = k / 9;
-        h[k] -= 1;
         let mut d = base_d;
-        d[sk] = sd.dist(&h, sk);
+        d[sk] = sd.dist(h, sk);
         let mut ps = base_ps;
         let x = h[k];
         ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
         ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
-        let al13 = prefer_empty_void_mask(crate::win::concealed_suits(&h) ^ 7, allowed);
+        let al13 = prefer_empty_void_mask(crate::win::concealed_suits(h) ^ 7, allowed);
         let std13 = standard_missing(&d, sets, al13);
         let sp13 = if seven {
             seven_pairs_missing(&ps, al13)
         } else {
             u8::MAX
         };
-        let miss13 = std13.min(sp13);
+        (d, ps, sp13, std13.min(sp13))
+    };
+    // With `lowest_of`: the lowest missing count over that set, found first.
+    let mut wanted = u32::MAX;
+    let mut lowest = 0u8;
+    if let Some(set) = lowest_of {
+        wanted = set;
+        lowest = u8::MAX;
+        for k in 0..27 {
+            if c[k] != 0 && set & (1 << k) != 0 {
+                h[k] -= 1;
+                lowest = lowest.min(after(&h, k).3);
+                h[k] += 1;
+            }
+        }
+    }
+    for k in 0..27 {
+        if c[k] == 0 {
+            continue;
+        }
+        let sk = k / 9;
+        h[k] -= 1;
+        let (d, ps, sp13, miss13) = after(&h, k);
+        if lowest_of.is_some() && (wanted & (1 << k) == 0 || miss13 != lowest) {
+            h[k] += 1;
+            out.push(Discard {
+                kind: k as u8,
+                shanten: miss13 as i8 - 1,
+                ukeire: 0, // not wanted by the ranking
+            });
+            continue;
+        }
         let mut ukeire = 0u32;
         for s in 0..3 {
             let test = DrawTest::new(&d, s, sets, allowed, miss13);
@@ -324,4 +402,164 @@ impl SuitDists {
             }
         }
     }
+}
+
+/// The `greedy` strategy's discard (one call per turn): which legal discard it throws and the
+/// lowest shanten any legal discard leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GreedyChoice {
+    /// The kind to discard.
+    pub kind: u8,
+    /// The lowest shanten over the legal discards (`None` when the ranking was not needed: a
+    /// void-suit tile chosen by isolation alone).
+    pub shanten: Option<i8>,
+}
+
+/// `greedy`'s discard among the kinds of `legal` (bit k = kind k may be discarded), all held.
+///
+/// Ranking, in order:
+/// 1. **Void suit first** (R4.2): when a legal kind is of the `void` suit only those count.
+///    With `isolate_void` they are ranked by isolation alone ([`most_isolated`]: no shanten
+///    or ukeire is computed, as every void-suit tile keeps the shanten).
+/// 2. Otherwise by [`best_discards`]: the lowest shanten, then the most ukeire, then a
+///    terminal, then the lowest kind.
+///
+/// ```
+/// use xuezhan_core::{greedy_discard, parse_counts};
+/// let c = parse_counts("123456789m11p23p5s").unwrap();
+/// let legal = (0..27).filter(|&k| c[k] > 0).fold(0u32, |m, k| m | 1 << k);
+/// let g = greedy_discard(&c, &[], &[0; 27], None, legal, true).unwrap();
+/// assert_eq!((g.kind, g.shanten), (22, Some(0))); // 5s: ready on 1p/4p
+/// let v = greedy_discard(&c, &[], &[0; 27], Some(2), legal, true).unwrap();
+/// assert_eq!((v.kind, v.shanten), (22, None)); // void s: its only tile goes first
+/// ```
+pub fn greedy_discard(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    isolate_void: bool,
+) -> Result<GreedyChoice, EvalError> {
+    validate(c, melds, void, Size::Fourteen)?;
+    for (k, &v) in visible.iter().enumerate() {
+        if v > 4 {
+            return Err(EvalError::BadVisible {
+                kind: k as u8,
+                count: v,
+            });
+        }
+    }
+    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
+    if legal == 0 || legal & !held != 0 {
+        return Err(EvalError::BadLegal { legal, held });
+    }
+    let mut out = Vec::with_capacity(14);
+    Ok(greedy_discard_unchecked(
+        c,
+        melds,
+        visible,
+        void,
+        legal,
+        isolate_void,
+        &mut out,
+    ))
+}
+
+/// [`greedy_discard`] without validation (`legal` non-empty and held); `rows` is scratch.
+pub fn greedy_discard_unchecked(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    isolate_void: bool,
+    rows: &mut Vec<Discard>,
+) -> GreedyChoice {
+    if let Some(v) = void {
+        let suit = 0x1ffu32 << (9 * v as u32);
+        if legal & suit != 0 {
+            if isolate_void {
+                return GreedyChoice {
+                    kind: most_isolated(c, legal & suit),
+                    shanten: None,
+                };
+            }
+            // the lowest shanten is over every legal discard; the choice among the void suit's
+            let (kind, now) = lowest(c, melds, visible, Some(v), legal, legal & suit, rows);
+            return GreedyChoice {
+                kind,
+                shanten: Some(now),
+            };
+        }
+    }
+    let (kind, now) = lowest(c, melds, visible, void, legal, legal, rows);
+    GreedyChoice {
+        kind,
+        shanten: Some(now),
+    }
+}
+
+#[inline]
+fn is_terminal(k: u8) -> bool {
+    matches!(k % 9, 0 | 8)
+}
+
+/// Fills `rows` as [`best_discards_unchecked`] does (the ukeire only where the ranking over
+/// `rank` reads it) and returns (the best kind of `rank`, the lowest shanten over `legal`).
+fn lowest(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    rank: u32,
+    rows: &mut Vec<Discard>,
+) -> (u8, i8) {
+    discards_impl(c, melds, visible, void, Some(rank), rows);
+    let now = rows
+        .iter()
+        .filter(|d| legal & (1 << d.kind) != 0)
+        .map(|d| d.shanten)
+        .min()
+        .unwrap_or(99);
+    (lowest_ranked(rows, rank), now)
+}
+
+/// The legal row with the least (shanten, −ukeire, −terminal, kind); the highest legal kind if
+/// no row is legal (cannot happen when every legal kind is held).
+fn lowest_ranked(rows: &[Discard], legal: u32) -> u8 {
+    rows.iter()
+        .filter(|d| legal & (1 << d.kind) != 0)
+        .min_by_key(|d| {
+            (
+                d.shanten,
+                std::cmp::Reverse(d.ukeire),
+                !is_terminal(d.kind),
+                d.kind,
+            )
+        })
+        .map(|d| d.kind)
+        .unwrap_or_else(|| (31 - legal.leading_zeros()) as u8)
+}
+
+/// The most isolated kind of the set `kinds` (bit k): fewest tiles within two ranks in its
+/// suit (itself excluded), then fewest copies, then a terminal, then the lowest kind.
+pub fn most_isolated(c: &Counts, kinds: u32) -> u8 {
+    let mut best = (u32::MAX, 0u8, true, 0u8);
+    for k in 0..27u8 {
+        if kinds & (1 << k) == 0 {
+            continue;
+        }
+        let ku = k as usize;
+        let lo = ku - ku % 9;
+        let a = ku.saturating_sub(2).max(lo);
+        let b = (ku + 2).min(lo + 8);
+        let near = c[a..=b].iter().map(|&x| x as u32).sum::<u32>() - c[ku] as u32;
+        let key = (near, c[ku], !is_terminal(k), k);
+        if key < best {
+            best = key;
+        }
+    }
+    best.3
 }

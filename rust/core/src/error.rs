@@ -59,6 +59,13 @@ pub enum EvalError {
         /// The count given.
         count: u8,
     },
+    /// A set of legal discards that is empty or names a kind not held.
+    BadLegal {
+        /// The legal kinds given (bit k = kind k).
+        legal: u32,
+        /// The kinds held (bit k = kind k).
+        held: u32,
+    },
 }
 
 impl fmt::Display for EvalError {
@@ -96,6 +103,18 @@ impl fmt::Display for EvalError {
                 "visible count {count} for tile {} is over 4",
                 tile_name(kind)
             ),
+            EvalError::BadLegal { legal, held } => {
+                if legal == 0 {
+                    write!(f, "legal discards must name at least one tile")
+                } else {
+                    let k = (legal & !held).trailing_zeros() as u8;
+                    if k >= 27 {
+                        write!(f, "legal discards {legal:#x} name a kind above 26")
+                    } else {
+                        write!(f, "legal discards name {} which the hand does not hold", tile_name(k))
+                    }
+                }
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 //! Hand evaluation for Sichuan "Xuezhan Daodi" (血战到底) mahjong, rule ids per `RULES.md`:
 //! win check ([`is_win`]), shanten ([`shanten()`], [`shanten_parts`]), waits with their R7.3
 //! values ([`wait_mask`], [`waits()`]), fan of a win ([`fan()`], R5) and discard support
-//! ([`best_discards`]).
+//! ([`best_discards`], and the `greedy` strategy's whole discard choice: [`greedy_discard`]).
 //!
 //! Everything is table driven per suit (see [`suit_table`]): a hand is three suit
 //! configurations, each looked up once; there is no search in any hot path. Checked functions
@@ -28,7 +28,10 @@ pub mod tiles;
 pub mod waits;
 pub mod win;
 
-pub use discards::{best_discards, best_discards_unchecked, Discard};
+pub use discards::{
+    best_discards, best_discards_lowest, best_discards_unchecked, greedy_discard,
+    greedy_discard_unchecked, most_isolated, Discard, GreedyChoice,
+};
 pub use error::EvalError;
 pub use fan::{ctx, fan, fan_unchecked, item, FanResult, RulesCore};
 pub use shanten::{

@@ -248,23 +248,69 @@ fn fan(
     }))
 }
 
-/// [(kind, shanten, ukeire)] for each distinct kind of the 14-tile hand.
+/// [(kind, shanten, ukeire)] for each distinct kind of the 14-tile hand; with `lowest_of`
+/// (bit k = kind k) the ukeire only of its kinds of lowest shanten (0 elsewhere).
 #[pyfunction]
-#[pyo3(signature = (counts, melds, visible, void = -1))]
+#[pyo3(signature = (counts, melds, visible, void = -1, lowest_of = None))]
 fn best_discards(
     counts: &[u8],
     melds: Option<&[u8]>,
     visible: &[u8],
     void: i64,
+    lowest_of: Option<u32>,
 ) -> PyResult<Vec<(u8, i8, u32)>> {
     const F: &str = "best_discards";
     let c = counts_arg(F, "counts", counts)?;
     let v = counts_arg(F, "visible", visible)?;
-    let d = core::best_discards(&c, &melds_arg(F, melds)?, &v, void_arg(F, void)?)
-        .map_err(|e| err(F, e))?;
+    let (m, vd) = (melds_arg(F, melds)?, void_arg(F, void)?);
+    let d = match lowest_of {
+        None => core::best_discards(&c, &m, &v, vd),
+        Some(set) => core::best_discards_lowest(&c, &m, &v, vd, set),
+    }
+    .map_err(|e| err(F, e))?;
     Ok(d.into_iter()
         .map(|d| (d.kind, d.shanten, d.ukeire))
         .collect())
+}
+
+/// `greedy`'s discard: (kind, lowest shanten over the legal discards or None); `legal` has
+/// bit k set for each kind that may be discarded.
+#[pyfunction]
+#[pyo3(signature = (counts, melds, visible, void, legal, isolate_void = true))]
+fn greedy_discard(
+    counts: &[u8],
+    melds: Option<&[u8]>,
+    visible: &[u8],
+    void: i64,
+    legal: u32,
+    isolate_void: bool,
+) -> PyResult<(u8, Option<i8>)> {
+    const F: &str = "greedy_discard";
+    let c = counts_arg(F, "counts", counts)?;
+    let v = counts_arg(F, "visible", visible)?;
+    let g = core::greedy_discard(
+        &c,
+        &melds_arg(F, melds)?,
+        &v,
+        void_arg(F, void)?,
+        legal,
+        isolate_void,
+    )
+    .map_err(|e| err(F, e))?;
+    Ok((g.kind, g.shanten))
+}
+
+/// The most isolated kind of the set `kinds` (bit k) in `counts` (as `greedy` ranks tiles
+/// of a suit it clears).
+#[pyfunction]
+fn most_isolated(counts: &[u8], kinds: u32) -> PyResult<u8> {
+    const F: &str = "most_isolated";
+    let c = counts_arg(F, "counts", counts)?;
+    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
+    if kinds == 0 || kinds & !held != 0 {
+        return Err(err(F, EvalError::BadLegal { legal: kinds, held }));
+    }
+    Ok(core::most_isolated(&c, kinds))
 }
 
 /// Builds the lookup tables now (they are otherwise built on first use).
@@ -545,6 +591,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(waits, m)?)?;
     m.add_function(wrap_pyfunction!(fan, m)?)?;
     m.add_function(wrap_pyfunction!(best_discards, m)?)?;
+    m.add_function(wrap_pyfunction!(greedy_discard, m)?)?;
+    m.add_function(wrap_pyfunction!(most_isolated, m)?)?;
     m.add_function(wrap_pyfunction!(warm_up, m)?)?;
     m.add_function(wrap_pyfunction!(batch_is_win, m)?)?;
     m.add_function(wrap_pyfunction!(batch_shanten, m)?)?;
