@@ -58,9 +58,15 @@ def measure(hands: int, repeats: int, seed: int) -> dict:
             dt, cpu, ends = run(preset, hands, seed)
             best = dt if best is None else min(best, dt)
             best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
-        out[preset] = {"hands": hands, "seconds": round(best, 4), "hands_per_s": round(hands / best, 1),
-                       "cpu_seconds": round(best_cpu, 4), "hands_per_cpu_s": round(hands / best_cpu, 1),
-                       "us_per_hand": round(best / hands * 1e6, 1), "ends": ends}
+        out[preset] = {
+            "hands": hands,
+            "seconds": round(best, 4),
+            "hands_per_s": round(hands / best, 1),
+            "cpu_seconds": round(best_cpu, 4),
+            "hands_per_cpu_s": round(hands / best_cpu, 1),
+            "us_per_hand": round(best / hands * 1e6, 1),
+            "ends": ends,
+        }
     return out
 
 
@@ -87,8 +93,12 @@ def main(argv=None) -> int:
     if a.quick:
         a.hands, a.repeats = 300, 1
     res = measure(a.hands, a.repeats, a.seed)
-    info = {"python": platform.python_version(), "machine": platform.machine(),
-            "xuezhan": str(xuezhan.__version__), "target_hands_per_s": TARGET_HANDS_PER_S}
+    info = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "xuezhan": str(xuezhan.__version__),
+        "target_hands_per_s": TARGET_HANDS_PER_S,
+    }
     if a.json:
         print(json.dumps({"info": info, "results": res}, indent=2, sort_keys=True))
         return 0
@@ -96,8 +106,10 @@ def main(argv=None) -> int:
     print(f"{'preset':<10}{'hands':>8}{'hands/s':>10}{'hands/cpu-s':>13}{'µs/hand':>10}{'vs target':>11}  ends")
     for preset, r in res.items():
         ratio = r["hands_per_cpu_s"] / TARGET_HANDS_PER_S
-        print(f"{preset:<10}{r['hands']:>8}{r['hands_per_s']:>10.0f}{r['hands_per_cpu_s']:>13.0f}"
-              f"{r['us_per_hand']:>10.0f}{ratio:>10.2f}x  {r['ends']}")
+        print(
+            f"{preset:<10}{r['hands']:>8}{r['hands_per_s']:>10.0f}{r['hands_per_cpu_s']:>13.0f}"
+            f"{r['us_per_hand']:>10.0f}{ratio:>10.2f}x  {r['ends']}"
+        )
     print("hands/s is wall-clock; hands/cpu-s is per second of this process's CPU time (the per-core")
     print("figure when other processes share the machine). 'vs target' uses hands/cpu-s.")
     if not a.no_profile:

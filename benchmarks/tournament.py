@@ -83,21 +83,38 @@ def main() -> None:
         workers = 1 if args.one_core else cores
         rows.append({"bots": name, "one_core": one, "all_cores": alln, "workers": workers, "per_core": alln / workers})
     if args.json:
-        print(json.dumps({"hands": args.hands, "repeats": args.repeats, "python": platform.python_version(),
-                          "cores": cores, "targets": TARGETS, "rows": rows}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "hands": args.hands,
+                    "repeats": args.repeats,
+                    "python": platform.python_version(),
+                    "cores": cores,
+                    "targets": TARGETS,
+                    "rows": rows,
+                },
+                indent=2,
+            )
+        )
         return
-    print(f"tournament speed: {args.hands} hands, best of {args.repeats}, {cores} cores, "
-          f"Python {platform.python_version()}")
+    print(
+        f"tournament speed: {args.hands} hands, best of {args.repeats}, {cores} cores, "
+        f"Python {platform.python_version()}"
+    )
     print(f"{'4 × bot':<10} {'1 core h/s':>11} {'all cores h/s':>14} {'per core':>9} {'scaling':>8} {'vs target':>10}")
     for r in rows:
-        print(f"{r['bots']:<10} {r['one_core']:>11.0f} {r['all_cores']:>14.0f} {r['per_core']:>9.0f} "
-              f"{r['all_cores'] / r['one_core']:>7.2f}x {r['one_core'] / TARGETS[r['bots']]:>9.2f}x")
+        print(
+            f"{r['bots']:<10} {r['one_core']:>11.0f} {r['all_cores']:>14.0f} {r['per_core']:>9.0f} "
+            f"{r['all_cores'] / r['one_core']:>7.2f}x {r['one_core'] / TARGETS[r['bots']]:>9.2f}x"
+        )
     by = {r["bots"]: r for r in rows}
     if "greedy" not in by or "random" not in by:
         return
     g, rnd = by["greedy"], by["random"]
-    print(f"greedy / random cost per hand: {rnd['one_core'] / g['one_core']:.2f}x "
-          f"(strategy share ≈ {100 * (1 - g['one_core'] / rnd['one_core']):.0f}% of a greedy hand)")
+    print(
+        f"greedy / random cost per hand: {rnd['one_core'] / g['one_core']:.2f}x "
+        f"(strategy share ≈ {100 * (1 - g['one_core'] / rnd['one_core']):.0f}% of a greedy hand)"
+    )
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ The legal-action lists of the engine hand out shared, pre-built :class:`Action` 
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Union
+from typing import NamedTuple
 
 from xuezhan.tiles import SUITS, TILE_STR, TileError, format_tiles, parse_tiles
 
@@ -58,7 +58,6 @@ CLAIM_VERBS = frozenset({HU, PENG, GANG, PASS})
 TILE_VERBS = frozenset({DISCARD, ANGANG, JIAGANG})
 
 
-
 class ActionError(ValueError):
     """A script line or action value that is not well formed (not a question of legality)."""
 
@@ -99,7 +98,7 @@ class Action(NamedTuple):
             return f"{self.seat} {v} {a!r}"
 
     @property
-    def tile(self) -> Optional[str]:
+    def tile(self) -> str | None:
         """The tile of a tile verb as a string (``"5p"``), else None."""
         if self.verb in TILE_VERBS and isinstance(self.arg, int):
             return TILE_STR[self.arg]
@@ -112,7 +111,7 @@ _TILED = [{v: tuple(Action(s, v, k) for k in range(27)) for v in TILE_VERBS} for
 _VOIDS = [tuple(Action(s, VOID, k) for k in range(3)) for s in range(4)]
 
 
-def act(seat: int, verb: str, arg: Union[int, tuple, None] = None) -> Action:
+def act(seat: int, verb: str, arg: int | tuple | None = None) -> Action:
     """A shared :class:`Action` (no allocation for the common verbs)."""
     if verb in TILE_VERBS:
         return _TILED[seat][verb][arg]  # type: ignore[index]

@@ -16,8 +16,10 @@ costs no allocation per action.
     >>> why = {}
     >>> claim_actions(1, c, 13, void=-1, win_fan=1, locked_fan=2, why=why)
     []
-    >>> refusal(act(1, HU), [], why, "seat 1 is asked about 5p")
-    'seat 1 is asked about 5p; it passed a win of 2 fan since its last draw and this one is not worth more (R4.3); legal: '
+    >>> print(*refusal(act(1, HU), [], why, "seat 1 is asked about 5p").split("; "), sep="\n")
+    seat 1 is asked about 5p
+    it passed a win of 2 fan since its last draw and this one is not worth more (R4.3)
+    legal:
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, Iterable, Optional, Union
+from typing import IO, Any
 
 from xuezhan.engine.actions import Action, IllegalAction, act, parse_action
 from xuezhan.engine.events import DECISION_TYPES, dumps
@@ -65,7 +66,7 @@ def log_lines(rnd: Round) -> list[str]:
     return [dumps(header(rnd))] + [dumps(e) for e in rnd.events]
 
 
-def write_log(rnd: Round, dest: Union[str, os.PathLike, IO[str]]) -> None:
+def write_log(rnd: Round, dest: str | os.PathLike | IO[str]) -> None:
     text = "\n".join(log_lines(rnd)) + "\n"
     if isinstance(dest, (str, os.PathLike)):
         with open(dest, "w", encoding="utf-8", newline="\n") as f:
@@ -86,7 +87,7 @@ def _event_action(e: dict[str, Any]) -> Action:
     return act(seat, t)
 
 
-def replay_log(source: Union[str, os.PathLike, Iterable[str]]) -> Round:
+def replay_log(source: str | os.PathLike | Iterable[str]) -> Round:
     """Re-run a log; raise :class:`ReplayMismatch` at the first event that differs (R12.4)."""
     if isinstance(source, (str, os.PathLike)) and not str(source).lstrip().startswith("{"):
         with open(source, encoding="utf-8") as f:
@@ -145,7 +146,7 @@ def replay_log(source: Union[str, os.PathLike, Iterable[str]]) -> Round:
     return rnd
 
 
-def validate_dir(path: Union[str, os.PathLike]) -> list[tuple[str, Optional[str]]]:
+def validate_dir(path: str | os.PathLike) -> list[tuple[str, str | None]]:
     """Replay every ``*.jsonl`` log under ``path``: ``[(file, None or the first mismatch)]``."""
     out: list[tuple[str, str | None]] = []
     for p in sorted(Path(path).rglob("*.jsonl")):

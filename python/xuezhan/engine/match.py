@@ -10,8 +10,9 @@ views of events; the engine knows them only through the ``Strategy`` protocol.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from time import perf_counter
-from typing import IO, Any, Optional, Sequence, Union
+from typing import IO, Any
 
 from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
 from xuezhan.engine.events import public_view
@@ -29,7 +30,7 @@ _CLAIM, _OVER = Phase.CLAIM, Phase.OVER
 def run_round(
     rnd: Round,
     strategies: Sequence[Any],
-    timeouts: Optional[list[int]] = None,
+    timeouts: list[int] | None = None,
     check: Any = None,
 ) -> Round:
     """Play ``rnd`` to its end with one strategy per seat (R10 timing and escapes).
@@ -111,12 +112,12 @@ def _deliver(events: list, seen: int, observers: list) -> int:
 
 def play_hand(
     strategies: Sequence[Any],
-    rules: Union[Rules, str, dict, None] = None,
+    rules: Rules | str | dict | None = None,
     seed: int = 0,
-    dealer: Optional[int] = None,
-    scores: Optional[Sequence[int]] = None,
-    log: Union[str, os.PathLike, IO[str], None] = None,
-    timeouts: Optional[list[int]] = None,
+    dealer: int | None = None,
+    scores: Sequence[int] | None = None,
+    log: str | os.PathLike | IO[str] | None = None,
+    timeouts: list[int] | None = None,
     reset: bool = True,
     check: Any = None,
 ) -> dict:
@@ -147,10 +148,10 @@ def play_hand(
 
 def play_match(
     strategies: Sequence[Any],
-    rules: Union[Rules, str, dict, None] = None,
+    rules: Rules | str | dict | None = None,
     hands: int = 1,
     seed: int = 0,
-    log_dir: Union[str, os.PathLike, None] = None,
+    log_dir: str | os.PathLike | None = None,
 ) -> dict:
     """R9: a match of ``hands`` hands. The first dealer is drawn from the match seed (R9.1), the
     next dealer follows R9.2, scores add up across hands (R9.3). Hand ``i`` is dealt from

@@ -9,12 +9,10 @@ choices before they are revealed) is in it.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from xuezhan.engine.state import PHASES, HandState, Phase
+from xuezhan.tiles import TILE_STR
 
 _TURN, _CLAIM = Phase.TURN, Phase.CLAIM
-from xuezhan.tiles import TILE_STR
 
 __all__ = ["Observation"]
 
@@ -88,8 +86,8 @@ class Observation:
         if ph is _CLAIM:
             w = st.claims
             assert w is not None  # a claim phase always has its window
-            self.claim_tile: Optional[int] = w.tile
-            self.claim_from: Optional[int] = w.frm
+            self.claim_tile: int | None = w.tile
+            self.claim_from: int | None = w.frm
             self.robbing = w.robbing
         else:
             self.claim_tile = None

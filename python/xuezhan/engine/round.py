@@ -41,7 +41,7 @@ from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
 from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, KongRecord, Phase, TurnFlags
 from xuezhan.rules import Rules, as_rules
-from xuezhan.tiles import SUITS, parse_tiles
+from xuezhan.tiles import parse_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.engine.observation import Observation

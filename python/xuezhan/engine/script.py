@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Literal, Mapping, Optional, Union, overload
+from collections.abc import Mapping
+from typing import Any, Literal, overload
 
 from xuezhan.engine.actions import CLAIM_VERBS, ESCAPE, HU, ActionError, IllegalAction, parse_action
 from xuezhan.engine.events import Hu
@@ -34,7 +35,7 @@ class ScriptError(ValueError):
     """A script line that is not legal where it is taken (``line`` is 0-based), or a bad document
     (``line`` is None)."""
 
-    def __init__(self, line: Optional[int], message: str) -> None:
+    def __init__(self, line: int | None, message: str) -> None:
         self.line = line
         self.message = message
         super().__init__(message)
@@ -43,7 +44,7 @@ class ScriptError(ValueError):
         return {"line": self.line, "message": self.message}
 
 
-def load_script(source: Union[str, os.PathLike, Mapping[str, Any]]) -> dict:
+def load_script(source: str | os.PathLike | Mapping[str, Any]) -> dict:
     """A script document from a dict, a path, or JSON text."""
     if isinstance(source, Mapping):
         return dict(source)
@@ -75,14 +76,14 @@ def round_from_script(doc: Mapping[str, Any]) -> Round:
 
 @overload
 def replay_script(
-    doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_round: Literal[False] = False
+    doc: str | os.PathLike | Mapping[str, Any], *, return_round: Literal[False] = False
 ) -> dict[str, Any]: ...
 @overload
 def replay_script(
-    doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_round: Literal[True]
+    doc: str | os.PathLike | Mapping[str, Any], *, return_round: Literal[True]
 ) -> tuple[dict[str, Any], Round]: ...
 def replay_script(
-    doc: Union[str, os.PathLike, Mapping[str, Any]], *, return_round: bool = False
+    doc: str | os.PathLike | Mapping[str, Any], *, return_round: bool = False
 ) -> dict[str, Any] | tuple[dict[str, Any], Round]:
     """Run an R13 document; return the hand's result dict (``deltas``, ``next_dealer``, ``wins``,
     ``end``, ``fired``, …), or ``(result, round)`` with ``return_round``.

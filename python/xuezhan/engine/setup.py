@@ -107,10 +107,9 @@ def apply_exchange(st: HandState, action: Action, default: bool) -> bool:
     seat = action.seat
     if action not in st.legal:
         arg = action.arg
-        if isinstance(arg, tuple) and all(type(k) is int for k in arg):
-            if len(arg) == 3:
-                a, b, c = sorted(arg)
-                action = Action(seat, action.verb, (a, b, c))
+        if isinstance(arg, tuple) and len(arg) == 3 and all(type(k) is int for k in arg):
+            a, b, c = sorted(arg)
+            action = Action(seat, action.verb, (a, b, c))
         if action not in st.legal:
             legal = ", ".join(str(a) for a in st.legal)
             raise IllegalAction(action, f"{exchange_reason(action, st.counts[seat])}; legal: {legal}")

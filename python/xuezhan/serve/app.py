@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,7 @@ class CreateTable(BaseModel):
     bots: list[str | None] = Field(default_factory=list, max_length=4)
 
 
-def _page(name: str):
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         return FileResponse(STATIC / name, media_type="text/html")
 

@@ -240,14 +240,14 @@ class Table:
         if d is not None and (d.kind != "claim" or d.seat == seat):
             # Who is asked about a claim is that seat's business only (it would tell its tiles).
             clock = Clock(
-                seat=d.seat,  # type: ignore[arg-type]
+                seat=d.seat,
                 kind=d.kind,  # type: ignore[arg-type]
                 remaining_ms=max(0, int((d.deadline - time.monotonic()) * 1000)),
                 total_ms=int(d.total * 1000),
             )
         sel = self.selected[seat] if role == "player" else None
         return StateMsg(
-            seat=seat,  # type: ignore[arg-type]
+            seat=seat,
             role=role,  # type: ignore[arg-type]
             hand_no=self.rnd_no,
             view=view,

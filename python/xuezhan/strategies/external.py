@@ -136,9 +136,7 @@ class ExternalStrategy:
         try:
             return BotProcess(self.argv, cwd=self.cwd, env=self._environ(), stderr=stderr)
         except OSError as exc:
-            raise BotCrashed(
-                f"external bot {self.name!r}: cannot start {shlex.join(self.argv)!r}: {exc}"
-            ) from None
+            raise BotCrashed(f"external bot {self.name!r}: cannot start {shlex.join(self.argv)!r}: {exc}") from None
 
     def _start(self) -> None:
         self.bot = self._spawn(self.stderr)
