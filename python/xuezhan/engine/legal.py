@@ -16,7 +16,8 @@ costs no allocation per action.
     >>> why = {}
     >>> claim_actions(1, c, 13, void=-1, win_fan=1, locked_fan=2, why=why)
     []
-    >>> print(*refusal(act(1, HU), [], why, "seat 1 is asked about 5p").split("; "), sep="\n")
+    >>> for part in refusal(act(1, HU), [], why, "seat 1 is asked about 5p").rstrip().split("; "):
+    ...     print(part)
     seat 1 is asked about 5p
     it passed a win of 2 fan since its last draw and this one is not worth more (R4.3)
     legal:

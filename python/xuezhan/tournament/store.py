@@ -32,9 +32,12 @@ step holds more than one chunk per segment plus one output row group in memory.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,6 +218,27 @@ def recover(out_dir: str | Path) -> list[str]:
     return notes
 
 
+@contextlib.contextmanager
+def _held_interrupt() -> Iterator[None]:
+    """Hold Ctrl-C while a chunk is stored or a segment closed, and deliver it right after.
+
+    A KeyboardInterrupt between writing a row group and recording its chunk id would close a
+    segment whose footer misses a chunk (an unreadable segment for ``--resume``). Only the main
+    thread can change the handler; elsewhere the signal is not delivered to us anyway.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if caught:
+            signal.raise_signal(signal.SIGINT)  # now, with the usual handler
+
+
 class SegmentWriter:
     """Writes finished chunks into segments of :data:`SEGMENT_ROWS` rows (a context manager).
 
@@ -257,6 +281,10 @@ class SegmentWriter:
 
     def add(self, chunk_id: int, table: pa.Table) -> None:
         """Store one finished chunk (its rows in (hand, seat) order)."""
+        with _held_interrupt():
+            self._add(chunk_id, table)
+
+    def _add(self, chunk_id: int, table: pa.Table) -> None:
         if self._pq is None:
             self._open()
         assert self._pq is not None
@@ -270,10 +298,14 @@ class SegmentWriter:
         self._chunks.append(chunk_id)
         self._rows.append(table.num_rows)
         if sum(self._rows) >= self.rows_per_segment:
-            self.close_segment()
+            self._close_segment()
 
     def close_segment(self) -> None:
         """Close the open segment: footer with its chunk ids, sync, rename, drop the journal."""
+        with _held_interrupt():
+            self._close_segment()
+
+    def _close_segment(self) -> None:
         if self._pq is None:
             return
         writer, self._pq = self._pq, None
