@@ -69,16 +69,17 @@ def test_pettingzoo_parallel_api_test(rules):
     parallel_api_test(xe.parallel_env(rules), num_cycles=300)
 
 
-def test_pettingzoo_max_cycles_test():
-    """The checker samples actions without the mask and expects every agent to be selected in
-    lockstep cycles. Chengdu's setup is such a stretch (each seat: three exchange picks, then
-    its void: four steps in turn), so it runs there; ``illegal="default"`` plays the R10
-    default for the unmasked actions (one pick per step in the exchange)."""
+@pytest.mark.parametrize("preset", ["leshan", "chengdu"])
+def test_pettingzoo_max_cycles_test(preset):
+    """PettingZoo's checker: with ``max_cycles`` every agent takes exactly that many steps. A
+    seat that has had its cycles is truncated and the engine plays its R10 defaults while the
+    others play on (claims make the order of seats irregular, so cycles are counted per seat);
+    ``illegal="default"`` plays the R10 default for the checker's unmasked actions."""
     mod = types.SimpleNamespace(
-        env=lambda max_cycles: xe.aec_env("chengdu", max_cycles=max_cycles, illegal="default"),
-        parallel_env=lambda max_cycles: xe.parallel_env("chengdu", max_cycles=max_cycles, illegal="default"),
+        env=lambda max_cycles: xe.aec_env(preset, max_cycles=max_cycles, illegal="default"),
+        parallel_env=lambda max_cycles: xe.parallel_env(preset, max_cycles=max_cycles, illegal="default"),
     )
-    for _ in range(5):
+    for _ in range(20):
         max_cycles_test(mod)
 
 

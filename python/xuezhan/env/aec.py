@@ -74,8 +74,9 @@ class XuezhanAEC(AECEnv):
       :class:`IllegalActionError`; ``"default"``: the engine's R10 default action is played.
     - ``dealer``: a fixed dealer seat; default: drawn from each hand's seed (R9.1).
     - ``seed``: where the hand seeds of ``reset()`` calls without a seed start.
-    - ``max_cycles``: truncate every seat when the seat to act has taken that many steps (a
-      cycle is one step per seat); ``max_steps``: truncate after that many steps in all.
+    - ``max_cycles``: truncate a seat once it has taken that many steps (cycles are counted
+      per seat: claims make the order irregular); the engine then plays its R10 defaults until
+      every seat is truncated or terminated. ``max_steps``: truncate after that many steps in all.
       Both default to ``None`` (a hand always ends by the rules).
     """
 
@@ -256,35 +257,38 @@ class XuezhanAEC(AECEnv):
             raise IllegalActionError(f"action {aid} ({name}) is not legal for player_{seat}; legal: {allowed}")
         self.infos[AGENTS[seat]] = {"illegal_action": aid}
         if self.illegal == "default":
-            if legal and legal[0].verb == EXCHANGE:
-                # One step, one pick: the next tile of the R11.1 default choice that the
-                # picks so far allow (the highest allowed kind once they leave it).
-                kinds = pick_kinds(rnd.observation(seat).hand, self._picks)
-                rest = list(rnd.default_action(seat).arg)  # type: ignore[arg-type]
-                for k in self._picks:
-                    if k in rest:
-                        rest.remove(k)
-                pick = next((k for k in rest if k in kinds), kinds[-1])
-                self._pick(seat, pick, default=True)
-            else:
-                rnd.apply(
-                    rnd.default_action(seat),
-                    default=True,
-                    note=f"illegal action {name}",
-                )
+            self._default_step(seat, f"illegal action {name}")
             return
         self._picks = []
         # R10.3: an illegal action is an escape (R8)
         rnd.apply(act(seat, ESCAPE), note=f"illegal action {name}")
 
-    def _after(self, rnd: Round) -> None:
+    def _default_step(self, seat: int, note: str) -> None:
+        """One step of the engine's R10 default for ``seat`` (an exchange: one pick of it)."""
+        rnd = self.round
+        assert rnd is not None
+        legal = rnd.legal_actions(seat)
+        if legal and legal[0].verb == EXCHANGE:
+            # One step, one pick: the next tile of the R11.1 default choice that the
+            # picks so far allow (the highest allowed kind once they leave it).
+            kinds = pick_kinds(rnd.observation(seat).hand, self._picks)
+            rest = list(rnd.default_action(seat).arg)  # type: ignore[arg-type]
+            for k in self._picks:
+                if k in rest:
+                    rest.remove(k)
+            pick = next((k for k in rest if k in kinds), kinds[-1])
+            self._pick(seat, pick, default=True)
+        else:
+            rnd.apply(rnd.default_action(seat), default=True, note=note)
+
+    def _after(self, rnd: Round, fresh: bool = True) -> None:
         """Credit what was paid in this step, terminate winners, select the next agent.
 
         The payments of a step (every ``pay`` event, R6–R8) add up to the change of the hand's
         deltas, which every seat's observation shows; so do the wins. One observation of the
         next seat to act gives both and is kept for its ``observe``."""
         rewards = self.rewards
-        if self._paid:  # rewards are those of the last step only
+        if fresh and self._paid:  # rewards are those of the last step only
             for a in rewards:
                 rewards[a] = 0.0
             self._paid = False
@@ -324,13 +328,22 @@ class XuezhanAEC(AECEnv):
             self.agent_selection = self.agents[0]
             return
         assert cur is not None
-        if (self.max_cycles is not None and self._seat_steps[cur] >= self.max_cycles) or (
-            self.max_steps is not None and self._steps >= self.max_steps
-        ):
+        if self.max_steps is not None and self._steps >= self.max_steps:
             for a in self.agents:
                 if not self.terminations[a]:
                     self.truncations[a] = True
             self.agent_selection = self.agents[0]
+            return
+        if self.max_cycles is not None and self._seat_steps[cur] >= self.max_cycles:
+            # This seat has had its cycles: it is truncated, and from now on the engine plays
+            # its R10 defaults while the others play on. A cycle is counted per seat, since
+            # claims (asked of whoever can claim, R3) make the order of seats irregular.
+            self.truncations[AGENTS[cur]] = True
+            if all(self.terminations[a] or self.truncations[a] for a in self.agents):
+                self.agent_selection = self.agents[0]
+                return
+            self._default_step(cur, "truncated (max_cycles)")
+            self._after(rnd, fresh=False)  # credit what the default step paid, select again
             return
         self.agent_selection = AGENTS[cur]
 
