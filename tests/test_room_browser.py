@@ -25,7 +25,7 @@ ART = Path(__file__).resolve().parents[1] / "test-artifacts"
 def base():
     room = Room(
         pace=Pace(bot_delay=0.05, between_hands=0.0),
-        rules_overrides={"turn_timeout": 2.5, "claim_timeout": 1.2},
+        rules_overrides={"turn_timeout": 4.0, "claim_timeout": 1.2},  # room for a slow, loaded CI machine
     )
     with live_server(create_app(room)) as url:
         yield url
