@@ -68,3 +68,20 @@ def test_tournament_command_keeps_logs_and_points_at_the_lost_hands(tmp_path):
     assert "xuezhan view" in res.output
     res = CliRunner().invoke(main, ["replay", str(out / "logs" / hand_logs.log_name(0))])
     assert res.exit_code == 0 and "OK" in res.output
+
+
+def test_the_html_report_links_each_strategys_biggest_losses(tmp_path):
+    from xuezhan.tournament.report import write_report
+
+    out = tmp_path / "out"
+    df = run(_config(out / hand_logs.LOG_DIR, hands=8))
+    page = write_report(df, out)["html"].read_text(encoding="utf-8")
+    assert "Lost hands to replay" in page
+    for _name, rows in df.groupby("strategy"):
+        worst = rows.nsmallest(1, "delta").iloc[0]
+        if worst["delta"] < 0:
+            log = hand_logs.log_name(int(worst["hand"]))
+            assert f'href="{hand_logs.LOG_DIR}/{log}"' in page
+            assert f"xuezhan view {out / hand_logs.LOG_DIR / log}" in page
+    # without logs beside the results, no such section
+    assert "Lost hands" not in write_report(df, tmp_path / "bare")["html"].read_text(encoding="utf-8")

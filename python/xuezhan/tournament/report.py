@@ -324,6 +324,33 @@ def _png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
+def _lost_hands_html(df: pd.DataFrame, out: Path) -> str:
+    """With hand logs beside the results (``xuezhan tournament --logs``): each strategy's
+    biggest losses, each a link to its log and the command that replays it."""
+    from xuezhan.tournament.hand_logs import LOG_DIR, worst_hands
+
+    folder = out / LOG_DIR
+    if not folder.is_dir():
+        return ""
+    rows = []
+    for name, hand, delta, path in worst_hands(df, folder):
+        if not path.is_file():
+            continue
+        rel = f"{LOG_DIR}/{path.name}"
+        rows.append(
+            f"<tr><td>{html.escape(name)}</td><td>{hand}</td><td>{delta:+d}</td>"
+            f'<td><a href="{html.escape(rel)}">{html.escape(rel)}</a></td>'
+            f"<td><code>xuezhan view {html.escape(str(path))}</code></td></tr>"
+        )
+    if not rows:
+        return ""
+    return (
+        "<h2>Lost hands to replay</h2>\n<p>Each strategy's biggest losses; <code>xuezhan view LOG</code> "
+        "steps through a hand with all four hands open.</p>\n<table><tr><th>strategy</th><th>hand</th>"
+        "<th>delta</th><th>log</th><th>replay</th></tr>\n" + "\n".join(rows) + "\n</table>"
+    )
+
+
 def write_report(
     df: pd.DataFrame,
     out_dir: str | Path,
@@ -377,6 +404,7 @@ def write_report(
     paths["rules_csv"] = out / "rules.csv"
     rules.to_csv(paths["rules_csv"], index=False)
     rules_html = rules.to_html(index=False, float_format=lambda v: f"{100 * v:.1f}%", escape=True)
+    lost_html = _lost_hands_html(df, out)
     img_html = "\n".join(
         f'<figure><img alt="{html.escape(n)}" src="data:image/png;base64,{base64.b64encode(d).decode()}">'
         f"<figcaption>{html.escape(n.replace('_', ' '))}</figcaption></figure>"
@@ -407,6 +435,7 @@ under duplicate seating), with a 95% t-interval over the walls.</p>
 reference, docs/rules.md (anchors <code>docs/rules.md#R6.5</code>); <code>xuezhan rules R6.5</code>
 prints a rule.</p>
 {rules_html}
+{lost_html}
 </body></html>
 """
     paths["html"] = out / "report.html"
