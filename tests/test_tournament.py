@@ -1,5 +1,5 @@
 """The tournament runner: scheduling, determinism across workers, resume, summary statistics,
-reports and the CLI (issue 4; rule ids: R1.4 seeds, R9.1 dealer from the seed, R8/R10 columns)."""
+reports and the CLI (rule ids: R1.4 seeds, R9.1 dealer from the seed, R8/R10 columns)."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ strategy = "random"
 def test_quick_toml_is_valid():
     c = load_config(ROOT / "tournaments" / "quick.toml")
     assert c.labels == ("random", "greedy", "value", "value")
-    assert c.seating == "duplicate" and c.n_games == 8000  # enough walls for non-overlapping intervals (issue 4)
+    assert c.seating == "duplicate" and c.n_games == 8000  # enough walls for non-overlapping intervals
     c.build_rules()
 
 

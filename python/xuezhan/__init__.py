@@ -64,7 +64,7 @@ def __getattr__(name: str) -> Any:  # lazy sub-module: keeps `import xuezhan` fr
         import importlib
 
         return importlib.import_module("xuezhan.batch")
-    if name == "replay_script":  # the round engine (issue 3), imported on first use
+    if name == "replay_script":  # the round engine, imported on first use
         from xuezhan.engine.script import replay_script
 
         return replay_script
