@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
-__all__ = ["BadInput", "GuardedGroup", "emit_json", "fail", "one_line"]
+__all__ = ["BadInput", "GuardedGroup", "emit_json", "fail", "interrupted", "one_line"]
 
 FINDING = 1
 BAD_INPUT = 2
@@ -54,6 +54,16 @@ def fail(
     else:
         click.echo(f"Error: {msg}", err=True)
     raise click.exceptions.Exit(code)
+
+
+def interrupted(command: str, file: os.PathLike[str] | str, out: os.PathLike[str] | str) -> NoReturn:
+    """Ctrl-C in a run that writes to ``out``: say how to continue, exit 130 (as a shell does)."""
+    click.echo(
+        f"\ninterrupted: the finished chunks are saved in {out}; continue with\n"
+        f"  xuezhan {command} {file} --output {out} --resume",
+        err=True,
+    )
+    raise click.exceptions.Exit(130)
 
 
 class GuardedGroup(click.Group):

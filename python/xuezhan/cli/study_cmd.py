@@ -7,10 +7,11 @@ the report (terminal tables, ``summary.parquet``, ``report.html``).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
+
+from xuezhan.cli._common import interrupted
 
 __all__ = ["COMMANDS", "study_command"]
 
@@ -105,12 +106,7 @@ def study_command(
             address=address,
         )
     except KeyboardInterrupt:
-        click.echo(
-            f"\ninterrupted: the finished chunks are saved in {out}; continue with\n"
-            f"  xuezhan study {file} --output {out} --resume",
-            err=True,
-        )
-        sys.exit(130)
+        interrupted("study", file, out)
     except (StudyError, TournamentError, ConfigError, ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"results: {results}", err=True)

@@ -7,14 +7,13 @@ crash loses nothing; ``--resume`` continues), then writes ``results.parquet`` an
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from xuezhan.cli._common import BadInput
+from xuezhan.cli._common import BadInput, interrupted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -140,12 +139,7 @@ def tournament_command(
             address=address,
         )
     except KeyboardInterrupt:
-        click.echo(
-            f"\ninterrupted: the finished chunks are saved in {out}; continue with\n"
-            f"  xuezhan tournament {file} --output {out} --resume",
-            err=True,
-        )
-        sys.exit(130)
+        interrupted("tournament", file, out)
     except (TournamentError, ConfigError, ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
