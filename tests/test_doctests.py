@@ -11,6 +11,7 @@ MODULES = [
     "xuezhan",
     "xuezhan.tiles",
     "xuezhan.rules",
+    "xuezhan.strategies",
     "xuezhan.evaluate",
     "xuezhan.batch",
     "xuezhan.study.config",

@@ -32,15 +32,9 @@ __all__ = ["SingleAgentEnv"]
 
 def _strategy(spec: Any, index: int) -> Any:
     if isinstance(spec, str):
-        from xuezhan.strategies import REGISTRY
+        from xuezhan.strategies import builtin
 
-        if spec not in REGISTRY:
-            raise ValueError(f"opponent {spec!r} is not a built-in strategy (one of {', '.join(REGISTRY)})")
-        cls = REGISTRY[spec]
-        try:
-            return cls(seed=index)
-        except TypeError:
-            return cls()
+        return builtin(spec, seed=index, role="opponent")
     if not (hasattr(spec, "act") and hasattr(spec, "reset")):
         raise ValueError(f"opponent {spec!r} is neither a built-in strategy name nor a Strategy (reset, act)")
     return spec

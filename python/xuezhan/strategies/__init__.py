@@ -1,11 +1,29 @@
 """Strategies (bots). The engine knows them only through the :class:`Strategy` protocol."""
 
+from collections.abc import Callable
+
 from xuezhan.strategies.base import Strategy
 from xuezhan.strategies.greedy import GreedyStrategy
 from xuezhan.strategies.random_bot import RandomStrategy
 from xuezhan.strategies.value import ValueStrategy
 
 #: Built-in strategies by name (the names tournament files use).
-REGISTRY = {"random": RandomStrategy, "greedy": GreedyStrategy, "value": ValueStrategy}
+REGISTRY: dict[str, Callable[..., Strategy]] = {
+    "random": RandomStrategy,
+    "greedy": GreedyStrategy,
+    "value": ValueStrategy,
+}
 
-__all__ = ["Strategy", "RandomStrategy", "GreedyStrategy", "ValueStrategy", "REGISTRY"]
+__all__ = ["Strategy", "RandomStrategy", "GreedyStrategy", "ValueStrategy", "REGISTRY", "builtin"]
+
+
+def builtin(name: str, seed: int | None = None, *, role: str = "strategy") -> Strategy:
+    """A new built-in strategy by name; ``role`` names it in the error for an unknown name.
+
+    >>> type(builtin("greedy", seed=1)).__name__
+    'GreedyStrategy'
+    """
+    cls = REGISTRY.get(name)
+    if cls is None:
+        raise ValueError(f"{role} {name!r} is not a built-in strategy (one of {', '.join(REGISTRY)})")
+    return cls(seed=seed)

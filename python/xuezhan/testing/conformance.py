@@ -26,6 +26,7 @@ from typing import Any
 
 from xuezhan.engine import Round, first_dealer, hand_seed, run_round
 from xuezhan.rules import Rules, as_rules
+from xuezhan.strategies import builtin
 
 __all__ = ["KINDS", "CheckReport", "Problem", "check_strategy"]
 
@@ -188,18 +189,6 @@ def _same_exchange(action: Any, obs: Any) -> bool:
     return any(a.verb == "exchange" and a.arg == key and a.seat == action.seat for a in obs.legal_actions)
 
 
-def _builtin(name: str, seed: int) -> Any:
-    from xuezhan.strategies import REGISTRY
-
-    if name not in REGISTRY:
-        raise ValueError(f"opponent {name!r} is not a built-in strategy (one of {', '.join(REGISTRY)})")
-    cls = REGISTRY[name]
-    try:
-        return cls(seed=seed)
-    except TypeError:
-        return cls()
-
-
 def check_strategy(
     strategy: Any,
     *,
@@ -261,7 +250,7 @@ def check_strategy(
             seats[seat] = bot
             for j, opp in enumerate(opponents):
                 s = (seat + 1 + j) % 4
-                seats[s] = _builtin(opp, hs % 2**32 + s)
+                seats[s] = builtin(opp, hs % 2**32 + s, role="opponent")
             bot.where = (i, hs, names[k])
             for s, strat in enumerate(seats):
                 strat.reset(s, r)
