@@ -90,7 +90,7 @@ def observation_from_dict(d: Mapping[str, Any]) -> Observation:
     return obs
 
 
-def load_target(target: str) -> Callable[..., Any]:
+def load_target(target: str, base_dir: str | None = None) -> Callable[..., Any]:
     """The class (or factory) named by ``module:Class`` (``Class`` may be dotted).
 
     Raises :class:`ValueError` naming the target when it cannot be imported or called.
@@ -99,12 +99,24 @@ def load_target(target: str) -> Callable[..., Any]:
     'GreedyStrategy'
     """
     import importlib
+    import sys
 
     module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"strategy {target!r}: write 'module:Class'")
+    # The tournament file's folder first; it stays on sys.path, so that the module's own imports
+    # of its neighbours keep working (and a guarded worker inherits it).
+    if base_dir is not None and base_dir not in sys.path:
+        sys.path.insert(0, base_dir)
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"strategy {target!r}: cannot import module {module_name!r}: {exc}") from None
+        where = f" (looked in {base_dir} and on sys.path)" if base_dir else ""
+        raise ValueError(f"strategy {target!r}: cannot import module {module_name!r}{where}: {exc}") from None
+    except Exception as exc:  # the user's module fails while it is imported
+        raise ValueError(
+            f"strategy {target!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}"
+        ) from None
     obj: Any = module
     for part in attr.split("."):
         try:

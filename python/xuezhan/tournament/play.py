@@ -6,7 +6,6 @@ This is the only module of the tournament package that talks to the round engine
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -19,16 +18,6 @@ from xuezhan.tournament.scheduling import Game
 __all__ = ["HandRunner", "build_strategy", "check_strategy", "strategy_factory"]
 
 
-def _import_module(name: str, base_dir: str | None) -> Any:
-    """Import ``name``, looking in the tournament file's folder first (it stays on ``sys.path``:
-    the module's own imports of its neighbours must keep working in every worker)."""
-    import sys
-
-    if base_dir is not None and base_dir not in sys.path:
-        sys.path.insert(0, base_dir)
-    return importlib.import_module(name)
-
-
 def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
     """A callable building the entry's strategy from its options (and ``seed``, see below)."""
     if spec.cmd is not None:
@@ -38,28 +27,9 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
         return lambda **kw: ExternalStrategy(argv, name=spec.name, cwd=cwd, **kw)
     assert spec.strategy is not None
     if ":" in spec.strategy:
-        module_name, _, attr = spec.strategy.partition(":")
-        if not module_name or not attr:
-            raise ValueError(f"strategy {spec.strategy!r}: write 'module:Class'")
-        try:
-            module = _import_module(module_name, spec.base_dir)
-        except ImportError as exc:
-            where = f" (looked in {spec.base_dir} and on sys.path)" if spec.base_dir else ""
-            raise ValueError(
-                f"strategy {spec.strategy!r}: cannot import module {module_name!r}{where}: {exc}"
-            ) from None
-        except Exception as exc:  # the user's module fails while it is imported
-            raise ValueError(
-                f"strategy {spec.strategy!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}"
-            ) from None
-        obj: Any = module
-        for part in attr.split("."):
-            try:
-                obj = getattr(obj, part)
-            except AttributeError:
-                raise ValueError(f"strategy {spec.strategy!r}: module {module_name!r} has no {attr!r}") from None
-        if not callable(obj):
-            raise ValueError(f"strategy {spec.strategy!r} is not a class or factory")
+        from xuezhan.strategies.guarded import GuardedFactory, load_target
+
+        obj = load_target(spec.strategy, spec.base_dir)
         if isinstance(obj, type) and not _is_strategy_class(obj):
             raise ValueError(
                 f"strategy {spec.strategy!r} is not a strategy: a strategy class has the methods "
@@ -67,8 +37,6 @@ def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
             )
         if spec.trusted:
             return obj
-        from xuezhan.strategies.guarded import GuardedFactory
-
         # R10.3: a user's Python strategy runs in a worker process that can be pre-empted,
         # unless the entry trusts it; built-in names below are trusted and run in-process.
         return GuardedFactory(spec.strategy, name=spec.name)
