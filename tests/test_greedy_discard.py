@@ -149,26 +149,3 @@ def test_seen_tiles_kept_across_decisions_equal_a_fresh_count():
             checked += 1
             r.apply(bots[r.cur].act(obs))
     assert checked > 500
-
-
-def test_value_threat_facts_kept_across_decisions_equal_fresh_ones_r4_2():
-    """``value``'s per-opponent facts (likely void suit R4.2/R11.2, certainty, pile) kept in a
-    cache across a hand equal the facts read afresh, at every decision of seeded hands."""
-    from xuezhan.engine import Round
-    from xuezhan.strategies import ValueStrategy
-    from xuezhan.strategies.value import threat_facts
-
-    checked = 0
-    for seed in range(10):
-        r = Round.from_seed("leshan", 100 + seed)
-        bots = [ValueStrategy() for _ in range(4)]
-        caches: list[list] = [[None] * 4 for _ in range(4)]
-        for s, b in enumerate(bots):
-            b.reset(s, r.rules)
-        while not r.over:
-            obs = r.observation(r.cur)
-            threats = bots[r.cur]._threats(obs)
-            assert threat_facts(obs, threats, caches[r.cur]) == threat_facts(obs, threats)
-            checked += 1
-            r.apply(bots[r.cur].act(obs))
-    assert checked > 400

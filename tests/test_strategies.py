@@ -179,12 +179,14 @@ def test_value_defends_late_when_far_from_ready():
     a = v.act(late)
     assert a.verb == DISCARD and a.arg // 9 == 2  # an s tile
     vis = bytes(27)
-    assert danger(late, a.arg, vis, {2: 0.9}) == 0.0
     # without defence it would throw its most useless tile, an m tile seat 2 can win on
     off = ValueStrategy(defence=False)
     off.reset(0, r.rules)
     b = off.act(late)
-    assert b.verb == DISCARD and b.arg // 9 == 0 and danger(late, b.arg, vis, {2: 0.9}) > 0
+    assert b.verb == DISCARD and b.arg // 9 == 0 and danger(late, b.arg, vis) > danger(late, a.arg, vis)
+    # seat 2 alone: it cannot win on an s tile (R4.2), but can on the m tile
+    only2 = crafted(late, won=(False, True, False, True))
+    assert danger(only2, a.arg, vis) == 0.0 < danger(only2, b.arg, vis)
     # the same hand early in the hand, with nobody threatening: it plays for speed instead
     early = crafted(obs, melds=((), (), (), ()), discards=((), (), (), ()), wall_count=55)
     assert ValueStrategy().act(early).verb == DISCARD

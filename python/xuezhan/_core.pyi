@@ -6,6 +6,8 @@ melds are ``bytes`` of codes ``meld_type * 27 + kind`` (0 pung, 1 exposed/added 
 ``concealed + 3 * len(melds)``. Every input error raises ``ValueError`` naming the input.
 """
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -107,6 +109,59 @@ def greedy_discard(
 def most_isolated(counts: bytes, kinds: int) -> int:
     """The most isolated kind of the set ``kinds`` (bit k = kind k, all held): fewest tiles
     within two ranks in its suit, then fewest copies, then a terminal, then the lowest kind."""
+
+class ValueParams:
+    """The ``value`` strategy's options as the core reads them (see
+    :mod:`xuezhan.strategies.value`); ``one_suit_step`` at least 1, ``alpha`` and
+    ``max_factor`` finite."""
+
+    def __init__(
+        self,
+        *,
+        defence: bool,
+        fan: bool,
+        steer: bool,
+        fold: bool,
+        alpha: float,
+        lookahead: bool,
+        fold_wall: int,
+        one_suit: bool,
+        one_suit_min: int,
+        one_suit_slack: int,
+        one_suit_wall: int,
+        one_suit_step: int,
+        max_factor: float,
+    ) -> None: ...
+
+def value_discard(
+    obs: Any,
+    counts: bytes,
+    melds: bytes | None,
+    visible: bytes,
+    void: int,
+    legal: int,
+    rules: CoreRules,
+    params: ValueParams,
+) -> tuple[int, int | None]:
+    """The ``value`` strategy's discard of a 14-tile hand: ``(kind, shanten)``, ``shanten``
+    the lowest over the legal discards (None when no legal kind is held). ``obs`` (an
+    Observation or any object with its fields) gives the opponents (``seat``, ``discards``,
+    ``melds``, ``voids``, ``won``, ``escaped``) and ``wall_count``; ``legal`` has bit k set
+    for each kind that may be discarded (all held)."""
+
+def value_one_suit(
+    counts: bytes, melds: bytes | None, void: int, wall_count: int, now: int, params: ValueParams
+) -> int:
+    """The suit ``value`` clears for 清一色 at shanten ``now`` (-1 for none)."""
+
+def value_danger(obs: Any, kind: int, visible: bytes) -> float:
+    """How likely a discard of ``kind`` by ``obs``'s seat is to be won on (as ``value`` weighs it)."""
+
+def likely_void(obs: Any, seat: int) -> int:
+    """The suit ``seat`` seems to be clearing in ``obs`` (R4.2, R11.2), or -1."""
+
+def triplets_shanten(counts: bytes, melds: bytes | None = b"") -> int:
+    """Shanten toward 对对胡 of a 13-tile hand; melds count as triplets (R2.2)."""
 
 def warm_up() -> None:
     """Build the lookup tables now (about 30 ms) instead of on first use."""

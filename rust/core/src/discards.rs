@@ -117,7 +117,7 @@ pub fn best_discards_lowest(
 /// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
 /// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads. The shanten of every
 /// discard is cheap; the ukeire is most of the work.
-fn discards_impl(
+pub(crate) fn discards_impl(
     c: &Counts,
     melds: &[Meld],
     visible: &Counts,
@@ -501,7 +501,7 @@ pub fn greedy_discard_unchecked(
 }
 
 #[inline]
-fn is_terminal(k: u8) -> bool {
+pub(crate) fn is_terminal(k: u8) -> bool {
     matches!(k % 9, 0 | 8)
 }
 

@@ -3,7 +3,8 @@
 //! Hand evaluation for Sichuan "Xuezhan Daodi" (血战到底) mahjong, rule ids per `RULES.md`:
 //! win check ([`is_win`]), shanten ([`shanten()`], [`shanten_parts`]), waits with their R7.3
 //! values ([`wait_mask`], [`waits()`]), fan of a win ([`fan()`], R5) and discard support
-//! ([`best_discards`], and the `greedy` strategy's whole discard choice: [`greedy_discard`]).
+//! ([`best_discards`], and the whole discard choice of the `greedy` and `value` strategies:
+//! [`greedy_discard`], [`value_discard`]).
 //!
 //! Everything is table driven per suit (see [`suit_table`]): a hand is three suit
 //! configurations, each looked up once; there is no search in any hot path. Checked functions
@@ -25,6 +26,7 @@ pub mod fan;
 pub mod shanten;
 pub mod suit_table;
 pub mod tiles;
+pub mod value;
 pub mod waits;
 pub mod win;
 
@@ -39,6 +41,10 @@ pub use shanten::{
 };
 pub use tiles::{
     melds_from_codes, parse_counts, tile_name, void_from_i64, Counts, Meld, MeldType, NUM_KINDS,
+};
+pub use value::{
+    danger, likely_void, one_suit_target, opponent_threat, potential, round_to, triplets_shanten,
+    value_discard, value_discard_unchecked, Opponent, ValueChoice, ValueParams, ValueTurn,
 };
 pub use waits::{wait_mask, wait_mask_unchecked, waits, waits_unchecked, Wait};
 pub use win::{is_win, is_win_unchecked};

@@ -313,6 +313,221 @@ fn most_isolated(counts: &[u8], kinds: u32) -> PyResult<u8> {
     Ok(core::most_isolated(&c, kinds))
 }
 
+/// The options of the `value` strategy, built once per hand (see `xuezhan.strategies.value`).
+#[pyclass(frozen, module = "xuezhan._core")]
+struct ValueParams(core::ValueParams);
+
+#[pymethods]
+impl ValueParams {
+    #[new]
+    #[pyo3(signature = (*, defence, fan, steer, fold, alpha, lookahead, fold_wall, one_suit,
+        one_suit_min, one_suit_slack, one_suit_wall, one_suit_step, max_factor))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        defence: bool,
+        fan: bool,
+        steer: bool,
+        fold: bool,
+        alpha: f64,
+        lookahead: bool,
+        fold_wall: i64,
+        one_suit: bool,
+        one_suit_min: i64,
+        one_suit_slack: i64,
+        one_suit_wall: i64,
+        one_suit_step: i64,
+        max_factor: f64,
+    ) -> PyResult<Self> {
+        if one_suit_step < 1 {
+            return Err(PyValueError::new_err(format!(
+                "ValueParams: one_suit_step must be at least 1 (got {one_suit_step})"
+            )));
+        }
+        if !alpha.is_finite() || !max_factor.is_finite() {
+            return Err(PyValueError::new_err(
+                "ValueParams: alpha and max_factor must be finite numbers",
+            ));
+        }
+        Ok(ValueParams(core::ValueParams {
+            defence,
+            fan,
+            steer,
+            fold,
+            alpha,
+            lookahead,
+            fold_wall,
+            one_suit,
+            one_suit_min,
+            one_suit_slack,
+            one_suit_wall,
+            one_suit_step,
+            max_factor,
+        }))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ValueParams({:?})", self.0)
+    }
+}
+
+/// What an observation shows of one opponent: (pile, meld count, meld suits, declared void).
+type OpponentFacts = (Vec<u8>, u8, u8, Option<u8>);
+
+/// What `obs` (an Observation, or any object with its fields) shows of seat `o`.
+fn opponent_facts(func: &str, obs: &Bound<'_, PyAny>, o: usize) -> PyResult<OpponentFacts> {
+    let py = obs.py();
+    let river: Vec<u8> = obs
+        .getattr(pyo3::intern!(py, "discards"))?
+        .get_item(o)?
+        .extract()?;
+    if let Some(&k) = river.iter().find(|&&k| k >= 27) {
+        return Err(err(func, EvalError::BadKind(k as i64)));
+    }
+    let melds = obs.getattr(pyo3::intern!(py, "melds"))?.get_item(o)?;
+    let mut n = 0u8;
+    let mut suits = 0u8;
+    for m in melds.try_iter()? {
+        let (_, kind): (u8, u8) = m?.extract()?;
+        if kind >= 27 {
+            return Err(err(func, EvalError::BadKind(kind as i64)));
+        }
+        n = n.saturating_add(1);
+        suits |= 1 << (kind / 9);
+    }
+    let declared: i64 = obs
+        .getattr(pyo3::intern!(py, "voids"))?
+        .get_item(o)?
+        .extract()?;
+    Ok((river, n, suits, void_arg(func, declared)?))
+}
+
+/// The opponents still in the hand (not won, not escaped) of the observing seat, in seat order.
+fn opponents_of(func: &str, obs: &Bound<'_, PyAny>) -> PyResult<Vec<OpponentFacts>> {
+    let py = obs.py();
+    let seat: usize = obs.getattr(pyo3::intern!(py, "seat"))?.extract()?;
+    let won = obs.getattr(pyo3::intern!(py, "won"))?;
+    let escaped = obs.getattr(pyo3::intern!(py, "escaped"))?;
+    let mut out = Vec::with_capacity(3);
+    for o in 0..4 {
+        if o == seat || won.get_item(o)?.is_truthy()? || escaped.get_item(o)?.is_truthy()? {
+            continue;
+        }
+        out.push(opponent_facts(func, obs, o)?);
+    }
+    Ok(out)
+}
+
+fn as_opponents(facts: &[OpponentFacts]) -> Vec<core::Opponent<'_>> {
+    facts
+        .iter()
+        .map(|(river, n, suits, declared)| core::Opponent {
+            melds: *n,
+            meld_suits: *suits,
+            declared_void: *declared,
+            river,
+        })
+        .collect()
+}
+
+/// `value`'s discard: (kind, lowest shanten over the legal discards or None). `obs` gives
+/// the opponents (its `seat`, `discards`, `melds`, `voids`, `won`, `escaped`) and the
+/// `wall_count`; `legal` has bit k set for each kind that may be discarded.
+#[pyfunction]
+#[pyo3(signature = (obs, counts, melds, visible, void, legal, rules, params))]
+#[allow(clippy::too_many_arguments)]
+fn value_discard(
+    obs: &Bound<'_, PyAny>,
+    counts: &[u8],
+    melds: Option<&[u8]>,
+    visible: &[u8],
+    void: i64,
+    legal: u32,
+    rules: &CoreRules,
+    params: &ValueParams,
+) -> PyResult<(u8, Option<i8>)> {
+    const F: &str = "value_discard";
+    let c = counts_arg(F, "counts", counts)?;
+    let v = counts_arg(F, "visible", visible)?;
+    let m = melds_arg(F, melds)?;
+    let facts = opponents_of(F, obs)?;
+    let wall_count: i64 = obs
+        .getattr(pyo3::intern!(obs.py(), "wall_count"))?
+        .extract()?;
+    let opponents = as_opponents(&facts);
+    let turn = core::ValueTurn {
+        counts: &c,
+        melds: &m,
+        visible: &v,
+        void: void_arg(F, void)?,
+        legal,
+        wall_count,
+        opponents: &opponents,
+        rules: &rules.core(),
+    };
+    let choice = core::value_discard(&turn, &params.0).map_err(|e| err(F, e))?;
+    Ok((choice.kind, choice.shanten))
+}
+
+/// The suit `value` clears for 清一色 (or -1): see `xuezhan_core::one_suit_target`.
+#[pyfunction]
+fn value_one_suit(
+    counts: &[u8],
+    melds: Option<&[u8]>,
+    void: i64,
+    wall_count: i64,
+    now: i64,
+    params: &ValueParams,
+) -> PyResult<i64> {
+    const F: &str = "value_one_suit";
+    let c = counts_arg(F, "counts", counts)?;
+    let m = melds_arg(F, melds)?;
+    let vd = void_arg(F, void)?;
+    Ok(core::one_suit_target(&c, &m, vd, wall_count, now, &params.0).map_or(-1, i64::from))
+}
+
+/// How dangerous a discard of `kind` is for `obs`'s seat (as `value` weighs it), seeing
+/// `visible` outside its hand.
+#[pyfunction]
+fn value_danger(obs: &Bound<'_, PyAny>, kind: i64, visible: &[u8]) -> PyResult<f64> {
+    const F: &str = "value_danger";
+    if !(0..27).contains(&kind) {
+        return Err(err(F, EvalError::BadKind(kind)));
+    }
+    let v = counts_arg(F, "visible", visible)?;
+    let hand: Vec<u8> = obs.getattr(pyo3::intern!(obs.py(), "hand"))?.extract()?;
+    let c = counts_arg(F, "hand", &hand)?;
+    let facts = opponents_of(F, obs)?;
+    Ok(core::danger(kind as u8, &c, &v, &as_opponents(&facts)))
+}
+
+/// The suit seat `seat` of `obs` seems to be clearing (R4.2), or -1.
+#[pyfunction]
+fn likely_void(obs: &Bound<'_, PyAny>, seat: usize) -> PyResult<i64> {
+    const F: &str = "likely_void";
+    if seat >= 4 {
+        return Err(PyValueError::new_err(format!(
+            "{F}: seat {seat} is not 0-3"
+        )));
+    }
+    let (river, n, suits, declared) = opponent_facts(F, obs, seat)?;
+    let o = core::Opponent {
+        melds: n,
+        meld_suits: suits,
+        declared_void: declared,
+        river: &river,
+    };
+    Ok(core::likely_void(&o).map_or(-1, i64::from))
+}
+
+/// Shanten toward 对对胡 of a 13-tile hand (melds count as triplets).
+#[pyfunction]
+#[pyo3(signature = (counts, melds = None))]
+fn triplets_shanten(counts: &[u8], melds: Option<&[u8]>) -> PyResult<i8> {
+    const F: &str = "triplets_shanten";
+    let c = counts_arg(F, "counts", counts)?;
+    Ok(core::triplets_shanten(&c, melds_arg(F, melds)?.len()))
+}
+
 /// Builds the lookup tables now (they are otherwise built on first use).
 #[pyfunction]
 fn warm_up(py: Python<'_>) {
@@ -593,6 +808,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_discards, m)?)?;
     m.add_function(wrap_pyfunction!(greedy_discard, m)?)?;
     m.add_function(wrap_pyfunction!(most_isolated, m)?)?;
+    m.add_class::<ValueParams>()?;
+    m.add_function(wrap_pyfunction!(value_discard, m)?)?;
+    m.add_function(wrap_pyfunction!(value_one_suit, m)?)?;
+    m.add_function(wrap_pyfunction!(value_danger, m)?)?;
+    m.add_function(wrap_pyfunction!(likely_void, m)?)?;
+    m.add_function(wrap_pyfunction!(triplets_shanten, m)?)?;
     m.add_function(wrap_pyfunction!(warm_up, m)?)?;
     m.add_function(wrap_pyfunction!(batch_is_win, m)?)?;
     m.add_function(wrap_pyfunction!(batch_shanten, m)?)?;
