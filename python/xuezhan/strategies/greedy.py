@@ -164,6 +164,7 @@ class GreedyStrategy:
         self._seen = SeenTiles()
         self._meld_key: Any = None  # the melds tuple ``_melds`` was built from
         self._melds = b""
+        self._meld_suits = 0  # the suits its melds use (bit s = suit s), with ``_melds``
 
     # ------------------------------------------------------------------ Strategy protocol
     def reset(self, seat: int, rules: Any) -> None:
@@ -171,6 +172,7 @@ class GreedyStrategy:
         self.rules = rules
         self.void = -1
         self._seen = SeenTiles()
+        self._meld_key = None
 
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
@@ -193,6 +195,7 @@ class GreedyStrategy:
         if ms is not self._meld_key:  # its melds changed (the engine builds a new tuple then)
             self._meld_key = ms
             self._melds = bytes(t * 27 + k for t, k in ms)
+            self._meld_suits = sum(1 << s for s in meld_suits(self._melds))
         melds = self._melds
         self._update_void(obs, counts, melds)
         if mask:
@@ -205,10 +208,12 @@ class GreedyStrategy:
         return choose_void(counts, melds)
 
     def _update_void(self, obs: Any, counts: bytes, melds: bytes) -> None:
+        """The declared void (R11.2), else the suit chosen at the first decision, chosen again
+        when a meld lands in it (``melds`` and ``_meld_suits`` are the seat's own)."""
         declared = obs.voids[obs.seat]
         if declared >= 0:
             self.void = declared
-        elif self.void < 0 or (melds and self.void in meld_suits(melds)):
+        elif self.void < 0 or self._meld_suits >> self.void & 1:
             self.void = self._choose_void(counts, melds)
 
     def exchange(self, obs: Any) -> Action:
