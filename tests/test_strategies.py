@@ -11,6 +11,7 @@ import pytest
 from xuezhan import _core
 from xuezhan.engine import Observation, Round, act
 from xuezhan.engine.actions import DISCARD, EXCHANGE, GANG, HU, PASS, PENG, VOID
+from xuezhan.engine.observation import seen_counts
 from xuezhan.rules import Rules
 from xuezhan.strategies import REGISTRY, GreedyStrategy, RandomStrategy, ValueStrategy
 from xuezhan.strategies.value import danger, likely_void, triplets_shanten
@@ -46,9 +47,11 @@ def decide(strategy, r, seat=None):
 
 
 def crafted(obs, **changes):
-    """A copy of a real observation with some fields replaced (what a seat could see later)."""
+    """A copy of a real observation with some fields replaced (what a seat could see later);
+    ``seen`` follows the piles and melds."""
     d = {k: getattr(obs, k) for k in Observation.__slots__}
     d.update(changes)
+    d["seen"] = seen_counts(d["discards"], d["melds"])
     return SimpleNamespace(**d)
 
 

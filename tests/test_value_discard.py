@@ -18,7 +18,7 @@ from xuezhan.engine import Round
 from xuezhan.engine.actions import DISCARD
 from xuezhan.rules import Rules
 from xuezhan.strategies import GreedyStrategy, ValueStrategy
-from xuezhan.strategies.greedy import discard_mask, visible_counts
+from xuezhan.strategies.greedy import discard_mask
 
 OPTIONS = {
     "default": {},
@@ -39,7 +39,7 @@ def _compare(bot: ValueStrategy, obs) -> int:
     counts = obs.hand
     melds = bytes(t * 27 + k for t, k in obs.melds[obs.seat])
     bot._update_void(obs, counts, melds)
-    vis = visible_counts(obs)
+    vis = obs.seen
     got = _core.value_discard(obs, counts, melds, vis, bot.void, mask, bot.rules.core, bot._params)
     want = reference(bot, obs, counts, melds, vis, mask)
     assert got == want, (obs.hand, obs.melds, obs.discards, obs.wall_count, bot.void)

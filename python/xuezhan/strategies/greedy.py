@@ -10,7 +10,8 @@ How it plays, decision by decision:
 - **Exchange (R11.1).** Passes three tiles of the suit it holds fewest of (at least three).
 - **Win.** Always, on a discard, a robbed kong or its own draw (R3.1, R2.1).
 - **Discard.** The legal discard with the lowest shanten of the 13 tiles left, then the most
-  ukeire (unseen copies of the tiles that would lower the shanten, as
+  ukeire (unseen copies of the tiles that would lower the shanten, unseen being what
+  ``obs.seen`` does not show, as
   :func:`xuezhan._core.best_discards`), then a terminal before a middle tile: the whole ranking
   is one Rust call, :func:`xuezhan._core.greedy_discard`.
 - **Peng / kong.** Takes a peng or an exposed kong on a discard (R3.1), or makes a concealed or
@@ -39,7 +40,7 @@ from xuezhan.engine.actions import (
     act,
 )
 
-__all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds", "visible_counts"]
+__all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds"]
 
 _shanten_parts = _core.shanten_parts
 
@@ -75,64 +76,6 @@ def own_melds(obs: Any) -> bytes:
     return bytes(t * 27 + k for t, k in obs.melds[obs.seat])
 
 
-_BYTE = tuple(1 << (8 * k) for k in range(27))  # kind k's count sits in byte k of an int
-_MELD_TILES = (3, 4, 4)  # tiles a pung, kong, concealed kong shows
-
-
-def _seat_seen(river: Sequence[int], melds: Sequence[tuple[int, int]]) -> int:
-    """One seat's discard pile and melds as 27 byte-wide counts packed in an int (sums of such
-    ints add the counts: no count ever exceeds 4)."""
-    n = 0
-    for k in river:
-        n += _BYTE[k]
-    for t, k in melds:
-        n += _MELD_TILES[t] * _BYTE[k]
-    return n
-
-
-class SeenTiles:
-    """:func:`visible_counts` kept per seat across the decisions of a hand: a seat's share is
-    recomputed only when its discard pile or its melds changed. The engine builds a new tuple for
-    a seat's pile or melds only when they change, so identity tells; the cache holds the tuples
-    it was computed from, so their identities cannot be reused by others."""
-
-    __slots__ = ("_keys", "_parts")
-
-    def __init__(self) -> None:
-        self._keys: list[tuple[Any, Any] | None] = [None, None, None, None]
-        self._parts = [0, 0, 0, 0]
-
-    def counts(self, obs: Any) -> bytes:
-        """Tiles seen outside ``obs``'s seat's concealed hand (see :func:`visible_counts`)."""
-        keys, parts = self._keys, self._parts
-        rivers, melds = obs.discards, obs.melds
-        total = 0
-        for o in range(4):
-            r, m = rivers[o], melds[o]
-            key = keys[o]
-            if key is None or key[0] is not r or key[1] is not m:
-                old = key[0] if key is not None and key[1] is m else None
-                if old is not None and len(r) > len(old) and r[: len(old)] == old:
-                    for k in r[len(old) :]:  # the commonest change: more discards on the pile
-                        parts[o] += _BYTE[k]
-                else:
-                    parts[o] = _seat_seen(r, m)
-                keys[o] = (r, m)
-            total += parts[o]
-        return total.to_bytes(27, "little")
-
-
-def visible_counts(obs: Any) -> bytes:
-    """Tiles seen outside the seat's concealed hand: every discard pile and every meld.
-
-    >>> from types import SimpleNamespace
-    >>> obs = SimpleNamespace(discards=((0, 0), (), (26,), ()), melds=(((0, 5),), (), (), ((2, 26),)))
-    >>> list(visible_counts(obs)[:6]), visible_counts(obs)[26]
-    ([2, 0, 0, 0, 0, 3], 5)
-    """
-    return SeenTiles().counts(obs)
-
-
 _BIT = tuple(1 << k for k in range(27))
 
 
@@ -161,7 +104,6 @@ class GreedyStrategy:
         self.seat = 0
         self.rules: Any = None
         self.void: int = -1
-        self._seen = SeenTiles()
         self._meld_key: Any = None  # the melds tuple ``_melds`` was built from
         self._melds = b""
         self._meld_suits = 0  # the suits its melds use (bit s = suit s), with ``_melds``
@@ -171,7 +113,6 @@ class GreedyStrategy:
         self.seat = seat
         self.rules = rules
         self.void = -1
-        self._seen = SeenTiles()
         self._meld_key = None
 
     def act(self, obs: Any) -> Action:
@@ -246,7 +187,7 @@ class GreedyStrategy:
             # void-suit tiles are useless to the hand (R4.2): isolation alone ranks them, so
             # the visible tiles are not needed
             return act(self.seat, DISCARD, _greedy_discard(counts, melds, _NOTHING_SEEN, void, mask, True)[0])
-        kind, now = _greedy_discard(counts, melds, self._seen.counts(obs), void, mask, no_kong)
+        kind, now = _greedy_discard(counts, melds, obs.seen, void, mask, no_kong)
         if not no_kong:
             kong = self._kong(legal, counts, melds, void, 99 if now is None else now)
             if kong is not None:

@@ -171,9 +171,7 @@ class ValueStrategy(GreedyStrategy):
         shanten the discard keeps by at most ``kong_slack`` is taken instead (greedy's rule)."""
         mask, no_kong = discard_mask(legal) if discards is None else discards  # bit k = kind k
         void = self.void
-        kind, now = _value_discard(
-            obs, counts, melds, self._seen.counts(obs), void, mask, self._core_rules, self._params
-        )
+        kind, now = _value_discard(obs, counts, melds, obs.seen, void, mask, self._core_rules, self._params)
         if not no_kong and now is not None:
             kong = self._kong(legal, counts, melds, void, now)
             if kong is not None:
