@@ -143,7 +143,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1_000_000, help="hands of the study played (0: none)")
     ap.add_argument("--workers", type=int, default=0, help="worker processes (0: all cores)")
-    ap.add_argument("--chunk", type=int, default=40, help="hands per chunk")
+    ap.add_argument("--chunk", type=int, default=0, help="hands per chunk (0: automatic)")
     ap.add_argument("--rows", type=int, default=0, help="rows of the synthetic report table (0: none)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--quick", action="store_true")

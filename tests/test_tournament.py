@@ -203,6 +203,17 @@ def test_results_do_not_depend_on_worker_count_or_chunking(tmp_path):
     pd.testing.assert_frame_equal(one, load_results(tmp_path / "two"))
 
 
+def test_chunk_zero_is_about_a_thousandth_of_the_hands_and_kept_in_the_identity():
+    """A run that does not give ``chunk`` gets 40 to 1,000 hands a chunk (a million hands: 1,000
+    row groups, not 25,000); the resolved size is what the manifest and the identity hold."""
+    assert TournamentConfig(strategies=LINEUP, hands=8).chunk == 40 == cfg(hands=8, chunk=0).chunk
+    assert cfg(hands=1_000_000, chunk=0).chunk == 1000 and len(chunks(cfg(hands=1_000_000, chunk=0))) == 1000
+    assert cfg(hands=300_000, chunk=0).chunk == 300 and cfg(hands=300_000, chunk=7).chunk == 7
+    assert cfg(hands=8, chunk=0).identity() == cfg(hands=8, chunk=40).identity() != cfg(hands=8, chunk=41).identity()
+    with pytest.raises(ConfigError, match="chunk: must be 0 \\(automatic\\) or 1"):
+        cfg(hands=8, chunk=-1)
+
+
 def test_output_folder_refuses_to_mix_runs(tmp_path):
     out = tmp_path / "o"
     run(cfg(hands=8), output=out, progress=False)

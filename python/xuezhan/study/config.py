@@ -119,7 +119,7 @@ class StudyConfig:
     seed: int = 0
     seating: str = "duplicate"
     workers: int = 0
-    chunk: int = 40
+    chunk: int = 0  # 0: automatic, per variant (see xuezhan.tournament.config.auto_chunk)
     output: str | None = None
     name: str = "study"
 

@@ -7,7 +7,7 @@ A tournament file (see ``tournaments/quick.toml``)::
     seed = 20261202         # base seed; every hand's wall seed derives from (seed, index)
     seating = "duplicate"   # or "random"
     workers = 0             # 0 = all cores; 1 = run in this process
-    chunk = 40              # hands per unit of work / per results part file
+    chunk = 0               # hands per unit of work and per stored row group (0: automatic)
     output = "results/quick"
 
     [rules]
@@ -49,6 +49,21 @@ SEATINGS = ("duplicate", "random")
 MAX_HANDS = 10**9
 MAX_SEED = 2**63 - 1
 MAX_WORKERS = 1024
+
+
+def auto_chunk(hands: int) -> int:
+    """Hands per chunk when a run does not say: about a thousand chunks, 40 to 1,000 hands each.
+
+    A chunk is a unit of work and one row group of the stored results. Small chunks keep a short
+    run's progress smooth and its workers busy; for long runs, each row group's footer entry
+    (a few kilobytes per chunk, read whenever the results are checked or merged) and the main
+    process's work per chunk would otherwise grow with the hands: a million hands make 1,000
+    chunks of 1,000 rather than 25,000 of 40. Results never depend on it (each hand's seed does).
+
+    >>> auto_chunk(8000), auto_chunk(200_000), auto_chunk(1_000_000), auto_chunk(10**8)
+    (40, 200, 1000, 1000)
+    """
+    return max(40, min(1000, -(-hands // 1000)))
 
 
 class ConfigError(ValueError):
@@ -183,7 +198,9 @@ class TournamentConfig:
     seating: str = "duplicate"
     rules: Mapping[str, Any] = field(default_factory=lambda: {"preset": "leshan"})
     workers: int = 0
-    chunk: int = 40
+    #: Hands per unit of work (and per row group of the stored results); 0 picks
+    #: :func:`auto_chunk` of the hands played.
+    chunk: int = 0
     output: str | None = None
     name: str = "tournament"
     #: Folder for one gzip JSON-lines log per hand (``--logs``); not part of the identity.
@@ -207,8 +224,8 @@ class TournamentConfig:
             raise ConfigError(f"seed: must be 0 to {MAX_SEED:,} (a 63-bit integer), got {self.seed}")
         if not 0 <= self.workers <= MAX_WORKERS:
             raise ConfigError(f"workers: must be 0 (all cores) to {MAX_WORKERS}, got {self.workers}")
-        if not 1 <= self.chunk <= MAX_HANDS:
-            raise ConfigError(f"chunk: must be 1 to {MAX_HANDS:,}, got {self.chunk}")
+        if not 0 <= self.chunk <= MAX_HANDS:
+            raise ConfigError(f"chunk: must be 0 (automatic) or 1 to {MAX_HANDS:,}, got {self.chunk}")
         if not isinstance(self.name, str) or not self.name:
             raise ConfigError(f"name: expected a non-empty string, got {self.name!r}")
         if self.output is not None and (not isinstance(self.output, str) or not self.output):
@@ -220,6 +237,8 @@ class TournamentConfig:
         if not isinstance(self.rules, Mapping):
             raise ConfigError(f"rules: expected a table, got {self.rules!r}")
         object.__setattr__(self, "rules", dict(self.rules))
+        if self.chunk == 0:
+            object.__setattr__(self, "chunk", auto_chunk(self.n_games))
 
     # ------------------------------------------------------------------ derived values
     @property

@@ -76,8 +76,9 @@ CHUNKS_KEY = "xuezhan.chunks"
 #: closes, so this bounds the main process's memory: 65,536 hands in 1,638 chunks of 40 is about
 #: 35 MB, and a million hands leave 16 segments.
 SEGMENT_ROWS = 1 << 18
-#: Rows per row group of the final ``results.parquet``.
-FINAL_ROW_GROUP = 1 << 18
+#: Rows per row group of the final ``results.parquet`` (writing one holds two or three copies
+#: of it in memory: 65,536 rows keep that near 100 MB).
+FINAL_ROW_GROUP = 1 << 16
 
 _SEGMENT = re.compile(r"seg-(\d{6})\.parquet")
 _JOURNAL = re.compile(r"seg-(\d{6})\.journal")
@@ -393,15 +394,21 @@ def verify_segment(seg: Segment, games_of: Callable[[int], Sequence[Game]]) -> N
 
 
 def _chunk_tables(out_dir: str | Path, chunk_ids: Sequence[int]) -> Iterator[pa.Table]:
+    """The stored chunks in the order of ``chunk_ids``. A segment's file is open only from its
+    first chunk read to its last: an open file holds its footer (some kilobytes per row group,
+    thousands of row groups), so keeping every segment open would grow with the run."""
     where = stored_chunks(out_dir)
+    last = {where[c][0].path: i for i, c in enumerate(chunk_ids)}
     files: dict[Path, pq.ParquetFile] = {}
     try:
-        for c in chunk_ids:
+        for i, c in enumerate(chunk_ids):
             seg, rg = where[c]
             f = files.get(seg.path)
             if f is None:
                 f = files[seg.path] = pq.ParquetFile(seg.path)
             yield f.read_row_group(rg)
+            if last[seg.path] == i:
+                files.pop(seg.path).close()
     finally:
         for f in files.values():
             f.close()
