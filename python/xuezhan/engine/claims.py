@@ -109,6 +109,7 @@ class ClaimFlow(HandState):
                 self.counts[frm][t] -= 1
                 self.river[frm].append(t)
                 self._river_changed(frm)
+                self._see(t, 1)
                 self._update_mask(frm)
             for s in w.hu:
                 h = bytearray(self.counts[s])
@@ -132,6 +133,7 @@ class ClaimFlow(HandState):
             self.counts[seat][t] -= n
             self.melds[seat].append(t if n == 2 else 27 + t)
             self._melds_changed(seat)
+            self._see(t, n)  # the discard left the pile; the meld shows n + 1 tiles
             self.meld_from[seat].append(frm)
             self.events.append(ev.Meld(seat, verb, TILE_STR[t], frm))
             if n == 2:  # R2.4: after a peng the claimer discards (no draw, no kong)

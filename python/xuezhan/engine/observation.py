@@ -14,10 +14,28 @@ from xuezhan.tiles import TILE_STR
 
 _TURN, _CLAIM = Phase.TURN, Phase.CLAIM
 
-__all__ = ["Observation"]
+__all__ = ["Observation", "seen_counts"]
 
 _NO_VOIDS = (-1, -1, -1, -1)
 _TILE = TILE_STR
+
+
+def seen_counts(discards: tuple[tuple[int, ...], ...], melds: tuple[tuple[tuple[int, int], ...], ...]) -> bytes:
+    """:attr:`Observation.seen` counted afresh from an observation's ``discards`` and ``melds``
+    (for an observation rebuilt from its :meth:`~Observation.to_dict`, which does not carry it).
+
+    >>> seen = seen_counts(((0, 0), (), (26,), ()), (((0, 5),), (), (), ((2, 26),)))
+    >>> list(seen[:6]), seen[26]
+    ([2, 0, 0, 0, 0, 3], 5)
+    """
+    seen = bytearray(27)
+    for pile in discards:
+        for k in pile:
+            seen[k] += 1
+    for ms in melds:
+        for kind, k in ms:
+            seen[k] += 3 if kind == 0 else 4  # a pung shows 3; a kong or concealed kong 4 (R2.3)
+    return bytes(seen)
 
 
 class Observation:
@@ -28,6 +46,10 @@ class Observation:
       drawn on its turn, else -1
     - ``melds``: per seat, a tuple of ``(type, kind)`` (0 pung, 1 kong, 2 concealed kong)
     - ``discards``: per seat, a tuple of kinds (claimed discards left the pile)
+    - ``seen``: 27 counts (``bytes``) of the tiles visible outside the seat's concealed hand:
+      every discard pile plus every meld of every seat (a pung shows 3, a kong or a concealed
+      kong 4: concealed kongs are public, R2.3); the counts of ``discards`` and ``melds``, kept
+      by the engine as they change (not in :meth:`to_dict`: the bot protocol does not carry it)
     - ``wall_count``; ``last_tiles`` (R4.4 phase begun)
     - ``scores`` (match totals before this hand), ``deltas`` (this hand so far)
     - ``won``, ``escaped``: per seat bools; ``voids``: per seat suit 0–2 or -1 (others' voids
@@ -46,6 +68,7 @@ class Observation:
         "drawn",
         "melds",
         "discards",
+        "seen",
         "wall_count",
         "last_tiles",
         "scores",
@@ -72,6 +95,7 @@ class Observation:
         self.drawn = st.drawn if ph is _TURN and st.cur == seat else -1
         self.melds = st.meld_view
         self.discards = st._river_view
+        self.seen = st.seen_view
         self.wall_count = len(st.wall) - st.wpos
         self.last_tiles = st.last_phase
         self.scores = st.scores_view

@@ -265,6 +265,9 @@ class Round(ClaimFlow):
         rt = self._river_t
         rt[seat] = rt[seat] + (t,)
         self._river_view = tuple(rt)
+        seen = self._seen
+        seen[t] += 1
+        self.seen_view = bytes(seen)
         self.events.append(_Discard(seat, TILE_STR[t], default))
         mask = self.mask
         mask[seat] = _wait_mask(bytes(c), self.mbytes[seat], self.void[seat])
@@ -291,6 +294,7 @@ class Round(ClaimFlow):
             self.counts[seat][k] = 0
             self.melds[seat].append(54 + k)
             self._melds_changed(seat)
+            self._see(k, 4)  # a concealed kong is public (R2.3)
             self.meld_from[seat].append(None)
             self._kong_paid(seat, k, ANGANG, None)
         elif self.rules.rob_kong:
@@ -303,6 +307,7 @@ class Round(ClaimFlow):
         ms = self.melds[seat]
         ms[ms.index(k)] = 27 + k
         self._melds_changed(seat)
+        self._see(k, 1)
         self.events.append(ev.Meld(seat, "jiagang", TILE_STR[k], None))
         self._kong_paid(seat, k, "jiagang", None)
 

@@ -211,6 +211,10 @@ class HandState:
         self.scores_view = tuple(self.scores)
         self.deltas_view: tuple[int, ...] = (0, 0, 0, 0)
         self._status_view: tuple | None = None
+        # R2.3: the tiles every seat sees (all discard piles and melds) as 27 counts, kept up to
+        # date where piles and melds change; one shared bytes object until it changes again.
+        self._seen = bytearray(27)
+        self.seen_view = bytes(27)
         self.voids_known = False
         self.void_view: tuple = (-1, -1, -1, -1)
         # what the end of the hand found (R7, R8)
@@ -288,6 +292,12 @@ class HandState:
         self._river_t[seat] = tuple(self.river[seat])
         self._river_view = tuple(self._river_t)
 
+    def _see(self, k: int, n: int) -> None:
+        """``n`` more (or, negative, fewer) tiles of kind ``k`` are visible to every seat."""
+        seen = self._seen
+        seen[k] += n
+        self.seen_view = bytes(seen)
+
     def status_view(self) -> tuple:
         """``(won, escaped)`` as tuples (rebuilt only after a change)."""
         v = self._status_view
@@ -321,6 +331,15 @@ class HandState:
             raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(self.dealt)}")
         if any(x > 4 for x in total):
             raise InvariantError("R12.1 a kind has more than four tiles")
+        # R2.3: the public count of visible tiles matches the discard piles and melds.
+        seen = bytearray(27)
+        for s in range(4):
+            for k in self.river[s]:
+                seen[k] += 1
+            for code in self.melds[s]:
+                seen[code % 27] += 3 if code < 27 else 4
+        if bytes(seen) != self.seen_view or self._seen != seen:
+            raise InvariantError(f"R2.3 visible tiles {list(self.seen_view)} != piles and melds {list(seen)}")
         # R12.2 the deltas sum to minus the escape penalty (zero without an escape).
         penalty = self.rules.escape_penalty * self.rules.base if any(self.escaped) and self.over else 0
         if any(self.escaped) and not self.over:
