@@ -44,7 +44,7 @@ class ClaimFlow(HandState):
 
     def _claim_legal(self, s: int, w: ClaimWindow, why: dict | None = None) -> list[Action]:
         lock = self.lock[s] if self._lock_opt and not self.last_phase else 0  # R4.3 (not in R4.4)
-        empty = self.wpos >= len(self.wall)
+        empty = self.wpos >= self.wall_end
         return claim_actions(s, self.counts[s], w.tile, self.void[s], w.fan[s], lock, w.robbing, empty, why)
 
     def _advance_claims(self) -> None:

@@ -96,7 +96,7 @@ class Observation:
         self.melds = st.meld_view
         self.discards = st._river_view
         self.seen = st.seen_view
-        self.wall_count = len(st.wall) - st.wpos
+        self.wall_count = st.wall_end - st.wpos
         self.last_tiles = st.last_phase
         self.scores = st.scores_view
         self.deltas = st.deltas_view

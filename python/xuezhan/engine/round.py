@@ -110,19 +110,28 @@ class Round(ClaimFlow):
         if note is not None:
             self.events[n].note = note  # type: ignore[attr-defined]  # the decision event
 
-    def _apply_legal(self, action: Action) -> None:
-        """Apply an action known to be in ``self.legal`` (the play loop checked it)."""
-        if self.phase is _TURN and action.verb == DISCARD:
-            self._discard(action.seat, action.arg, False)  # type: ignore[arg-type]
-        else:
-            self._apply(action, False)
+    def _apply_legal(self, action: Action, default: bool = False) -> None:
+        """Apply an action known to be in ``self.legal`` (checked by :meth:`_apply`, or by the
+        play loop, which calls this directly: a legal action needs no further checks)."""
+        seat, verb, arg = action
+        phase = self.phase
+        if phase is _TURN:
+            if verb == DISCARD:  # the commonest decision first
+                self._discard(seat, arg, default)  # type: ignore[arg-type]
+            elif verb == HU:
+                self.events.append(ev.Hu(seat, default))
+                self._self_draw_win(seat, False)
+            else:
+                self._kong(seat, verb, arg, default)  # type: ignore[arg-type]
+        elif phase is _CLAIM:
+            self._claim(seat, verb, default)
+        elif phase is Phase.VOID:
+            if setup.apply_void(self, seat, arg, default):  # type: ignore[arg-type]
+                self._begin_play()
+        else:  # the exchange takes its tiles in any order: its own checks (R11.1)
+            self._apply(action, default)
 
     def _apply(self, action: Action | str, default: bool) -> None:
-        if type(action) is Action and self.phase is _TURN and action.verb == DISCARD and action in self.legal:
-            if default:  # fast path: the commonest decision
-                self.defaults_used += 1
-            self._discard(action.seat, action.arg, default)  # type: ignore[arg-type]
-            return
         if isinstance(action, str):
             try:
                 action = parse_action(action)
@@ -148,18 +157,7 @@ class Round(ClaimFlow):
         if action not in self.legal:
             raise IllegalAction(action, self._refusal(action))
         self.defaults_used += default
-        if phase == _TURN:
-            if verb == DISCARD:
-                self._discard(seat, action.arg, default)  # type: ignore[arg-type]
-            elif verb == HU:
-                self.events.append(ev.Hu(seat, default))
-                self._self_draw_win(seat, False)
-            else:
-                self._kong(seat, verb, action.arg, default)  # type: ignore[arg-type]
-        elif phase == _CLAIM:
-            self._claim(seat, verb, default)
-        elif setup.apply_void(self, seat, action.arg, default):  # type: ignore[arg-type]
-            self._begin_play()
+        self._apply_legal(action, default)
 
     def default_action(self, seat: int | None = None) -> Action:
         """The R10 default of the pending decision (R10.1, R10.2, R11.1, R11.2)."""
@@ -202,29 +200,30 @@ class Round(ClaimFlow):
     def _draw(self, seat: int, kong: KongRecord | None = None) -> None:
         """R1.3: draw from the front of the wall (kong replacements, after ``kong``, too). A player
         that must draw from an empty wall ends the hand (R4.5)."""
-        wall = self.wall
         pos = self.wpos
-        if pos >= len(wall):
+        left = self.wall_end - pos  # tiles in the wall before this draw
+        if left <= 0:
             self._end("wall")
             return
         # R4.4: the last-tiles phase begins with the first draw made while the wall holds no
         # more tiles than there are active players.
-        if not self.last_phase and len(wall) - pos <= self.n_active:
+        if left <= self.n_active and not self.last_phase:
             self.last_phase = True
-            self.events.append(ev.LastTiles(len(wall) - pos))
-        t = wall[pos]
-        self.wpos = pos = pos + 1
+            self.events.append(ev.LastTiles(left))
+        t = self.wall[pos]
+        self.wpos = pos + 1
         self.counts[seat][t] += 1
         self.lock[seat] = 0  # R4.3: its own draw clears the restriction
         self.drawn = t
-        last = pos == len(wall)
+        first = self.first_drawn
         if kong is not None:
-            self.turn = TurnFlags(replacement=True, last_tile=last, kong=kong)
+            self.turn = TurnFlags(replacement=True, last_tile=left == 1, kong=kong)
+        elif first[seat]:
+            self.turn = DRAW_FLAGS[left == 1][False]
         else:
             # R5 heaven_earth (地胡): a non-dealer's first draw before any claim.
-            heaven = not self.first_drawn[seat] and not self.any_claim and seat != self.dealer
-            self.turn = DRAW_FLAGS[last][heaven]
-        self.first_drawn[seat] = True
+            self.turn = DRAW_FLAGS[left == 1][not self.any_claim and seat != self.dealer]
+        first[seat] = True
         self.events.append(_Draw(seat, TILE_STR[t], kong is not None))
         self._turn_decision(seat)
 
@@ -242,7 +241,7 @@ class Round(ClaimFlow):
     def _turn_legal(self, seat: int, can_hu: bool, why: dict | None = None) -> list[Action]:
         return turn_actions(
             seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
-            self.turn.after_peng, self.wpos >= len(self.wall), why,
+            self.turn.after_peng, self.wpos >= self.wall_end, why,
         )  # fmt: skip
 
     def _turn_decision(self, seat: int) -> None:
@@ -255,7 +254,7 @@ class Round(ClaimFlow):
         self.phase = _TURN
         self.legal = turn_actions(
             seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
-            self.turn.after_peng, self.wpos >= len(self.wall),
+            self.turn.after_peng, self.wpos >= self.wall_end,
         )  # fmt: skip
 
     def _discard(self, seat: int, t: int, default: bool) -> None:

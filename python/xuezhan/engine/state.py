@@ -161,6 +161,7 @@ class HandState:
         self.scores = list(scores) if scores is not None else [0, 0, 0, 0]
         self.hands0 = [list(h) for h in hands]
         self.wall = list(wall)
+        self.wall_end = len(self.wall)  # the wall never changes length: draws advance wpos
         self.wpos = 0
         self.counts = counts = [bytearray(27) for _ in range(4)]
         dealt = bytearray(27)
@@ -273,7 +274,7 @@ class HandState:
     # ------------------------------------------------------------------ queries
     @property
     def wall_count(self) -> int:
-        return len(self.wall) - self.wpos
+        return self.wall_end - self.wpos
 
     @property
     def over(self) -> bool:
