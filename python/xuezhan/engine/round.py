@@ -248,7 +248,7 @@ class Round(ClaimFlow):
         self.cur = seat
         drawn = self.drawn
         can_hu = (self.mask[seat] >> drawn) & 1 if drawn >= 0 else self._can_hu(seat)
-        if can_hu and self.last_phase and self._forced_opt:
+        if can_hu and self._forced_opt and self.last_phase:
             self._self_draw_win(seat, True)  # R4.4: a self-drawn completing tile must be declared
             return
         self.phase = _TURN
@@ -284,7 +284,8 @@ class Round(ClaimFlow):
             self._open_claims(seat, t, False, *self.turn.discard_context())
             return
         self.claim_group += 1
-        self._draw(self.next_active(seat))
+        # R2.5: the next active player draws (the next seat, unless it has won or left)
+        self._draw(s1 if a[s1] else self.next_active(seat))
 
     def _kong(self, seat: int, verb: str, k: int, default: bool) -> None:
         """R2.1 concealed kong (angang) or added kong (jiagang; R3.3: it can be robbed first)."""

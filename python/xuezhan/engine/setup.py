@@ -77,12 +77,13 @@ def check_deal(hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int)
         if len(h) != n:
             who = "the dealer" if s == dealer else f"seat {s}"
             raise ValueError(f"hand of seat {s} has {len(h)} tiles: {who} gets {n} (R1.2)")
-    for what, ks in [(f"hand of seat {s}", h) for s, h in enumerate(hands)] + [("wall", wall)]:
+    for i, ks in enumerate((*hands, wall)):  # the message is built only for a bad one
         try:
             ok = not ks or (min(ks) >= 0 and max(ks) < 27)
         except TypeError:
             ok = False
         if not ok:
+            what = f"hand of seat {i}" if i < 4 else "wall"
             raise ValueError(f"the {what} holds something that is not a tile kind 0-26: {list(ks)!r}")
 
 
