@@ -212,7 +212,8 @@ class Round(ClaimFlow):
             self.events.append(ev.LastTiles(left))
         t = self.wall[pos]
         self.wpos = pos + 1
-        self.counts[seat][t] += 1
+        c = self.counts[seat]
+        c[t] += 1
         self.lock[seat] = 0  # R4.3: its own draw clears the restriction
         self.drawn = t
         first = self.first_drawn
@@ -225,7 +226,16 @@ class Round(ClaimFlow):
             self.turn = DRAW_FLAGS[left == 1][not self.any_claim and seat != self.dealer]
         first[seat] = True
         self.events.append(_Draw(seat, TILE_STR[t], kong is not None))
-        self._turn_decision(seat)
+        # The turn decision on the drawn tile (R2.1), made here rather than in _turn_decision:
+        # this is the commonest path of a hand.
+        self.cur = seat
+        can_hu = (self.mask[seat] >> t) & 1
+        if can_hu and self._forced_opt and self.last_phase:
+            self._self_draw_win(seat, True)  # R4.4: a self-drawn completing tile must be declared
+            return
+        self.phase = _TURN
+        # no kong after the last wall tile (R2.1); a draw never follows a peng
+        self.legal = turn_actions(seat, c, self.melds[seat], self.void[seat], can_hu, False, left == 1)
 
     def _can_hu(self, seat: int) -> bool:
         """R4: the seat on turn holds a winning hand (the drawn tile, or the dealer's first 14)."""
@@ -245,17 +255,12 @@ class Round(ClaimFlow):
         )  # fmt: skip
 
     def _turn_decision(self, seat: int) -> None:
+        """A turn that does not begin with a draw: the dealer's first (R5 heaven_earth) and the
+        turn after a peng (R2.4). (Turns that begin with a draw are decided in :meth:`_draw`,
+        which also takes the R4.4 compulsory win: without a draw there is none to take.)"""
         self.cur = seat
-        drawn = self.drawn
-        can_hu = (self.mask[seat] >> drawn) & 1 if drawn >= 0 else self._can_hu(seat)
-        if can_hu and self._forced_opt and self.last_phase:
-            self._self_draw_win(seat, True)  # R4.4: a self-drawn completing tile must be declared
-            return
         self.phase = _TURN
-        self.legal = turn_actions(
-            seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
-            self.turn.after_peng, self.wpos >= self.wall_end,
-        )  # fmt: skip
+        self.legal = self._turn_legal(seat, self._can_hu(seat))
 
     def _discard(self, seat: int, t: int, default: bool) -> None:
         c = self.counts[seat]
