@@ -51,7 +51,9 @@ __all__ = ["Round", "deal"]
 
 _TURN, _CLAIM, _OVER = Phase.TURN, Phase.CLAIM, Phase.OVER
 _wait_mask = core.wait_mask
-_Draw, _Discard = ev.Draw, ev.Discard  # the commonest events, looked up once
+_Discard = ev.Discard  # the commonest decision event, looked up once
+# _DRAW[replacement][seat][kind]: the shared draw events (immutable), built once
+_DRAW = tuple(tuple(tuple(ev.Draw(s, TILE_STR[k], r) for k in range(27)) for s in range(4)) for r in (False, True))
 
 
 class Round(ClaimFlow):
@@ -225,7 +227,7 @@ class Round(ClaimFlow):
             # R5 heaven_earth (地胡): a non-dealer's first draw before any claim.
             self.turn = DRAW_FLAGS[left == 1][not self.any_claim and seat != self.dealer]
         first[seat] = True
-        self.events.append(_Draw(seat, TILE_STR[t], kong is not None))
+        self.events.append(_DRAW[kong is not None][seat][t])
         # The turn decision on the drawn tile (R2.1), made here rather than in _turn_decision:
         # this is the commonest path of a hand.
         self.cur = seat
