@@ -267,10 +267,9 @@ class Round(ClaimFlow):
     def _discard(self, seat: int, t: int, default: bool) -> None:
         c = self.counts[seat]
         c[t] -= 1
-        self.river[seat].append(t)
-        rt = self._river_t
-        rt[seat] = rt[seat] + (t,)
-        self._river_view = tuple(rt)
+        river = self.river
+        river[seat] += (t,)
+        self._river_view = tuple(river)
         seen = self._seen
         seen[t] += 1
         self.seen_view = bytes(seen)

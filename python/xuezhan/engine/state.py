@@ -176,7 +176,9 @@ class HandState:
         self.melds: list[list[int]] = [[], [], [], []]
         self.mbytes = [b"", b"", b"", b""]
         self.meld_from: list[list[int | None]] = [[], [], [], []]
-        self.river: list[list[int]] = [[], [], [], []]
+        # each seat's discard pile, as a tuple replaced at every change: it is also what the
+        # observations show (a new tuple only when that pile changes, so identity tells)
+        self.river: list[tuple[int, ...]] = [(), (), (), ()]
         self.won = [False] * 4
         self.escaped = [False] * 4
         self.active = [True] * 4
@@ -208,7 +210,6 @@ class HandState:
         # cached immutable views for observations
         self.meld_view: tuple = ((), (), (), ())
         self._river_view: tuple[tuple[int, ...], ...] = ((), (), (), ())
-        self._river_t: list[tuple] = [(), (), (), ()]
         self.scores_view = tuple(self.scores)
         self.deltas_view: tuple[int, ...] = (0, 0, 0, 0)
         self._status_view: tuple | None = None
@@ -216,7 +217,8 @@ class HandState:
         # date where piles and melds change; one shared bytes object until it changes again.
         self._seen = bytearray(27)
         self.seen_view = bytes(27)
-        self.voids_known = False
+        # R11.2: without a void declaration every void is -1, known to all from the start
+        self.voids_known = not rules.declare_void
         self.void_view: tuple = (-1, -1, -1, -1)
         # what the end of the hand found (R7, R8)
         self.checked: tuple[int, ...] = ()  # the seats the ready check was made for
@@ -289,9 +291,11 @@ class HandState:
                 return s
         return -1
 
-    def _river_changed(self, seat: int) -> None:
-        self._river_t[seat] = tuple(self.river[seat])
-        self._river_view = tuple(self._river_t)
+    def _set_river(self, seat: int, pile: tuple[int, ...]) -> None:
+        """The seat's discard pile is now ``pile``."""
+        river = self.river
+        river[seat] = pile
+        self._river_view = tuple(river)
 
     def _see(self, k: int, n: int) -> None:
         """``n`` more (or, negative, fewer) tiles of kind ``k`` are visible to every seat."""
