@@ -39,7 +39,7 @@ from xuezhan.engine.claims import ClaimFlow
 from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_actions
 from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
-from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, KongRecord, Phase, TurnFlags
+from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, HandState, KongRecord, Phase, TurnFlags
 from xuezhan.rules import Rules, as_rules
 from xuezhan.tiles import parse_tiles
 
@@ -79,13 +79,7 @@ class Round(ClaimFlow):
             )
         super().__init__(rules, hands, wall, dealer, exchange, seed, scores)  # type: ignore[arg-type]
         setup.check_kinds(self.dealt)
-        self.events.append(ev.Start(dealer, len(self.wall)))  # R11.1: the direction is shown later
-        if rules.exchange_three:
-            setup.begin_exchange(self)
-        elif rules.declare_void:
-            setup.begin_void(self)
-        else:
-            self._begin_play()
+        self._start()
 
     @classmethod
     def from_seed(
@@ -93,8 +87,24 @@ class Round(ClaimFlow):
     ) -> Round:
         """A hand dealt from ``seed`` (R1.4)."""
         rules = as_rules(rules)
+        setup.check_dealer(dealer)
         hands, wall, direction = deal(seed, dealer)
-        return cls(rules, hands, wall, dealer, direction if rules.exchange_three else None, seed, scores)
+        # A deal is the whole set of tiles, shuffled (R1.1, R1.2): nothing to check or count.
+        rnd = cls.__new__(cls)
+        exchange = direction if rules.exchange_three else None
+        HandState.__init__(rnd, rules, hands, wall, dealer, exchange, seed, scores, setup.FULL_SET)
+        rnd._start()
+        return rnd
+
+    def _start(self) -> None:
+        self.events.append(ev.Start(self.dealer, self.wall_end))  # R11.1: the direction is shown later
+        rules = self.rules
+        if rules.exchange_three:
+            setup.begin_exchange(self)
+        elif rules.declare_void:
+            setup.begin_void(self)
+        else:
+            self._begin_play()
 
     # ================================================================== public API
     def legal_actions(self, seat: int) -> list[Action]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import chain
 from typing import NamedTuple
 
 from xuezhan.engine._core_adapter import (
@@ -150,7 +151,10 @@ class HandState:
         exchange: str | None = None,
         seed: int | None = None,
         scores: Sequence[int] | None = None,
+        dealt: bytes | None = None,
     ) -> None:
+        """``dealt``: the 27 counts of the hands and wall together, when the caller knows them
+        (a deal from a seed is the whole set, R1.1); else they are counted here."""
         self.rules = rules
         self.core = rules.core
         self._forced_opt = rules.last_tiles_forced  # R4.4
@@ -164,15 +168,16 @@ class HandState:
         self.wall_end = len(self.wall)  # the wall never changes length: draws advance wpos
         self.wpos = 0
         self.counts = counts = [bytearray(27) for _ in range(4)]
-        dealt = bytearray(27)
         for s, h in enumerate(hands):
             c = counts[s]
             for k in h:
                 c[k] += 1
-                dealt[k] += 1
-        for k in self.wall:
-            dealt[k] += 1
-        self.dealt = bytes(dealt)
+        if dealt is None:
+            total = bytearray(27)
+            for k in chain(*hands, self.wall):
+                total[k] += 1
+            dealt = bytes(total)
+        self.dealt = dealt
         self.melds: list[list[int]] = [[], [], [], []]
         self.mbytes = [b"", b"", b"", b""]
         self.meld_from: list[list[int | None]] = [[], [], [], []]
