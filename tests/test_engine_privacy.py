@@ -50,6 +50,10 @@ def test_r3_r13_no_seat_learns_that_another_was_asked_or_passed():
             assert others_pass == [], f"hand {n}: seat {s} was told of another seat's pass"
             passes += sum(e["type"] == "pass" and e["seat"] == s for e in spy.seen)
         for cur, _phase, obs in views:
+            # R2.3: the visible tiles (piles and melds, concealed kongs included) are public:
+            # every seat is shown the same counts, and nothing of anyone's concealed hand
+            assert len({o.seen for o in obs}) == 1
+            assert all(a + b <= 4 for o in obs for a, b in zip(o.seen, o.hand, strict=True))
             for s, o in enumerate(obs):
                 if s == cur:
                     claims_seen += o.phase == "claim"

@@ -44,7 +44,7 @@ class ClaimFlow(HandState):
 
     def _claim_legal(self, s: int, w: ClaimWindow, why: dict | None = None) -> list[Action]:
         lock = self.lock[s] if self._lock_opt and not self.last_phase else 0  # R4.3 (not in R4.4)
-        empty = self.wpos >= len(self.wall)
+        empty = self.wpos >= self.wall_end
         return claim_actions(s, self.counts[s], w.tile, self.void[s], w.fan[s], lock, w.robbing, empty, why)
 
     def _advance_claims(self) -> None:
@@ -107,8 +107,7 @@ class ClaimFlow(HandState):
             if w.robbing:
                 # R3.3: the kong is cancelled; the robbed tile leaves the kong-maker's hand.
                 self.counts[frm][t] -= 1
-                self.river[frm].append(t)
-                self._river_changed(frm)
+                self._set_river(frm, self.river[frm] + (t,))
                 self._see(t, 1)
                 self._update_mask(frm)
             for s in w.hu:
@@ -127,8 +126,7 @@ class ClaimFlow(HandState):
         elif w.meld is not None:
             seat, verb = w.meld
             self.any_claim = True
-            self.river[frm].pop()
-            self._river_changed(frm)
+            self._set_river(frm, self.river[frm][:-1])  # the claimed discard leaves the pile
             n = 2 if verb == PENG else 3
             self.counts[seat][t] -= n
             self.melds[seat].append(t if n == 2 else 27 + t)

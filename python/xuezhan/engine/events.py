@@ -154,9 +154,10 @@ class LastTiles(Event):
         return {"type": "last_tiles", "wall_count": self.wall_count}
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Draw(Event):
-    """R1.3: a draw (the tile is private to the drawer)."""
+    """R1.3: a draw (the tile is private to the drawer). Immutable (it has no ``note``): the
+    engine hands out one shared instance per seat, tile and kind of draw (the commonest event)."""
 
     type: ClassVar[str] = "draw"
     seat: int

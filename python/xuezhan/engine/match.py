@@ -53,6 +53,7 @@ def run_round(
     seen = 0
     events = rnd.events
     over, claim = _OVER, _CLAIM
+    apply_legal = rnd._apply_legal
     while rnd.phase is not over:  # phase always holds a Phase member: identity is enough
         if any_obs:
             seen = _deliver(events, seen, observers)
@@ -79,7 +80,7 @@ def run_round(
             except Exception:  # a broken action value (its __eq__ raised, ...)
                 ok = False
             if ok:
-                rnd._apply_legal(action)
+                apply_legal(action)
             elif type(action) is Action and action.seat == seat:
                 try:  # its own escape, or an exchange written in another order
                     rnd.apply(action)

@@ -84,19 +84,20 @@ class Observation:
 
     def __init__(self, st: HandState, seat: int) -> None:
         ph = st.phase
+        mine = st.cur == seat  # its decision
         self.seat = seat
         self.dealer = st.dealer
-        if ph is _CLAIM and st.cur != seat:
+        if ph is _CLAIM and not mine:
             # Who is asked about a claim is nobody else's business (a seat is asked only when it
             # could claim): to the others the hand is between turns, as after any discard.
             ph = _TURN
         self.phase = PHASES[ph]
         self.hand = bytes(st.counts[seat])
-        self.drawn = st.drawn if ph is _TURN and st.cur == seat else -1
+        self.drawn = st.drawn if mine and ph is _TURN else -1
         self.melds = st.meld_view
         self.discards = st._river_view
         self.seen = st.seen_view
-        self.wall_count = len(st.wall) - st.wpos
+        self.wall_count = st.wall_end - st.wpos
         self.last_tiles = st.last_phase
         self.scores = st.scores_view
         self.deltas = st.deltas_view
@@ -117,7 +118,7 @@ class Observation:
             self.claim_tile = None
             self.claim_from = None
             self.robbing = False
-        self.legal_actions = tuple(st.legal) if st.cur == seat else ()
+        self.legal_actions = tuple(st.legal) if mine else ()
 
     def to_dict(self) -> dict:
         """JSON-ready form (tiles as strings), e.g. for external bots."""

@@ -39,7 +39,7 @@ from xuezhan.engine.claims import ClaimFlow
 from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_actions
 from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
-from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, KongRecord, Phase, TurnFlags
+from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, HandState, KongRecord, Phase, TurnFlags
 from xuezhan.rules import Rules, as_rules
 from xuezhan.tiles import parse_tiles
 
@@ -51,7 +51,9 @@ __all__ = ["Round", "deal"]
 
 _TURN, _CLAIM, _OVER = Phase.TURN, Phase.CLAIM, Phase.OVER
 _wait_mask = core.wait_mask
-_Draw, _Discard = ev.Draw, ev.Discard  # the commonest events, looked up once
+_Discard = ev.Discard  # the commonest decision event, looked up once
+# _DRAW[replacement][seat][kind]: the shared draw events (immutable), built once
+_DRAW = tuple(tuple(tuple(ev.Draw(s, TILE_STR[k], r) for k in range(27)) for s in range(4)) for r in (False, True))
 
 
 class Round(ClaimFlow):
@@ -77,13 +79,7 @@ class Round(ClaimFlow):
             )
         super().__init__(rules, hands, wall, dealer, exchange, seed, scores)  # type: ignore[arg-type]
         setup.check_kinds(self.dealt)
-        self.events.append(ev.Start(dealer, len(self.wall)))  # R11.1: the direction is shown later
-        if rules.exchange_three:
-            setup.begin_exchange(self)
-        elif rules.declare_void:
-            setup.begin_void(self)
-        else:
-            self._begin_play()
+        self._start()
 
     @classmethod
     def from_seed(
@@ -91,8 +87,24 @@ class Round(ClaimFlow):
     ) -> Round:
         """A hand dealt from ``seed`` (R1.4)."""
         rules = as_rules(rules)
+        setup.check_dealer(dealer)
         hands, wall, direction = deal(seed, dealer)
-        return cls(rules, hands, wall, dealer, direction if rules.exchange_three else None, seed, scores)
+        # A deal is the whole set of tiles, shuffled (R1.1, R1.2): nothing to check or count.
+        rnd = cls.__new__(cls)
+        exchange = direction if rules.exchange_three else None
+        HandState.__init__(rnd, rules, hands, wall, dealer, exchange, seed, scores, setup.FULL_SET)
+        rnd._start()
+        return rnd
+
+    def _start(self) -> None:
+        self.events.append(ev.Start(self.dealer, self.wall_end))  # R11.1: the direction is shown later
+        rules = self.rules
+        if rules.exchange_three:
+            setup.begin_exchange(self)
+        elif rules.declare_void:
+            setup.begin_void(self)
+        else:
+            self._begin_play()
 
     # ================================================================== public API
     def legal_actions(self, seat: int) -> list[Action]:
@@ -110,19 +122,28 @@ class Round(ClaimFlow):
         if note is not None:
             self.events[n].note = note  # type: ignore[attr-defined]  # the decision event
 
-    def _apply_legal(self, action: Action) -> None:
-        """Apply an action known to be in ``self.legal`` (the play loop checked it)."""
-        if self.phase is _TURN and action.verb == DISCARD:
-            self._discard(action.seat, action.arg, False)  # type: ignore[arg-type]
-        else:
-            self._apply(action, False)
+    def _apply_legal(self, action: Action, default: bool = False) -> None:
+        """Apply an action known to be in ``self.legal`` (checked by :meth:`_apply`, or by the
+        play loop, which calls this directly: a legal action needs no further checks)."""
+        seat, verb, arg = action
+        phase = self.phase
+        if phase is _TURN:
+            if verb == DISCARD:  # the commonest decision first
+                self._discard(seat, arg, default)  # type: ignore[arg-type]
+            elif verb == HU:
+                self.events.append(ev.Hu(seat, default))
+                self._self_draw_win(seat, False)
+            else:
+                self._kong(seat, verb, arg, default)  # type: ignore[arg-type]
+        elif phase is _CLAIM:
+            self._claim(seat, verb, default)
+        elif phase is Phase.VOID:
+            if setup.apply_void(self, seat, arg, default):  # type: ignore[arg-type]
+                self._begin_play()
+        else:  # the exchange takes its tiles in any order: its own checks (R11.1)
+            self._apply(action, default)
 
     def _apply(self, action: Action | str, default: bool) -> None:
-        if type(action) is Action and self.phase is _TURN and action.verb == DISCARD and action in self.legal:
-            if default:  # fast path: the commonest decision
-                self.defaults_used += 1
-            self._discard(action.seat, action.arg, default)  # type: ignore[arg-type]
-            return
         if isinstance(action, str):
             try:
                 action = parse_action(action)
@@ -148,18 +169,7 @@ class Round(ClaimFlow):
         if action not in self.legal:
             raise IllegalAction(action, self._refusal(action))
         self.defaults_used += default
-        if phase == _TURN:
-            if verb == DISCARD:
-                self._discard(seat, action.arg, default)  # type: ignore[arg-type]
-            elif verb == HU:
-                self.events.append(ev.Hu(seat, default))
-                self._self_draw_win(seat, False)
-            else:
-                self._kong(seat, verb, action.arg, default)  # type: ignore[arg-type]
-        elif phase == _CLAIM:
-            self._claim(seat, verb, default)
-        elif setup.apply_void(self, seat, action.arg, default):  # type: ignore[arg-type]
-            self._begin_play()
+        self._apply_legal(action, default)
 
     def default_action(self, seat: int | None = None) -> Action:
         """The R10 default of the pending decision (R10.1, R10.2, R11.1, R11.2)."""
@@ -202,31 +212,42 @@ class Round(ClaimFlow):
     def _draw(self, seat: int, kong: KongRecord | None = None) -> None:
         """R1.3: draw from the front of the wall (kong replacements, after ``kong``, too). A player
         that must draw from an empty wall ends the hand (R4.5)."""
-        wall = self.wall
         pos = self.wpos
-        if pos >= len(wall):
+        left = self.wall_end - pos  # tiles in the wall before this draw
+        if left <= 0:
             self._end("wall")
             return
         # R4.4: the last-tiles phase begins with the first draw made while the wall holds no
         # more tiles than there are active players.
-        if not self.last_phase and len(wall) - pos <= self.n_active:
+        if left <= self.n_active and not self.last_phase:
             self.last_phase = True
-            self.events.append(ev.LastTiles(len(wall) - pos))
-        t = wall[pos]
-        self.wpos = pos = pos + 1
-        self.counts[seat][t] += 1
+            self.events.append(ev.LastTiles(left))
+        t = self.wall[pos]
+        self.wpos = pos + 1
+        c = self.counts[seat]
+        c[t] += 1
         self.lock[seat] = 0  # R4.3: its own draw clears the restriction
         self.drawn = t
-        last = pos == len(wall)
+        first = self.first_drawn
         if kong is not None:
-            self.turn = TurnFlags(replacement=True, last_tile=last, kong=kong)
+            self.turn = TurnFlags(replacement=True, last_tile=left == 1, kong=kong)
+        elif first[seat]:
+            self.turn = DRAW_FLAGS[left == 1][False]
         else:
             # R5 heaven_earth (地胡): a non-dealer's first draw before any claim.
-            heaven = not self.first_drawn[seat] and not self.any_claim and seat != self.dealer
-            self.turn = DRAW_FLAGS[last][heaven]
-        self.first_drawn[seat] = True
-        self.events.append(_Draw(seat, TILE_STR[t], kong is not None))
-        self._turn_decision(seat)
+            self.turn = DRAW_FLAGS[left == 1][not self.any_claim and seat != self.dealer]
+        first[seat] = True
+        self.events.append(_DRAW[kong is not None][seat][t])
+        # The turn decision on the drawn tile (R2.1), made here rather than in _turn_decision:
+        # this is the commonest path of a hand.
+        self.cur = seat
+        can_hu = (self.mask[seat] >> t) & 1
+        if can_hu and self._forced_opt and self.last_phase:
+            self._self_draw_win(seat, True)  # R4.4: a self-drawn completing tile must be declared
+            return
+        self.phase = _TURN
+        # no kong after the last wall tile (R2.1); a draw never follows a peng
+        self.legal = turn_actions(seat, c, self.melds[seat], self.void[seat], can_hu, False, left == 1)
 
     def _can_hu(self, seat: int) -> bool:
         """R4: the seat on turn holds a winning hand (the drawn tile, or the dealer's first 14)."""
@@ -242,29 +263,23 @@ class Round(ClaimFlow):
     def _turn_legal(self, seat: int, can_hu: bool, why: dict | None = None) -> list[Action]:
         return turn_actions(
             seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
-            self.turn.after_peng, self.wpos >= len(self.wall), why,
+            self.turn.after_peng, self.wpos >= self.wall_end, why,
         )  # fmt: skip
 
     def _turn_decision(self, seat: int) -> None:
+        """A turn that does not begin with a draw: the dealer's first (R5 heaven_earth) and the
+        turn after a peng (R2.4). (Turns that begin with a draw are decided in :meth:`_draw`,
+        which also takes the R4.4 compulsory win: without a draw there is none to take.)"""
         self.cur = seat
-        drawn = self.drawn
-        can_hu = (self.mask[seat] >> drawn) & 1 if drawn >= 0 else self._can_hu(seat)
-        if can_hu and self.last_phase and self._forced_opt:
-            self._self_draw_win(seat, True)  # R4.4: a self-drawn completing tile must be declared
-            return
         self.phase = _TURN
-        self.legal = turn_actions(
-            seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
-            self.turn.after_peng, self.wpos >= len(self.wall),
-        )  # fmt: skip
+        self.legal = self._turn_legal(seat, self._can_hu(seat))
 
     def _discard(self, seat: int, t: int, default: bool) -> None:
         c = self.counts[seat]
         c[t] -= 1
-        self.river[seat].append(t)
-        rt = self._river_t
-        rt[seat] = rt[seat] + (t,)
-        self._river_view = tuple(rt)
+        river = self.river
+        river[seat] += (t,)
+        self._river_view = tuple(river)
         seen = self._seen
         seen[t] += 1
         self.seen_view = bytes(seen)
@@ -285,7 +300,8 @@ class Round(ClaimFlow):
             self._open_claims(seat, t, False, *self.turn.discard_context())
             return
         self.claim_group += 1
-        self._draw(self.next_active(seat))
+        # R2.5: the next active player draws (the next seat, unless it has won or left)
+        self._draw(s1 if a[s1] else self.next_active(seat))
 
     def _kong(self, seat: int, verb: str, k: int, default: bool) -> None:
         """R2.1 concealed kong (angang) or added kong (jiagang; R3.3: it can be robbed first)."""

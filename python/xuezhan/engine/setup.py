@@ -30,6 +30,7 @@ __all__ = [
     "begin_exchange",
     "begin_void",
     "check_deal",
+    "check_dealer",
     "check_kinds",
     "deal",
     "default_exchange",
@@ -41,6 +42,8 @@ DIRECTIONS = {"next": 1, "prev": 3, "across": 2}
 _TILE = TILE_STR
 _SUIT = "mps"
 _TILES = tuple(k for k in range(27) for _ in range(4))
+#: The counts of the whole set (R1.1): four of each of the 27 kinds.
+FULL_SET = bytes([4] * 27)
 _IDX108 = range(108)
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
 
@@ -66,10 +69,15 @@ def deal(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
     return hands, tiles[pos:], direction
 
 
-def check_deal(hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int) -> None:
-    """A clear :class:`ValueError` unless the hands and wall are a deal (R1.1, R1.2)."""
+def check_dealer(dealer: int) -> None:
+    """A clear :class:`ValueError` unless ``dealer`` is a seat."""
     if not isinstance(dealer, int) or not 0 <= dealer < 4:
         raise ValueError(f"dealer {dealer!r} is not a seat (0-3)")
+
+
+def check_deal(hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int) -> None:
+    """A clear :class:`ValueError` unless the hands and wall are a deal (R1.1, R1.2)."""
+    check_dealer(dealer)
     if len(hands) != 4:
         raise ValueError(f"a hand has four players, got {len(hands)} hands (R1.2)")
     for s, h in enumerate(hands):
@@ -77,12 +85,13 @@ def check_deal(hands: Sequence[Sequence[int]], wall: Sequence[int], dealer: int)
         if len(h) != n:
             who = "the dealer" if s == dealer else f"seat {s}"
             raise ValueError(f"hand of seat {s} has {len(h)} tiles: {who} gets {n} (R1.2)")
-    for what, ks in [(f"hand of seat {s}", h) for s, h in enumerate(hands)] + [("wall", wall)]:
+    for i, ks in enumerate((*hands, wall)):  # the message is built only for a bad one
         try:
             ok = not ks or (min(ks) >= 0 and max(ks) < 27)
         except TypeError:
             ok = False
         if not ok:
+            what = f"hand of seat {i}" if i < 4 else "wall"
             raise ValueError(f"the {what} holds something that is not a tile kind 0-26: {list(ks)!r}")
 
 

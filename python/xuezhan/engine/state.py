@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import chain
 from typing import NamedTuple
 
 from xuezhan.engine._core_adapter import (
@@ -150,7 +151,10 @@ class HandState:
         exchange: str | None = None,
         seed: int | None = None,
         scores: Sequence[int] | None = None,
+        dealt: bytes | None = None,
     ) -> None:
+        """``dealt``: the 27 counts of the hands and wall together, when the caller knows them
+        (a deal from a seed is the whole set, R1.1); else they are counted here."""
         self.rules = rules
         self.core = rules.core
         self._forced_opt = rules.last_tiles_forced  # R4.4
@@ -161,21 +165,25 @@ class HandState:
         self.scores = list(scores) if scores is not None else [0, 0, 0, 0]
         self.hands0 = [list(h) for h in hands]
         self.wall = list(wall)
+        self.wall_end = len(self.wall)  # the wall never changes length: draws advance wpos
         self.wpos = 0
         self.counts = counts = [bytearray(27) for _ in range(4)]
-        dealt = bytearray(27)
         for s, h in enumerate(hands):
             c = counts[s]
             for k in h:
                 c[k] += 1
-                dealt[k] += 1
-        for k in self.wall:
-            dealt[k] += 1
-        self.dealt = bytes(dealt)
+        if dealt is None:
+            total = bytearray(27)
+            for k in chain(*hands, self.wall):
+                total[k] += 1
+            dealt = bytes(total)
+        self.dealt = dealt
         self.melds: list[list[int]] = [[], [], [], []]
         self.mbytes = [b"", b"", b"", b""]
         self.meld_from: list[list[int | None]] = [[], [], [], []]
-        self.river: list[list[int]] = [[], [], [], []]
+        # each seat's discard pile, as a tuple replaced at every change: it is also what the
+        # observations show (a new tuple only when that pile changes, so identity tells)
+        self.river: list[tuple[int, ...]] = [(), (), (), ()]
         self.won = [False] * 4
         self.escaped = [False] * 4
         self.active = [True] * 4
@@ -207,7 +215,6 @@ class HandState:
         # cached immutable views for observations
         self.meld_view: tuple = ((), (), (), ())
         self._river_view: tuple[tuple[int, ...], ...] = ((), (), (), ())
-        self._river_t: list[tuple] = [(), (), (), ()]
         self.scores_view = tuple(self.scores)
         self.deltas_view: tuple[int, ...] = (0, 0, 0, 0)
         self._status_view: tuple | None = None
@@ -215,7 +222,8 @@ class HandState:
         # date where piles and melds change; one shared bytes object until it changes again.
         self._seen = bytearray(27)
         self.seen_view = bytes(27)
-        self.voids_known = False
+        # R11.2: without a void declaration every void is -1, known to all from the start
+        self.voids_known = not rules.declare_void
         self.void_view: tuple = (-1, -1, -1, -1)
         # what the end of the hand found (R7, R8)
         self.checked: tuple[int, ...] = ()  # the seats the ready check was made for
@@ -273,7 +281,7 @@ class HandState:
     # ------------------------------------------------------------------ queries
     @property
     def wall_count(self) -> int:
-        return len(self.wall) - self.wpos
+        return self.wall_end - self.wpos
 
     @property
     def over(self) -> bool:
@@ -288,9 +296,11 @@ class HandState:
                 return s
         return -1
 
-    def _river_changed(self, seat: int) -> None:
-        self._river_t[seat] = tuple(self.river[seat])
-        self._river_view = tuple(self._river_t)
+    def _set_river(self, seat: int, pile: tuple[int, ...]) -> None:
+        """The seat's discard pile is now ``pile``."""
+        river = self.river
+        river[seat] = pile
+        self._river_view = tuple(river)
 
     def _see(self, k: int, n: int) -> None:
         """``n`` more (or, negative, fewer) tiles of kind ``k`` are visible to every seat."""

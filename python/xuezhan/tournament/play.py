@@ -7,9 +7,11 @@ This is the only module of the tournament package that talks to the round engine
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from xuezhan.engine.match import run_round
+from xuezhan.engine.round import Round
 from xuezhan.engine.seeds import derive_seed, first_dealer
 from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
@@ -112,6 +114,7 @@ class HandRunner:
         self.config = config
         self.rules = config.build_rules()
         self.rules_id = self.rules.rules_id
+        self.labels = config.labels  # a derived value: computed once, not per hand
         self.factories = [strategy_factory(spec) for spec in config.strategies]
         self.seeded = [
             spec.cmd is None and _takes_seed(f) for spec, f in zip(config.strategies, self.factories, strict=True)
@@ -150,9 +153,6 @@ class HandRunner:
         return self._build(entry, seed=derive_seed(game.seed, "strategy", seat, spec.options.get("seed", "")))
 
     def play(self, game: Game) -> list[dict[str, Any]]:
-        from xuezhan.engine.match import run_round
-        from xuezhan.engine.round import Round
-
         seated = [self._seat(game, seat) for seat in range(SEATS)]
         rules = self.rules
         for seat, strategy in enumerate(seated):
@@ -169,15 +169,15 @@ class HandRunner:
             end = getattr(strategy, "end_hand", None)
             if callable(end):
                 end()
-        return rows_from_round(rnd, timeouts, game, self.config, self.rules_id)
+        return rows_from_round(rnd, timeouts, game, self.labels, self.rules_id)
 
 
 def rows_from_round(
-    rnd: Any, timeouts: list[int], game: Game, config: TournamentConfig, rules_id: str
+    rnd: Any, timeouts: list[int], game: Game, labels: Sequence[str], rules_id: str
 ) -> list[dict[str, Any]]:
-    """The four rows (one per seat) of a finished hand; see :mod:`.results` for the columns."""
+    """The four rows (one per seat) of a finished hand (``labels``: the line-up's entry names);
+    see :mod:`.results` for the columns."""
     res = rnd.hand_result()
-    labels = config.labels
     end = str(res.end)
     fired = "+".join(res.fired)
     rows = []
