@@ -57,11 +57,14 @@ def test_r3_r13_no_seat_learns_that_another_was_asked_or_passed():
             for s, o in enumerate(obs):
                 if s == cur:
                     claims_seen += o.phase == "claim"
+                    # its legal discards as a bitmask: exactly the discards of its legal actions
+                    assert o.discard_mask == sum(1 << a.arg for a in o.legal_actions if a.verb == "discard")
+                    assert all(a.verb != "hu" for a in o.legal_actions[1:])  # a win comes first
                     continue
                 # the asked seat, the tile it is asked about, and that a claim window is open
                 # are not shown to anyone else
                 assert o.phase != "claim" and o.claim_tile is None and o.claim_from is None
-                assert not o.robbing and o.legal_actions == ()
+                assert not o.robbing and o.legal_actions == () and o.discard_mask == 0
                 d = o.to_dict()
                 assert d["phase"] != "claim" and d["claim_tile"] is None and d["legal_actions"] == []
         # the log keeps everything (R12.4): every pass is in it

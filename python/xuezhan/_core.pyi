@@ -110,6 +110,9 @@ def most_isolated(counts: bytes, kinds: int) -> int:
     """The most isolated kind of the set ``kinds`` (bit k = kind k, all held): fewest tiles
     within two ranks in its suit, then fewest copies, then a terminal, then the lowest kind."""
 
+def kinds_mask(counts: bytes) -> int:
+    """Bit k set for each kind k that ``counts`` (27 counts) holds."""
+
 class ValueParams:
     """The ``value`` strategy's options as the core reads them (see
     :mod:`xuezhan.strategies.value`); ``one_suit_step`` at least 1, ``alpha`` and

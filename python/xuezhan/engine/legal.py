@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, compress
 
+from xuezhan._core import kinds_mask as _kinds_mask
 from xuezhan.engine.actions import (
     ANGANG,
     CLAIM_VERBS,
@@ -52,6 +53,7 @@ __all__ = [
     "exchange_reason",
     "refusal",
     "turn_actions",
+    "turn_legal",
     "void_actions",
 ]
 
@@ -81,11 +83,34 @@ def turn_actions(
     wall_empty: bool,
     why: Why = None,
 ) -> list[Action]:
-    """R2.1: the legal actions of ``seat``'s turn, holding counts ``c`` and meld codes ``melds``.
+    """R2.1: the legal actions of ``seat``'s turn, holding counts ``c`` and meld codes ``melds``
+    (the list of :func:`turn_legal`)."""
+    return turn_legal(seat, c, melds, void, can_hu, after_peng, wall_empty, why)[0]
+
+
+def turn_legal(
+    seat: int,
+    c: bytearray,
+    melds: Sequence[int],
+    void: int,
+    can_hu: int,
+    after_peng: bool,
+    wall_empty: bool,
+    why: Why = None,
+) -> tuple[list[Action], int]:
+    """R2.1: the legal actions of ``seat``'s turn, holding counts ``c`` and meld codes ``melds``,
+    and the legal discards as a kind bitmask (bit k = kind k; what observations show as
+    ``discard_mask``). A win (``hu``), when legal, comes first; the discards come last, by kind.
 
     ``can_hu``: its tiles make a winning hand (R4); kongs are not legal ``after_peng`` nor when
     the wall is empty (R2.1) nor of the ``void`` suit (R11.2); while it holds a tile of its void
-    suit it must discard one (R11.2)."""
+    suit it must discard one (R11.2).
+
+    >>> c = bytearray(27); c[0] = c[13] = 1
+    >>> legal, mask = turn_legal(0, c, [], 0, False, False, False)  # void m: 1m must go
+    >>> [str(a) for a in legal], bin(mask)
+    (['0 discard 1m'], '0b1')
+    """
     legal = [_HU[seat]] if can_hu else []
     if why is not None:
         if not can_hu:
@@ -122,21 +147,22 @@ def turn_actions(
             if a not in legal:
                 why[a] = kong_why or f"it has no pung of {_TILE[k]} with the fourth {_TILE[k]} in hand"
     disc = _DISC[seat]
+    held = _kinds_mask(bytes(c))
     if void >= 0:
         first = void * 9
-        seg = c[first : first + 9]
-        if any(seg):  # R11.2: while it holds a tile of its void suit it must discard such a tile
-            legal.extend(compress(_DISC_SUIT[seat][void], seg))
+        in_void = held & (0x1FF << first)
+        if in_void:  # R11.2: while it holds a tile of its void suit it must discard such a tile
+            legal.extend(compress(_DISC_SUIT[seat][void], c[first : first + 9]))
             if why is not None:
                 for k in _RANGE27:
                     if c[k] and k // 9 != void:
                         why[disc[k]] = "while it holds a tile of its void suit it must discard one (R11.2)"
                 _not_held(seat, c, why)
-            return legal
+            return legal, in_void
     legal.extend(compress(disc, c))
     if why is not None:
         _not_held(seat, c, why)
-    return legal
+    return legal, held
 
 
 def _not_held(seat: int, c: bytearray, why: dict[Action, str]) -> None:

@@ -9,12 +9,15 @@ choices before they are revealed) is in it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from xuezhan.engine.actions import DISCARD, Action
 from xuezhan.engine.state import PHASES, HandState, Phase
 from xuezhan.tiles import TILE_STR
 
 _TURN, _CLAIM = Phase.TURN, Phase.CLAIM
 
-__all__ = ["Observation", "seen_counts"]
+__all__ = ["Observation", "discard_mask_of", "seen_counts"]
 
 _NO_VOIDS = (-1, -1, -1, -1)
 _TILE = TILE_STR
@@ -38,6 +41,21 @@ def seen_counts(discards: tuple[tuple[int, ...], ...], melds: tuple[tuple[tuple[
     return bytes(seen)
 
 
+def discard_mask_of(legal_actions: Sequence[Action]) -> int:
+    """:attr:`Observation.discard_mask` counted afresh from legal actions (for an observation
+    rebuilt from its :meth:`~Observation.to_dict`, which does not carry it).
+
+    >>> from xuezhan.engine.actions import act
+    >>> bin(discard_mask_of([act(0, "hu"), act(0, "discard", 0), act(0, "discard", 13)]))
+    '0b10000000000001'
+    """
+    mask = 0
+    for a in legal_actions:
+        if a.verb == DISCARD:
+            mask |= 1 << a.arg  # type: ignore[operator]
+    return mask
+
+
 class Observation:
     """A per-seat snapshot; all fields are plain immutable values.
 
@@ -57,7 +75,10 @@ class Observation:
     - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase;
       only the asked seat sees a claim phase: to the others the hand is between turns)
     - ``robbing``: the claim is on an added kong (R3.3)
-    - ``legal_actions``: a tuple of :class:`~xuezhan.engine.actions.Action`
+    - ``legal_actions``: a tuple of :class:`~xuezhan.engine.actions.Action` (a win, ``hu``,
+      when legal, comes first)
+    - ``discard_mask``: on its turn, the kinds it may discard as a bitmask (bit k = kind k: the
+      discards of ``legal_actions``); 0 otherwise (not in :meth:`to_dict`)
     """
 
     __slots__ = (
@@ -80,6 +101,7 @@ class Observation:
         "claim_from",
         "robbing",
         "legal_actions",
+        "discard_mask",
     )
 
     def __init__(self, st: HandState, seat: int) -> None:
@@ -119,6 +141,7 @@ class Observation:
             self.claim_from = None
             self.robbing = False
         self.legal_actions = tuple(st.legal) if mine else ()
+        self.discard_mask = st.discard_mask if mine and ph is _TURN else 0
 
     def to_dict(self) -> dict:
         """JSON-ready form (tiles as strings), e.g. for external bots."""

@@ -36,7 +36,7 @@ from xuezhan.engine.actions import (
     parse_action,
 )
 from xuezhan.engine.claims import ClaimFlow
-from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_actions
+from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_actions, turn_legal
 from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
 from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, HandState, KongRecord, Phase, TurnFlags
@@ -247,7 +247,7 @@ class Round(ClaimFlow):
             return
         self.phase = _TURN
         # no kong after the last wall tile (R2.1); a draw never follows a peng
-        self.legal = turn_actions(seat, c, self.melds[seat], self.void[seat], can_hu, False, left == 1)
+        self.legal, self.discard_mask = turn_legal(seat, c, self.melds[seat], self.void[seat], can_hu, False, left == 1)
 
     def _can_hu(self, seat: int) -> bool:
         """R4: the seat on turn holds a winning hand (the drawn tile, or the dealer's first 14)."""
@@ -272,7 +272,10 @@ class Round(ClaimFlow):
         which also takes the R4.4 compulsory win: without a draw there is none to take.)"""
         self.cur = seat
         self.phase = _TURN
-        self.legal = self._turn_legal(seat, self._can_hu(seat))
+        self.legal, self.discard_mask = turn_legal(
+            seat, self.counts[seat], self.melds[seat], self.void[seat], self._can_hu(seat),
+            self.turn.after_peng, self.wpos >= self.wall_end,
+        )  # fmt: skip
 
     def _discard(self, seat: int, t: int, default: bool) -> None:
         c = self.counts[seat]

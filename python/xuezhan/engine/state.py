@@ -201,6 +201,7 @@ class HandState:
         self.phase = Phase.TURN
         self.cur: int | None = None  # the seat whose decision is pending
         self.legal: list = []
+        self.discard_mask = 0  # the legal discards of the pending turn (bit k = kind k)
         # turn state
         self.drawn = -1  # the kind just drawn by the seat on turn, -1 if none (R10.1)
         self.turn = PLAIN_DRAW

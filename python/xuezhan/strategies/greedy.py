@@ -39,6 +39,7 @@ from xuezhan.engine.actions import (
     Action,
     act,
 )
+from xuezhan.engine.observation import discard_mask_of
 
 __all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds"]
 
@@ -76,19 +77,11 @@ def own_melds(obs: Any) -> bytes:
     return bytes(t * 27 + k for t, k in obs.melds[obs.seat])
 
 
-_BIT = tuple(1 << k for k in range(27))
-
-
 def discard_mask(legal: Sequence[Action]) -> tuple[int, bool]:
-    """The legal discards as a kind bitmask (bit k = kind k), and whether they are all the
-    legal actions (no kong to weigh)."""
-    mask = 0
-    n = 0
-    for _seat, verb, arg in legal:
-        if verb == DISCARD:
-            mask |= _BIT[arg]  # type: ignore[index]
-            n += 1
-    return mask, n == len(legal)
+    """The legal discards as a kind bitmask (bit k = kind k; what ``obs.discard_mask`` holds),
+    and whether they are all the legal actions (no kong to weigh)."""
+    mask = discard_mask_of(legal)
+    return mask, mask.bit_count() == len(legal)
 
 
 class GreedyStrategy:
@@ -117,15 +110,8 @@ class GreedyStrategy:
 
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
-        mask = 0  # the legal discards (bit k = kind k), read in the same pass as a win
-        n = 0
-        for a in legal:
-            verb = a[1]
-            if verb == DISCARD:
-                mask |= _BIT[a[2]]
-                n += 1
-            elif verb == HU:
-                return a
+        if legal and legal[0][1] == HU:  # a win, when legal, comes first
+            return legal[0]
         phase = obs.phase
         if phase == "exchange":
             return self.exchange(obs)
@@ -139,8 +125,9 @@ class GreedyStrategy:
             self._meld_suits = sum(1 << s for s in meld_suits(self._melds))
         melds = self._melds
         self._update_void(obs, counts, melds)
+        mask = obs.discard_mask  # the legal discards (bit k = kind k)
         if mask:
-            return self.turn(obs, legal, counts, melds, (mask, n == len(legal)))
+            return self.turn(obs, legal, counts, melds, (mask, mask.bit_count() == len(legal)))
         return self.claim(obs, legal, counts, melds)
 
     # ------------------------------------------------------------------ decisions

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from xuezhan.engine.actions import parse_action
-from xuezhan.engine.observation import Observation, seen_counts
+from xuezhan.engine.observation import Observation, discard_mask_of, seen_counts
 from xuezhan.strategies.external import ExternalStrategy
 
 __all__ = ["GuardedFactory", "GuardedStrategy", "load_target", "observation_from_dict"]
@@ -86,6 +86,7 @@ def observation_from_dict(d: Mapping[str, Any]) -> Observation:
         "legal_actions": tuple(_action(a) for a in d["legal_actions"]),
     }
     values["seen"] = seen_counts(values["discards"], values["melds"])  # not in the dict
+    values["discard_mask"] = discard_mask_of(values["legal_actions"])  # nor this
     for name in Observation.__slots__:
         setattr(obs, name, values[name])
     return obs

@@ -313,6 +313,13 @@ fn most_isolated(counts: &[u8], kinds: u32) -> PyResult<u8> {
     Ok(core::most_isolated(&c, kinds))
 }
 
+/// Bit k set for each kind k that `counts` holds (27 counts): the engine's legal discards.
+#[pyfunction]
+fn kinds_mask(counts: &[u8]) -> PyResult<u32> {
+    let c = counts_arg("kinds_mask", "counts", counts)?;
+    Ok(c.iter().enumerate().fold(0u32, |m, (k, &n)| if n != 0 { m | 1 << k } else { m }))
+}
+
 /// The options of the `value` strategy, built once per hand (see `xuezhan.strategies.value`).
 #[pyclass(frozen, module = "xuezhan._core")]
 struct ValueParams(core::ValueParams);
@@ -808,6 +815,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_discards, m)?)?;
     m.add_function(wrap_pyfunction!(greedy_discard, m)?)?;
     m.add_function(wrap_pyfunction!(most_isolated, m)?)?;
+    m.add_function(wrap_pyfunction!(kinds_mask, m)?)?;
     m.add_class::<ValueParams>()?;
     m.add_function(wrap_pyfunction!(value_discard, m)?)?;
     m.add_function(wrap_pyfunction!(value_one_suit, m)?)?;
