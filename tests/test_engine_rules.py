@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -65,6 +66,32 @@ def test_r1_4_same_seed_same_deal_and_the_log_records_the_wall():
     assert parse_tiles(h["wall"]) == a[1]
     assert [parse_tiles(x) for x in h["hands"]] == a[0]
     assert h["exchange"] == a[2]
+
+
+def _deal_by_definition(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
+    """R1.4 as written: the 108 tiles sorted (stably) by 108 ``random.Random(seed).random()``
+    draws, the exchange direction the generator's next ``randrange(3)``."""
+    rng = random.Random(seed)
+    keys = [rng.random() for _ in range(108)]
+    tiles = [i // 4 for i in sorted(range(108), key=keys.__getitem__)]
+    direction = ("next", "prev", "across")[rng.randrange(3)]
+    hands: list[list[int]] = [[], [], [], []]
+    pos = 0
+    for i in range(4):
+        n = 14 if i == 0 else 13
+        hands[(dealer + i) % 4] = tiles[pos : pos + n]
+        pos += n
+    return hands, tiles[pos:], direction
+
+
+def test_r1_4_the_deal_is_pythons_random_shuffle_for_any_integer_seed():
+    """The deal's generator runs in the core; it is Python's ``random.Random`` bit for bit,
+    for small, 32-bit-boundary, 63-bit, huge and negative seeds."""
+    seeds = [*range(-20, 2500), 2**31, 2**32 - 1, 2**32, 2**63 - 1, 2**64 + 5, 3**90, -(2**70)]
+    for seed in seeds:
+        assert deal(seed, seed % 4) == _deal_by_definition(seed, seed % 4), seed
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        deal(1.5, 0)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- R2

@@ -110,6 +110,12 @@ def most_isolated(counts: bytes, kinds: int) -> int:
     """The most isolated kind of the set ``kinds`` (bit k = kind k, all held): fewest tiles
     within two ranks in its suit, then fewest copies, then a terminal, then the lowest kind."""
 
+def shuffled_tiles(key: bytes) -> tuple[bytes, int]:
+    """The 108 tile kinds in the order ``random.Random(seed)`` deals them (R1.4: sorted by 108
+    successive ``random()`` draws, stably) and the exchange direction drawn next
+    (``randrange(3)``: 0 next, 1 prev, 2 across). ``key`` is ``abs(seed)`` as little-endian
+    bytes, a whole number of 32-bit words (at least one)."""
+
 def kinds_mask(counts: bytes) -> int:
     """Bit k set for each kind k that ``counts`` (27 counts) holds."""
 

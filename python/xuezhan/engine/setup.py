@@ -15,9 +15,9 @@ calls them and moves on to the first turn when they report that the step is comp
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from xuezhan._core import shuffled_tiles as _shuffled_tiles
 from xuezhan.engine.actions import EXCHANGE, TILE_STR, Action, IllegalAction, act
 from xuezhan.engine.events import Exchange, Exchanged, Received, Void, Voids
 from xuezhan.engine.legal import exchange_actions, exchange_reason, void_actions
@@ -41,10 +41,9 @@ __all__ = [
 DIRECTIONS = {"next": 1, "prev": 3, "across": 2}
 _TILE = TILE_STR
 _SUIT = "mps"
-_TILES = tuple(k for k in range(27) for _ in range(4))
 #: The counts of the whole set (R1.1): four of each of the 27 kinds.
 FULL_SET = bytes([4] * 27)
-_IDX108 = range(108)
+_DIRECTION_NAMES = ("next", "prev", "across")  # randrange(3) of the deal's generator
 _SUIT_SLICES = ((0, 9), (9, 18), (18, 27))
 
 
@@ -53,12 +52,15 @@ def deal(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
     on every platform): the tiles are ordered by 108 successive ``random()`` draws (a uniformly
     random permutation; ties, of probability ~2^-40, keep the tile order). The dealer gets the
     first 14, the others 13 each in turn order from the dealer; the rest is the wall, in order.
-    The exchange direction (R11.1) is the next draw of the same generator, with equal odds."""
-    rng = random.Random(seed)
-    r = rng.random
-    keys = [r() for _ in _TILES]
-    tiles = [_TILES[i] for i in sorted(_IDX108, key=keys.__getitem__)]
-    direction = ("next", "prev", "across")[rng.randrange(3)]
+    The exchange direction (R11.1) is the next draw of the same generator, with equal odds.
+
+    The generator runs in the core (``_core.shuffled_tiles``, bit for bit Python's ``random``:
+    the tests compare the two over thousands of seeds); ``seed`` is any integer."""
+    if not isinstance(seed, int):
+        raise TypeError(f"seed must be an integer, got {seed!r}")
+    n = abs(seed)  # random.seed(n) keys the generator with abs(n) in 32-bit words
+    tiles_b, d = _shuffled_tiles(n.to_bytes(max(1, -(-n.bit_length() // 32)) * 4, "little"))
+    tiles = list(tiles_b)
     hands: list[list[int]] = [[], [], [], []]
     pos = 0
     for i in range(4):
@@ -66,7 +68,7 @@ def deal(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
         n = 14 if i == 0 else 13
         hands[s] = tiles[pos : pos + n]
         pos += n
-    return hands, tiles[pos:], direction
+    return hands, tiles[pos:], _DIRECTION_NAMES[d]
 
 
 def check_dealer(dealer: int) -> None:

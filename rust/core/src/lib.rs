@@ -20,6 +20,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod deal;
 pub mod discards;
 pub mod error;
 pub mod fan;
@@ -30,6 +31,7 @@ pub mod value;
 pub mod waits;
 pub mod win;
 
+pub use deal::shuffled_tiles;
 pub use discards::{
     best_discards, best_discards_lowest, best_discards_unchecked, greedy_discard,
     greedy_discard_unchecked, most_isolated, Discard, GreedyChoice,

@@ -313,11 +313,35 @@ fn most_isolated(counts: &[u8], kinds: u32) -> PyResult<u8> {
     Ok(core::most_isolated(&c, kinds))
 }
 
+/// The 108 tiles in the order `random.Random(seed)` deals them (R1.4) and the exchange direction
+/// drawn next (0 next, 1 prev, 2 across). `key`: `abs(seed)` as little-endian bytes, a multiple
+/// of four long (Python's seeding key, 32-bit words least significant first).
+#[pyfunction]
+fn shuffled_tiles<'py>(
+    py: Python<'py>,
+    key: &[u8],
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, u8)> {
+    if key.len() % 4 != 0 {
+        return Err(PyValueError::new_err(format!(
+            "shuffled_tiles: the key is {} bytes, not a whole number of 32-bit words",
+            key.len()
+        )));
+    }
+    let words: Vec<u32> = key
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let (tiles, direction) = core::shuffled_tiles(&words);
+    Ok((pyo3::types::PyBytes::new(py, &tiles), direction))
+}
+
 /// Bit k set for each kind k that `counts` holds (27 counts): the engine's legal discards.
 #[pyfunction]
 fn kinds_mask(counts: &[u8]) -> PyResult<u32> {
     let c = counts_arg("kinds_mask", "counts", counts)?;
-    Ok(c.iter().enumerate().fold(0u32, |m, (k, &n)| if n != 0 { m | 1 << k } else { m }))
+    Ok(c.iter()
+        .enumerate()
+        .fold(0u32, |m, (k, &n)| if n != 0 { m | 1 << k } else { m }))
 }
 
 /// The options of the `value` strategy, built once per hand (see `xuezhan.strategies.value`).
@@ -816,6 +840,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(greedy_discard, m)?)?;
     m.add_function(wrap_pyfunction!(most_isolated, m)?)?;
     m.add_function(wrap_pyfunction!(kinds_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(shuffled_tiles, m)?)?;
     m.add_class::<ValueParams>()?;
     m.add_function(wrap_pyfunction!(value_discard, m)?)?;
     m.add_function(wrap_pyfunction!(value_one_suit, m)?)?;

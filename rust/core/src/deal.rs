@@ -1,0 +1,178 @@
+//! The seeded deal (docs/rules.md R1.2, R1.4): the 108 tiles shuffled exactly as Python's
+//! `random.Random(seed)` orders them, in a microsecond instead of fifteen.
+//!
+//! The project's deal is defined with Python's Mersenne Twister (the same on every platform):
+//! the tiles, 4 of each kind in kind order, are sorted by 108 successive `random()` draws (a
+//! stable sort: equal keys, of probability ~2^-40, keep the tile order), and the exchange
+//! direction (R11.1) is the generator's next `randrange(3)`. This module is that generator,
+//! bit for bit: `init_by_array` seeding from the seed's 32-bit words, `genrand_res53` doubles
+//! and `getrandbits`-based `randrange`. The Python tests compare it with `random.Random` over
+//! thousands of seeds.
+//!
+//! ```
+//! use xuezhan_core::shuffled_tiles;
+//! let (tiles, direction) = shuffled_tiles(&[7]);
+//! let mut sorted = tiles;
+//! sorted.sort();
+//! assert_eq!(&sorted[..5], &[0, 0, 0, 0, 1]); // the whole set, four of each kind
+//! assert!(direction < 3);
+//! ```
+
+const N: usize = 624;
+const M: usize = 397;
+
+/// MT19937 as CPython's `_random` module implements it.
+#[derive(Clone)]
+struct Mt {
+    mt: [u32; N],
+    i: usize,
+}
+
+impl Mt {
+    fn init_genrand(s: u32) -> Mt {
+        let mut mt = [0u32; N];
+        mt[0] = s;
+        for i in 1..N {
+            mt[i] = 1_812_433_253u32
+                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
+                .wrapping_add(i as u32);
+        }
+        Mt { mt, i: N }
+    }
+
+    /// `random.seed(n)` for an int: `key` is `abs(n)` in 32-bit words, least significant first
+    /// (one zero word for 0).
+    fn init_by_array(key: &[u32]) -> Mt {
+        // every seeding starts from init_genrand(19650218): computed once
+        static START: std::sync::OnceLock<Mt> = std::sync::OnceLock::new();
+        let mut g = START.get_or_init(|| Mt::init_genrand(19_650_218)).clone();
+        let mt = &mut g.mt;
+        let (mut i, mut j) = (1usize, 0usize);
+        let len = key.len().max(1);
+        for _ in 0..N.max(len) {
+            let kj = key.get(j).copied().unwrap_or(0);
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(kj)
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= len {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        g
+    }
+
+    /// The next output. Each state word is regenerated just before it is read rather than all
+    /// 624 at once: the same words in the same order (the twist is sequential and in place),
+    /// but a deal reads only 217 of them.
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        if self.i >= N {
+            self.i = 0;
+        }
+        let k = self.i;
+        let mt = &mut self.mt;
+        let next = if k + 1 < N { k + 1 } else { 0 };
+        let far = if k + M < N { k + M } else { k + M - N };
+        let y = (mt[k] & 0x8000_0000) | (mt[next] & 0x7fff_ffff);
+        let mag = if y & 1 != 0 { 0x9908_b0df } else { 0 };
+        mt[k] = mt[far] ^ (y >> 1) ^ mag;
+        self.i = k + 1;
+        let mut y = mt[k];
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `random.random()`'s 53 bits as an integer (`random()` is it divided by 2^53).
+    #[inline]
+    fn bits53(&mut self) -> u64 {
+        let a = (self.next_u32() >> 5) as u64;
+        let b = (self.next_u32() >> 6) as u64;
+        a << 26 | b
+    }
+
+    /// `random.random()`: 53 random bits as a double in [0, 1).
+    #[cfg(test)]
+    fn random(&mut self) -> f64 {
+        self.bits53() as f64 * (1.0 / 9_007_199_254_740_992.0)
+    }
+
+    /// `random.randrange(n)` for 1 ≤ n ≤ 2^32: `getrandbits(n.bit_length())` until below n.
+    fn randbelow(&mut self, n: u32) -> u32 {
+        let k = 32 - n.leading_zeros();
+        loop {
+            let r = self.next_u32() >> (32 - k);
+            if r < n {
+                return r;
+            }
+        }
+    }
+}
+
+/// The 108 tiles (kinds 0–26, four each) in the order `random.Random(seed)` deals them, and the
+/// exchange direction drawn next (0 next, 1 prev, 2 across: `randrange(3)`). `key` is the
+/// seed's `abs()` as 32-bit words, least significant first (Python's `random.seed` key).
+pub fn shuffled_tiles(key: &[u32]) -> ([u8; 108], u8) {
+    let mut g = Mt::init_by_array(key);
+    // random() is its 53 bits over 2^53, so the bits order the tiles as the doubles do; below
+    // them the tile's index, so equal keys keep the tiles' order (Python's sort is stable)
+    let mut keyed = [0u64; 108];
+    for (i, slot) in keyed.iter_mut().enumerate() {
+        *slot = g.bits53() << 7 | i as u64;
+    }
+    keyed.sort_unstable();
+    let mut tiles = [0u8; 108];
+    for (t, &x) in tiles.iter_mut().zip(&keyed) {
+        *t = ((x & 0x7f) / 4) as u8;
+    }
+    (tiles, g.randbelow(3) as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_outputs_match_the_reference_mt19937() {
+        // The reference implementation's init_by_array({0x123, 0x234, 0x345, 0x456}) output
+        // (mt19937ar.out): 1067595299 955945823 477289528 ...
+        let mut g = Mt::init_by_array(&[0x123, 0x234, 0x345, 0x456]);
+        let first: Vec<u32> = (0..3).map(|_| g.next_u32()).collect();
+        assert_eq!(first, vec![1_067_595_299, 955_945_823, 477_289_528]);
+    }
+
+    #[test]
+    fn python_random_of_seed_zero() {
+        // Python: random.Random(0).random() == 0.8444218515250481
+        assert_eq!(Mt::init_by_array(&[0]).random(), 0.844_421_851_525_048_1);
+    }
+
+    #[test]
+    fn a_deal_is_the_whole_set() {
+        for seed in 0..50u32 {
+            let (t, d) = shuffled_tiles(&[seed]);
+            let mut n = [0u8; 27];
+            for &k in &t {
+                n[k as usize] += 1;
+            }
+            assert!(n.iter().all(|&c| c == 4) && d < 3);
+        }
+    }
+}
