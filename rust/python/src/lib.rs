@@ -321,7 +321,7 @@ fn shuffled_tiles<'py>(
     py: Python<'py>,
     key: &[u8],
 ) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, u8)> {
-    if key.len() % 4 != 0 {
+    if !key.len().is_multiple_of(4) {
         return Err(PyValueError::new_err(format!(
             "shuffled_tiles: the key is {} bytes, not a whole number of 32-bit words",
             key.len()
