@@ -52,6 +52,7 @@ def shanten(counts: bytes, mbytes: bytes, void: int) -> int:
 
 
 _greedy_discard = _core.greedy_discard
+_DISCARDS = tuple(tuple(act(seat, DISCARD, k) for k in range(27)) for seat in range(4))
 _NOTHING_SEEN = bytes(27)
 _PUNG, _KONG, _CKONG = 0, 1, 2
 
@@ -100,6 +101,7 @@ class GreedyStrategy:
         self._meld_key: Any = None  # the melds tuple ``_melds`` was built from
         self._melds = b""
         self._meld_suits = 0  # the suits its melds use (bit s = suit s), with ``_melds``
+        self._discards = _DISCARDS[0]  # its discard actions by kind (the engine's shared ones)
 
     # ------------------------------------------------------------------ Strategy protocol
     def reset(self, seat: int, rules: Any) -> None:
@@ -107,6 +109,7 @@ class GreedyStrategy:
         self.rules = rules
         self.void = -1
         self._meld_key = None
+        self._discards = _DISCARDS[seat]
 
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
@@ -173,13 +176,13 @@ class GreedyStrategy:
         if no_kong and void >= 0 and mask >> (9 * void) & 0x1FF:
             # void-suit tiles are useless to the hand (R4.2): isolation alone ranks them, so
             # the visible tiles are not needed
-            return act(self.seat, DISCARD, _greedy_discard(counts, melds, _NOTHING_SEEN, void, mask, True)[0])
+            return self._discards[_greedy_discard(counts, melds, _NOTHING_SEEN, void, mask, True)[0]]
         kind, now = _greedy_discard(counts, melds, obs.seen, void, mask, no_kong)
         if not no_kong:
             kong = self._kong(legal, counts, melds, void, 99 if now is None else now)
             if kong is not None:
                 return kong
-        return act(self.seat, DISCARD, kind)
+        return self._discards[kind]
 
     def _kong(self, legal: Sequence[Action], counts: bytes, melds: bytes, void: int, now: int) -> Action | None:
         """The first concealed or added kong (R2.1) that raises the shanten ``now`` by at most

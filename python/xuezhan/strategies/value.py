@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xuezhan import _core
-from xuezhan.engine.actions import DISCARD, Action, act
+from xuezhan.engine.actions import Action
 from xuezhan.rules import Rules
 from xuezhan.strategies.greedy import (
     GreedyStrategy,
@@ -176,7 +176,7 @@ class ValueStrategy(GreedyStrategy):
             kong = self._kong(legal, counts, melds, void, now)
             if kong is not None:
                 return kong
-        return act(self.seat, DISCARD, kind)
+        return self._discards[kind]
 
     # ------------------------------------------------------------------ claims
     def _keep_suit(self, obs: Any, counts: bytes, melds: bytes, suit: int) -> bool:
