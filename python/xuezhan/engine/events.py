@@ -168,9 +168,11 @@ class Draw(Event):
         return {"type": "draw", "seat": self.seat, "tile": self.tile, "replacement": self.replacement}
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class TileDecision(Event):
-    """A turn decision on one tile: :class:`Discard`, :class:`Angang`, :class:`Jiagang` (R2.1)."""
+    """A turn decision on one tile: :class:`Discard`, :class:`Angang`, :class:`Jiagang` (R2.1).
+    Immutable: the engine hands out one shared discard event per seat, tile and ``default``
+    (the commonest decision); a ``note`` is given by building a noted copy."""
 
     seat: int
     tile: str
@@ -181,19 +183,19 @@ class TileDecision(Event):
         return _noted({"type": self.type, "seat": self.seat, "tile": self.tile, "default": self.default}, self.note)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Discard(TileDecision):
     type: ClassVar[str] = "discard"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Angang(TileDecision):
     """R2.1: a concealed kong."""
 
     type: ClassVar[str] = "angang"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Jiagang(TileDecision):
     """R2.1: an added kong (it may be robbed first, R3.3)."""
 

@@ -16,6 +16,7 @@ by the engine without asking. ``Escape`` (R8) is accepted from any active seat a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -51,7 +52,10 @@ __all__ = ["Round", "deal"]
 
 _TURN, _CLAIM, _OVER = Phase.TURN, Phase.CLAIM, Phase.OVER
 _wait_mask = core.wait_mask
-_Discard = ev.Discard  # the commonest decision event, looked up once
+# _DISCARD[default][seat][kind]: the shared discard events (immutable), built once
+_DISCARD = tuple(
+    tuple(tuple(ev.Discard(s, TILE_STR[k], d) for k in range(27)) for s in range(4)) for d in (False, True)
+)
 # _DRAW[replacement][seat][kind]: the shared draw events (immutable), built once
 _DRAW = tuple(tuple(tuple(ev.Draw(s, TILE_STR[k], r) for k in range(27)) for s in range(4)) for r in (False, True))
 
@@ -119,8 +123,8 @@ class Round(ClaimFlow):
         crash); both are recorded in the decision event."""
         n = len(self.events)
         self._apply(action, default)
-        if note is not None:
-            self.events[n].note = note  # type: ignore[attr-defined]  # the decision event
+        if note is not None:  # the decision event, with the note (events are not edited in place)
+            self.events[n] = dataclasses.replace(self.events[n], note=note)  # type: ignore[type-var]
 
     def _apply_legal(self, action: Action, default: bool = False) -> None:
         """Apply an action known to be in ``self.legal`` (checked by :meth:`_apply`, or by the
@@ -286,7 +290,7 @@ class Round(ClaimFlow):
         seen = self._seen
         seen[t] += 1
         self.seen_view = bytes(seen)
-        self.events.append(_Discard(seat, TILE_STR[t], default))
+        self.events.append(_DISCARD[1 if default else 0][seat][t])
         mask = self.mask
         mask[seat] = _wait_mask(bytes(c), self.mbytes[seat], self.void[seat])
         # Fast path: nobody could claim (no wait on t, fewer than two t in hand): the next draws.

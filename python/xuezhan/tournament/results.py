@@ -47,6 +47,7 @@ import fcntl
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Self
 
@@ -118,15 +119,19 @@ def _schema() -> pa.Schema:
 SCHEMA: pa.Schema = _schema()
 
 
+_ROW_VALUES = itemgetter(*SCHEMA.names)  # a row mapping's values in column order
+
+
 def rows_to_table(rows: Sequence[Mapping[str, Any]]) -> pa.Table:
     """An Arrow table with exactly :data:`COLUMNS`, built column by column from row mappings.
 
     >>> rows_to_table([]).num_rows, rows_to_table([]).column_names == list(COLUMNS)
     (0, True)
     """
-    arrays = [
-        pa.array([r[name] for r in rows], type=field.type) for name, field in zip(SCHEMA.names, SCHEMA, strict=True)
-    ]
+    if not rows:
+        return SCHEMA.empty_table()
+    columns = zip(*map(_ROW_VALUES, rows), strict=True)  # rows to columns in C, not per cell
+    arrays = [pa.array(col, type=field.type) for col, field in zip(columns, SCHEMA, strict=True)]
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
 
