@@ -28,6 +28,7 @@ from xuezhan.tournament import (
     summarize,
     write_report,
 )
+from xuezhan.tournament.play import HandRunner
 from xuezhan.tournament.results import done_chunks, read_parts, rows_to_frame
 from xuezhan.tournament.scheduling import chunks, derive_seed, game, games
 from xuezhan.tournament.stats import clustered_mean_ci, t_ppf
@@ -201,6 +202,18 @@ def test_results_do_not_depend_on_worker_count_or_chunking(tmp_path):
     two = run(cfg(hands=32, chunk=3, workers=2), output=tmp_path / "two", progress=False)
     pd.testing.assert_frame_equal(one, two)
     pd.testing.assert_frame_equal(one, load_results(tmp_path / "two"))
+
+
+def test_deterministic_strategies_are_built_once_and_reset_clears_a_hand():
+    """greedy and value say ``deterministic = True``: one instance per line-up entry plays every
+    hand of a runner; each hand's rows equal those of a runner that plays only that hand."""
+    config = cfg(strategies=["greedy", "value", "random", "value"], hands=24, seating="random")
+    shared = HandRunner(config)
+    assert shared.seeded == [False, False, True, False]
+    instances = list(shared.strategies)
+    for g in games(config):
+        assert shared.play(g) == HandRunner(config).play(g), g.index
+    assert shared.strategies == instances  # the same objects throughout
 
 
 def test_chunk_zero_is_about_a_thousandth_of_the_hands_and_kept_in_the_identity():

@@ -7,7 +7,10 @@ timeout past ``max_timeouts`` is an escape (docs/rules.md R8, R10.3).
 
 Every built-in strategy is built the same way: ``Strategy(seed=None, **options)``, the options
 being keyword-only; an unknown option is a ``TypeError`` naming it. Tournaments pass each hand's
-strategies a seed derived from the hand's seed and the seat.
+strategies a seed derived from the hand's seed and the seat, building them afresh for every
+hand, unless the class says ``deterministic = True`` (its decisions never depend on its seed,
+and ``reset`` clears everything a hand leaves): then one instance per worker is reset before
+every hand.
 """
 
 from __future__ import annotations

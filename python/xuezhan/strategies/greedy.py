@@ -92,6 +92,9 @@ class GreedyStrategy:
 
     #: How much a kong may raise the shanten and still be made (greedy: not at all).
     kong_slack = 0
+    #: Its decisions never depend on its seed and ``reset`` clears a hand's state: a tournament
+    #: builds one per worker instead of one per hand (see :mod:`xuezhan.strategies.base`).
+    deterministic = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed  # the strategy is deterministic: accepted like every strategy's, unused

@@ -105,8 +105,9 @@ class HandRunner:
     Strategies whose constructor takes a ``seed`` (every built-in one) are built afresh for
     every hand with a seed derived from the hand's seed and the seat (mixed with a ``seed``
     option if the entry gives one), so their randomness never depends on which hands the same
-    worker played before. Others (external bots, classes without a ``seed``) are built once per
-    worker and ``reset`` before every hand (the Strategy protocol). Every entry is built once
+    worker played before. Others (external bots, classes without a ``seed``, classes marked
+    ``deterministic = True`` such as greedy and value) are built once per worker and
+    ``reset`` before every hand (the Strategy protocol). Every entry is built once
     here, so an unknown option is an error naming the entry and the option before any hand.
     """
 
@@ -116,8 +117,10 @@ class HandRunner:
         self.rules_id = self.rules.rules_id
         self.labels = config.labels  # a derived value: computed once, not per hand
         self.factories = [strategy_factory(spec) for spec in config.strategies]
+        # built afresh per hand with a derived seed, unless the seed cannot change a decision
         self.seeded = [
-            spec.cmd is None and _takes_seed(f) for spec, f in zip(config.strategies, self.factories, strict=True)
+            spec.cmd is None and _takes_seed(f) and not getattr(f, "deterministic", False)
+            for spec, f in zip(config.strategies, self.factories, strict=True)
         ]
         self.strategies: list[Any] = [None] * len(self.factories)
         for entry, seeded in enumerate(self.seeded):
