@@ -94,6 +94,19 @@ def test_r1_4_the_deal_is_pythons_random_shuffle_for_any_integer_seed():
         deal(1.5, 0)  # type: ignore[arg-type]
 
 
+def test_r9_1_the_cores_seat_shuffle_is_pythons_random_shuffle():
+    """Random seating draws each hand's seats with ``random.Random(seed).shuffle``, run by the
+    core's copy of the generator: equal to Python's for every seed tried."""
+    from xuezhan import _core
+    from xuezhan.engine.seeds import random_key
+
+    for seed in [*range(-20, 2000), 2**63 - 1, 7**40]:
+        for n in (4, 13):
+            order = list(range(n))
+            random.Random(seed).shuffle(order)
+            assert list(_core.shuffled_range(random_key(seed), n)) == order, (seed, n)
+
+
 # --------------------------------------------------------------------------- R2
 
 

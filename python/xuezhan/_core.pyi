@@ -116,6 +116,10 @@ def shuffled_tiles(key: bytes) -> tuple[bytes, int]:
     (``randrange(3)``: 0 next, 1 prev, 2 across). ``key`` is ``abs(seed)`` as little-endian
     bytes, a whole number of 32-bit words (at least one)."""
 
+def shuffled_range(key: bytes, n: int) -> bytes:
+    """``random.Random(seed).shuffle(list(range(n)))`` (as bytes) for ``n`` at most 32; ``key`` as for
+    :func:`shuffled_tiles`."""
+
 def kinds_mask(counts: bytes) -> int:
     """Bit k set for each kind k that ``counts`` (27 counts) holds."""
 

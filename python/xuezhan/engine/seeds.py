@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["derive_seed", "first_dealer", "hand_seed"]
+__all__ = ["derive_seed", "first_dealer", "hand_seed", "random_key"]
 
 _SEED_BITS = 63
 
@@ -39,3 +39,17 @@ def first_dealer(seed: int) -> int:
     the same."""
     h = hashlib.sha256(f"xuezhan:dealer:{seed}".encode()).digest()
     return int.from_bytes(h[:8], "big") % 4
+
+
+def random_key(seed: int) -> bytes:
+    """The key ``random.Random(seed)`` seeds its Mersenne Twister with, for the core's copy of
+    that generator (``_core.shuffled_tiles``, ``_core.shuffled_range``): ``abs(seed)`` in 32-bit
+    words, least significant first, as little-endian bytes (one zero word for 0).
+
+    >>> random_key(1), random_key(-(2**32))
+    (b'\\x01\\x00\\x00\\x00', b'\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00')
+    """
+    if not isinstance(seed, int):
+        raise TypeError(f"seed must be an integer, got {seed!r}")
+    n = abs(seed)
+    return n.to_bytes(max(1, -(-n.bit_length() // 32)) * 4, "little")

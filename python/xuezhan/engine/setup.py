@@ -21,6 +21,7 @@ from xuezhan._core import shuffled_tiles as _shuffled_tiles
 from xuezhan.engine.actions import EXCHANGE, TILE_STR, Action, IllegalAction, act
 from xuezhan.engine.events import Exchange, Exchanged, Received, Void, Voids
 from xuezhan.engine.legal import exchange_actions, exchange_reason, void_actions
+from xuezhan.engine.seeds import random_key
 from xuezhan.engine.state import HandState, Phase
 
 __all__ = [
@@ -56,10 +57,7 @@ def deal(seed: int, dealer: int) -> tuple[list[list[int]], list[int], str]:
 
     The generator runs in the core (``_core.shuffled_tiles``, bit for bit Python's ``random``:
     the tests compare the two over thousands of seeds); ``seed`` is any integer."""
-    if not isinstance(seed, int):
-        raise TypeError(f"seed must be an integer, got {seed!r}")
-    n = abs(seed)  # random.seed(n) keys the generator with abs(n) in 32-bit words
-    tiles_b, d = _shuffled_tiles(n.to_bytes(max(1, -(-n.bit_length() // 32)) * 4, "little"))
+    tiles_b, d = _shuffled_tiles(random_key(seed))
     tiles = list(tiles_b)
     hands: list[list[int]] = [[], [], [], []]
     pos = 0

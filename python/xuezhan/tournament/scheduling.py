@@ -13,11 +13,11 @@ never depend on how the work is split between processes (or resumed after an int
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from xuezhan.engine.seeds import derive_seed
+from xuezhan._core import shuffled_range as _shuffled_range
+from xuezhan.engine.seeds import derive_seed, random_key
 from xuezhan.tournament.config import SEATS, TournamentConfig
 
 __all__ = ["Game", "derive_seed", "game", "games", "chunks", "chunk_games"]
@@ -41,9 +41,8 @@ def game(config: TournamentConfig, index: int) -> Game:
         group, rotation = divmod(index, SEATS)
         seating = tuple((s - rotation) % SEATS for s in range(SEATS))
         return Game(index, group, rotation, derive_seed(config.seed, "wall", group), seating)
-    rng = random.Random(derive_seed(config.seed, "seating", index))
-    order = list(range(SEATS))
-    rng.shuffle(order)
+    # random.Random(seed).shuffle(list(range(4))), by the core's copy of the generator
+    order = _shuffled_range(random_key(derive_seed(config.seed, "seating", index)), SEATS)
     return Game(index, index, 0, derive_seed(config.seed, "wall", index), tuple(order))
 
 

@@ -145,6 +145,25 @@ pub fn shuffled_tiles(key: &[u32]) -> ([u8; 108], u8) {
     (tiles, g.randbelow(3) as u8)
 }
 
+/// `random.Random(seed).shuffle(list(range(n)))` for n ≤ 32: Python's Fisher–Yates (from the
+/// end, `randbelow(i + 1)` per position). `key` as for [`shuffled_tiles`].
+///
+/// ```
+/// use xuezhan_core::shuffled_range;
+/// let mut s = shuffled_range(&[7], 4);
+/// s.sort();
+/// assert_eq!(s, vec![0, 1, 2, 3]);
+/// ```
+pub fn shuffled_range(key: &[u32], n: usize) -> Vec<u8> {
+    let mut g = Mt::init_by_array(key);
+    let mut x: Vec<u8> = (0..n.min(32) as u8).collect();
+    for i in (1..x.len()).rev() {
+        let j = g.randbelow(i as u32 + 1) as usize;
+        x.swap(i, j);
+    }
+    x
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

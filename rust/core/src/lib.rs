@@ -31,7 +31,7 @@ pub mod value;
 pub mod waits;
 pub mod win;
 
-pub use deal::shuffled_tiles;
+pub use deal::{shuffled_range, shuffled_tiles};
 pub use discards::{
     best_discards, best_discards_lowest, best_discards_unchecked, greedy_discard,
     greedy_discard_unchecked, most_isolated, Discard, GreedyChoice,

@@ -335,6 +335,22 @@ fn shuffled_tiles<'py>(
     Ok((pyo3::types::PyBytes::new(py, &tiles), direction))
 }
 
+/// `random.Random(seed).shuffle(list(range(n)))` (n at most 32); `key` as for `shuffled_tiles`.
+#[pyfunction]
+fn shuffled_range(key: &[u8], n: usize) -> PyResult<Vec<u8>> {
+    if !key.len().is_multiple_of(4) || n > 32 {
+        return Err(PyValueError::new_err(format!(
+            "shuffled_range: the key must be whole 32-bit words ({} bytes given) and n at most 32 ({n} given)",
+            key.len()
+        )));
+    }
+    let words: Vec<u32> = key
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    Ok(core::shuffled_range(&words, n))
+}
+
 /// Bit k set for each kind k that `counts` holds (27 counts): the engine's legal discards.
 #[pyfunction]
 fn kinds_mask(counts: &[u8]) -> PyResult<u32> {
@@ -841,6 +857,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(most_isolated, m)?)?;
     m.add_function(wrap_pyfunction!(kinds_mask, m)?)?;
     m.add_function(wrap_pyfunction!(shuffled_tiles, m)?)?;
+    m.add_function(wrap_pyfunction!(shuffled_range, m)?)?;
     m.add_class::<ValueParams>()?;
     m.add_function(wrap_pyfunction!(value_discard, m)?)?;
     m.add_function(wrap_pyfunction!(value_one_suit, m)?)?;
