@@ -167,16 +167,20 @@ pub(crate) fn discards_impl(
         };
         (d, ps, sp13, std13.min(sp13))
     };
-    // With `lowest_of`: the lowest missing count over that set, found first.
+    // With `lowest_of`: the lowest missing count over that set, found first (each discard's
+    // facts kept for the pass below: they cost a table lookup or a capped-suit DP each).
     let mut wanted = u32::MAX;
     let mut lowest = 0u8;
+    let mut known: [Option<AfterDiscard>; 27] = [None; 27];
     if let Some(set) = lowest_of {
         wanted = set;
         lowest = u8::MAX;
         for k in 0..27 {
             if c[k] != 0 && set & (1 << k) != 0 {
                 h[k] -= 1;
-                lowest = lowest.min(after(&h, k).3);
+                let a = after(&h, k);
+                lowest = lowest.min(a.3);
+                known[k] = Some(a);
                 h[k] += 1;
             }
         }
@@ -187,7 +191,7 @@ pub(crate) fn discards_impl(
         }
         let sk = k / 9;
         h[k] -= 1;
-        let (d, ps, sp13, miss13) = after(&h, k);
+        let (d, ps, sp13, miss13) = known[k].unwrap_or_else(|| after(&h, k));
         if lowest_of.is_some() && (wanted & (1 << k) == 0 || miss13 != lowest) {
             h[k] += 1;
             out.push(Discard {
@@ -266,6 +270,10 @@ pub(crate) fn discards_impl(
         });
     }
 }
+
+/// What discarding one kind leaves: per-suit distances, pair statistics, the missing counts
+/// of seven pairs and of the hand.
+type AfterDiscard = ([SuitDist; 3], [(u8, u8); 3], u8, u8);
 
 /// Whether a draw into suit `s` lowers the standard-form missing count of a 13-tile hand
 /// whose per-suit distances are `d`, given only the suit's new distances.
