@@ -321,34 +321,33 @@ fn shuffled_tiles<'py>(
     py: Python<'py>,
     key: &[u8],
 ) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, u8)> {
-    if !key.len().is_multiple_of(4) {
-        return Err(PyValueError::new_err(format!(
-            "shuffled_tiles: the key is {} bytes, not a whole number of 32-bit words",
-            key.len()
-        )));
-    }
-    let words: Vec<u32> = key
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    let (tiles, direction) = core::shuffled_tiles(&words);
+    let (tiles, direction) = core::shuffled_tiles(&key_words("shuffled_tiles", key)?);
     Ok((pyo3::types::PyBytes::new(py, &tiles), direction))
 }
 
 /// `random.Random(seed).shuffle(list(range(n)))` (n at most 32); `key` as for `shuffled_tiles`.
 #[pyfunction]
 fn shuffled_range(key: &[u8], n: usize) -> PyResult<Vec<u8>> {
-    if !key.len().is_multiple_of(4) || n > 32 {
+    if n > 32 {
         return Err(PyValueError::new_err(format!(
-            "shuffled_range: the key must be whole 32-bit words ({} bytes given) and n at most 32 ({n} given)",
+            "shuffled_range: n is at most 32 ({n} given)"
+        )));
+    }
+    Ok(core::shuffled_range(&key_words("shuffled_range", key)?, n))
+}
+
+/// A seeding key given as little-endian bytes, as 32-bit words (a ValueError unless whole).
+fn key_words(func: &str, key: &[u8]) -> PyResult<Vec<u32>> {
+    if !key.len().is_multiple_of(4) {
+        return Err(PyValueError::new_err(format!(
+            "{func}: the key is {} bytes, not a whole number of 32-bit words",
             key.len()
         )));
     }
-    let words: Vec<u32> = key
+    Ok(key
         .chunks_exact(4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    Ok(core::shuffled_range(&words, n))
+        .collect())
 }
 
 /// Bit k set for each kind k that `counts` holds (27 counts): the engine's legal discards.
