@@ -30,9 +30,9 @@ import numpy as np
 import pandas as pd
 
 from xuezhan.study import STUDY_COLUMNS
-from xuezhan.study.measure import REPORT_COLUMNS, study_report
+from xuezhan.study.measure import study_report, study_report_file
 from xuezhan.study.report import format_study, write_study_report
-from xuezhan.study.runner import load_study_results, play_study
+from xuezhan.study.runner import play_study
 
 FIRED = [
     "R6.1-discard-win",
@@ -122,12 +122,10 @@ def played(hands: int, workers: int, chunk: int) -> dict[str, float]:
         main_play = _peak_mb(resource.RUSAGE_SELF)
         files = sum(len(f) for _, _, f in os.walk(out))
         t0 = time.perf_counter()
-        df, _ = load_study_results(path, columns=list(REPORT_COLUMNS), categories=True)
-        report = study_report(df)
+        report = study_report_file(path)  # as `xuezhan study` reports: batch by batch
         format_study(report)
         write_study_report(report, out)
         t_report = time.perf_counter() - t0
-        del df
     return {
         "hands": float(-(-hands // 4) * 4),
         "play_s": t_play,

@@ -75,7 +75,7 @@ def study_command(
 ) -> None:
     """Play the rule study defined in FILE (TOML) and report what each variant changes."""
     from xuezhan.study import StudyConfigError, StudyError, load_study
-    from xuezhan.study.runner import load_study_results, play_study
+    from xuezhan.study.runner import play_study
     from xuezhan.tournament import ConfigError, TournamentError
 
     if address is not None and executor != "ray":
@@ -111,12 +111,11 @@ def study_command(
         raise click.ClickException(str(exc)) from None
     click.echo(f"results: {results}", err=True)
     if not no_report:
-        from xuezhan.study.measure import REPORT_COLUMNS, study_report
+        from xuezhan.study.measure import study_report_file
         from xuezhan.study.report import format_study, write_study_report
 
-        # only the columns the report reads, strings as categoricals: bounded memory
-        df, _ = load_study_results(results, columns=list(REPORT_COLUMNS), categories=True)
-        report = study_report(df, variants=[v.name for v in config.variants], base=config.base_variant)
+        # read batch by batch, only the columns the report reads: bounded memory however many hands
+        report = study_report_file(results, variants=[v.name for v in config.variants], base=config.base_variant)
         title = f"{config.name}: {len(config.variants)} rule variants, {config.n_games} hands each"
         click.echo(format_study(report, title=title))
         paths = write_study_report(report, out, title=title)

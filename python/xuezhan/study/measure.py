@@ -21,9 +21,11 @@ No Python loop runs per hand or per row: strings are parsed once per distinct va
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from xuezhan.rules import FAN_ITEMS, FAN_NAMES
 from xuezhan.study.estimators import ratio_estimates, sd_estimates
@@ -36,6 +38,7 @@ __all__ = [
     "Metric",
     "StudyReport",
     "study_report",
+    "study_report_file",
 ]
 
 #: The report's sections, in order: key → heading.
@@ -173,7 +176,8 @@ def study_report(
 ) -> StudyReport:
     """Measure a tidy study table (see :mod:`xuezhan.study.runner`): every metric per variant
     with its ``level`` interval, and paired differences against ``base`` (default: the first
-    variant) over the walls every variant played.
+    variant) over the walls every variant played. (:func:`study_report_file` measures a results
+    file batch by batch, in bounded memory, with the same result.)
 
     >>> from xuezhan.study.runner import run_study
     >>> df = run_study({"strategies": ["greedy"] * 4, "hands": 16, "workers": 1,
@@ -185,276 +189,330 @@ def study_report(
     """
     if df.empty:
         raise ValueError("no results to report")
-    present = list(pd.unique(df["variant"]))
-    variants = [v for v in (variants or present) if v in set(present)]
-    base = base if base in variants else variants[0]
-    notes: list[str] = []
-    # --- walls played by every variant (an interrupted study is compared on those only)
-    vcode_all = pd.Categorical(df["variant"], categories=variants).codes
-    seeds_all = df["seed_index"].to_numpy()
-    keep = vcode_all >= 0
-    per_variant = [np.unique(seeds_all[keep & (vcode_all == i)]) for i in range(len(variants))]
-    common = per_variant[0]
-    for s in per_variant[1:]:
-        common = np.intersect1d(common, s, assume_unique=True)
-    if any(len(s) != len(common) for s in per_variant):
-        notes.append(f"compared on the {len(common)} walls every variant played (the study is incomplete)")
-    keep &= np.isin(seeds_all, common)
-    d = df if keep.all() else df.loc[keep]  # no copy of a complete study
-    V, G = len(variants), len(common)
-    cells = V * G
-    vcode = vcode_all[keep].astype(np.int64)
-    ccode = np.searchsorted(common, d["seed_index"].to_numpy())
-    key = vcode * G + ccode
-    delta = d["delta"].to_numpy().astype(float)
-    won = d["won"].to_numpy().astype(float)
+    cells = _Cells.of(df["variant"], df["seed_index"].to_numpy(), variants)
+    cells.add(df)
+    return cells.report(base, level)
 
-    # --- per-hand sums over the four seats (hand id unique within a variant)
-    hand = d["hand"].to_numpy().astype(np.int64)
-    hkey = vcode * (int(hand.max()) + 1) + hand
-    hcodes, hunique = pd.factorize(hkey, sort=False)
-    H = len(hunique)
-    first = np.unique(hcodes, return_index=True)[1]  # the first row of each hand
-    fan_items, fan_ids = _indicator(d["fan_items"])
 
-    def per_hand(values: np.ndarray) -> np.ndarray:
-        return np.bincount(hcodes, weights=values, minlength=H)
+def study_report_file(
+    path: str | Path,
+    *,
+    variants: list[str] | None = None,
+    base: str | None = None,
+    level: float = 0.95,
+    batch_rows: int = 1 << 18,
+) -> StudyReport:
+    """:func:`study_report` of a tidy results Parquet file (a study's ``results.parquet``),
+    read ``batch_rows`` rows at a time: memory is bounded by one batch and the (variant, wall)
+    sums, however many hands. The file must hold each hand's rows together (as a study writes
+    them); a hand cut by a batch boundary is carried over to the next batch."""
+    keys = pq.read_table(str(path), columns=["variant", "seed_index"], read_dictionary=["variant"])
+    if keys.num_rows == 0:
+        raise ValueError("no results to report")
+    cells = _Cells.of(keys.column("variant").to_pandas(), keys.column("seed_index").to_numpy(), variants)
+    del keys
+    carry: pd.DataFrame | None = None
+    f = pq.ParquetFile(str(path))
+    for batch in f.iter_batches(batch_size=batch_rows, columns=list(REPORT_COLUMNS)):
+        d = batch.to_pandas()
+        if carry is not None:
+            d = pd.concat([carry, d], ignore_index=True)
+        # the last hand of the batch may go on in the next one: keep it for then
+        variant, hand = d["variant"].to_numpy(), d["hand"].to_numpy()
+        last = (variant == variant[-1]) & (hand == hand[-1])
+        carry = d.loc[last]
+        if not last.all():
+            cells.add(d.loc[~last])
+    if carry is not None and len(carry):
+        cells.add(carry)
+    return cells.report(base, level)
 
-    hand_key = key[first]
-    metrics: list[Metric] = []
-    ys: list[np.ndarray] = []
-    ns: list[np.ndarray] = []
 
-    def add(m: Metric, hand_level: bool, y: np.ndarray, n: np.ndarray | None = None) -> None:
-        k = hand_key if hand_level else key
-        metrics.append(m)
-        ys.append(_cells(k, y, cells)[:, 0])
-        ns.append(_cells(k, np.ones(len(k)) if n is None else n, cells)[:, 0])
+class _Cells:
+    """The sums a study report is made of, per (variant, wall) cell, added batch by batch:
+    each metric's numerator, its own denominator or a shared one (hands, seat rows, wins), the
+    moments of a seat's delta, and the count of seat-hands at each delta per variant."""
 
-    # ends (R4.5, R8)
-    end = d["end"].to_numpy()[first]
-    for e, (words, rule) in _ENDS.items():
-        add(Metric(f"end.{e}", "ends", words, rule), True, (end == e).astype(float))
-    # rules fired (R9.3), in the order of RULE_WORDS, then any other id
-    fired, fired_ids = _indicator(d["fired"].iloc[first])
-    kong_draw = per_hand(fan_items[:, fan_ids.index("kong_draw")]) > 0 if "kong_draw" in fan_ids else np.zeros(H, bool)
-    rule_cols = {r: fired[:, i] for i, r in enumerate(fired_ids)}
-    rule_cols["kong_draw"] = kong_draw
-    for r in HEADLINE_RULES:
-        rule_cols.setdefault(r, np.zeros(H, dtype=bool))
-    order = [r for r in RULE_WORDS if r in rule_cols] + [r for r in sorted(rule_cols) if r not in RULE_WORDS]
-    for r in order:
-        if r == "R5-capped":  # reported once, in scores
-            continue
-        rule_id = "R5 kong_draw" if r == "kong_draw" else r.split("-")[0]
+    def __init__(self, variants: list[str], common: np.ndarray, notes: list[str]) -> None:
+        self.variants = variants
+        self.common = common
+        self.notes = notes
+        self.V, self.G = len(variants), len(common)
+        self.y: dict[str, np.ndarray] = {}
+        self.n: dict[str, np.ndarray] = {}  # metrics with a denominator of their own
+        self.den: dict[str, np.ndarray] = {}  # shared denominators: hands, rows, won
+        self.metric: dict[str, tuple[Metric, str]] = {}  # key -> (metric, denominator name)
+        self.moments = np.zeros((self.V * self.G, 2))
+        self.dist: dict[tuple[int, int], int] = {}
+        self.hands = np.zeros(self.V, dtype=np.int64)
+
+    @classmethod
+    def of(cls, variant: pd.Series, seeds: np.ndarray, variants: list[str] | None) -> _Cells:
+        """The variants reported and the walls every one of them played."""
+        present = list(pd.unique(variant))
+        chosen = [v for v in (variants or present) if v in set(present)]
+        vcode = pd.Categorical(variant, categories=chosen).codes
+        per_variant = [np.unique(seeds[vcode == i]) for i in range(len(chosen))]
+        common = per_variant[0]
+        for w in per_variant[1:]:
+            common = np.intersect1d(common, w, assume_unique=True)
+        notes = []
+        if any(len(w) != len(common) for w in per_variant):
+            notes.append(f"compared on the {len(common)} walls every variant played (the study is incomplete)")
+        return cls(chosen, common, notes)
+
+    def _sum(self, key: np.ndarray, values: np.ndarray) -> np.ndarray:
+        return np.bincount(key, weights=values, minlength=self.V * self.G)
+
+    def _add(self, m: Metric, key: np.ndarray, y: np.ndarray, den: str | np.ndarray) -> None:
+        """Add a metric's numerator sums (and its own denominator's, when ``den`` is values)."""
+        if m.key not in self.metric:
+            self.metric[m.key] = (m, den if isinstance(den, str) else "own")
+            self.y[m.key] = np.zeros(self.V * self.G)
+            if not isinstance(den, str):
+                self.n[m.key] = np.zeros(self.V * self.G)
+        self.y[m.key] += self._sum(key, y)
+        if not isinstance(den, str):
+            self.n[m.key] += self._sum(key, den)
+
+    def add(self, df: pd.DataFrame) -> None:
+        """Add the rows of whole hands (no Python loop per row or hand: strings are parsed once
+        per distinct value, every sum is a ``np.bincount`` over the cells)."""
+        V, G = self.V, self.G
+        vcode_all = pd.Categorical(df["variant"], categories=self.variants).codes
+        seeds_all = df["seed_index"].to_numpy()
+        keep = (vcode_all >= 0) & np.isin(seeds_all, self.common)
+        d = df if keep.all() else df.loc[keep]  # no copy of a complete study
+        if d.empty:
+            return
+        vcode = vcode_all[keep].astype(np.int64)
+        key = vcode * G + np.searchsorted(self.common, d["seed_index"].to_numpy())
+        delta = d["delta"].to_numpy().astype(float)
+        won = d["won"].to_numpy().astype(float)
+        # --- per-hand sums over the four seats (hand id unique within a variant)
+        hand = d["hand"].to_numpy().astype(np.int64)
+        hcodes, hunique = pd.factorize(vcode * (int(hand.max()) + 1) + hand, sort=False)
+        H = len(hunique)
+        first = np.unique(hcodes, return_index=True)[1]  # the first row of each hand
+        hand_key = key[first]
+        self.hands += np.bincount(vcode[first], minlength=V)
+        fan_items, fan_ids = _indicator(d["fan_items"])
+
+        def per_hand(values: np.ndarray) -> np.ndarray:
+            return np.bincount(hcodes, weights=values, minlength=H)
+
+        for name, k, values in (("hands", hand_key, np.ones(H)), ("rows", key, np.ones(len(key))), ("won", key, won)):
+            self.den[name] = self.den.get(name, np.zeros(V * G)) + self._sum(k, values)
+
+        def add(m: Metric, hand_level: bool, y: np.ndarray, n: np.ndarray | str | None = None) -> None:
+            self._add(m, hand_key if hand_level else key, y, n if n is not None else "hands" if hand_level else "rows")
+
+        # ends (R4.5, R8)
+        end = d["end"].to_numpy()[first]
+        for e, (words, rule) in _ENDS.items():
+            add(Metric(f"end.{e}", "ends", words, rule), True, (end == e).astype(float))
+        # rules fired (R9.3)
+        fired, fired_ids = _indicator(d["fired"].iloc[first])
+        kong_draw = (
+            per_hand(fan_items[:, fan_ids.index("kong_draw")]) > 0 if "kong_draw" in fan_ids else np.zeros(H, bool)
+        )
+        rule_cols = {r: fired[:, i] for i, r in enumerate(fired_ids)}
+        rule_cols["kong_draw"] = kong_draw
+        for r in HEADLINE_RULES:
+            rule_cols.setdefault(r, np.zeros(H, dtype=bool))
+        for r, col in rule_cols.items():
+            if r == "R5-capped":  # reported once, in scores
+                continue
+            rule_id = "R5 kong_draw" if r == "kong_draw" else r.split("-")[0]
+            add(Metric(f"rule.{r}", "rules", RULE_WORDS.get(r, r), rule_id), True, col.astype(float))
         add(
-            Metric(f"rule.{r}", "rules", RULE_WORDS.get(r, r), rule_id),
+            Metric("count.kongs", "rules", "kongs made per hand", "R6.4", "mean"),
             True,
-            rule_cols[r].astype(float),
+            per_hand(d["kongs"].to_numpy().astype(float)),
         )
-    add(
-        Metric("count.kongs", "rules", "kongs made per hand", "R6.4", "mean"),
-        True,
-        per_hand(d["kongs"].to_numpy().astype(float)),
-    )
-    add(
-        Metric("count.wins", "rules", "wins per hand", "R4.5", "mean"),
-        True,
-        per_hand(won),
-    )
-    add(
-        Metric("count.pigs", "rules", "pigs per hand", "R7.1", "mean"),
-        True,
-        per_hand(d["pig"].to_numpy().astype(float)),
-    )
-    # scores
-    add(
-        Metric(
-            "score.abs_delta",
-            "scores",
-            "mean absolute delta of a seat",
-            "R6–R8",
-            "mean",
-        ),
-        False,
-        np.abs(delta),
-    )
-    add(
-        Metric(
-            "score.swing",
-            "scores",
-            "points changing hands per hand (Σ|delta|/2)",
-            "R6–R8",
-            "mean",
-        ),
-        True,
-        per_hand(np.abs(delta)) / 2.0,
-    )
-    add(
-        Metric("score.capped", "scores", "hands with a win at the cap (极品)", "R5"),
-        True,
-        rule_cols.get("R5-capped", np.zeros(H)).astype(float),
-    )
-    # moments for the standard deviation (derived below, not listed themselves)
-    y_m1 = _cells(key, delta, cells)[:, 0]
-    y_m2 = _cells(key, delta * delta, cells)[:, 0]
-    n_rows = _cells(key, np.ones(len(key)), cells)[:, 0]
-    # fan (R5)
-    fan = d["fan"].to_numpy().astype(float)
-    add(Metric("fan.mean", "fan", "average fan of a win", "R5", "mean"), False, fan, won)
-    for item in FAN_ITEMS:
-        if item in fan_ids:
-            col = fan_items[:, fan_ids.index(item)].astype(float)
+        add(Metric("count.wins", "rules", "wins per hand", "R4.5", "mean"), True, per_hand(won))
+        add(
+            Metric("count.pigs", "rules", "pigs per hand", "R7.1", "mean"),
+            True,
+            per_hand(d["pig"].to_numpy().astype(float)),
+        )
+        # scores
+        add(Metric("score.abs_delta", "scores", "mean absolute delta of a seat", "R6–R8", "mean"), False, np.abs(delta))
+        add(
+            Metric("score.swing", "scores", "points changing hands per hand (Σ|delta|/2)", "R6–R8", "mean"),
+            True,
+            per_hand(np.abs(delta)) / 2.0,
+        )
+        add(
+            Metric("score.capped", "scores", "hands with a win at the cap (极品)", "R5"),
+            True,
+            rule_cols.get("R5-capped", np.zeros(H)).astype(float),
+        )
+        # moments for the standard deviation (derived in report(), not listed themselves)
+        self.moments[:, 0] += self._sum(key, delta)
+        self.moments[:, 1] += self._sum(key, delta * delta)
+        # fan (R5)
+        add(
+            Metric("fan.mean", "fan", "average fan of a win", "R5", "mean"),
+            False,
+            d["fan"].to_numpy().astype(float),
+            "won",
+        )
+        for item in FAN_ITEMS:
+            if item in fan_ids:
+                col = fan_items[:, fan_ids.index(item)].astype(float)
+                add(
+                    Metric(f"fan_item.{item}", "fan", f"wins with {item} ({FAN_NAMES.get(item, item)})", "R5"),
+                    False,
+                    col,
+                    "won",
+                )
+        # dealer (R1.2)
+        dealer = d["dealer"].to_numpy().astype(float)
+        add(
+            Metric("dealer.delta", "dealer", "dealer's mean delta per hand", "R1.2", "mean"),
+            False,
+            delta * dealer,
+            dealer,
+        )
+        add(Metric("dealer.win", "dealer", "dealer's win rate", "R1.2"), False, won * dealer, dealer)
+        # strategies: each line-up label
+        strat_codes, strat_names = pd.factorize(d["strategy"].astype(object), sort=True)
+        dealt_in = (d["dealt_in"].to_numpy() > 0).astype(float)
+        for i, s in enumerate(strat_names):
+            mask = (strat_codes == i).astype(float)
             add(
-                Metric(
-                    f"fan_item.{item}",
-                    "fan",
-                    f"wins with {item} ({FAN_NAMES.get(item, item)})",
-                    "R5",
-                ),
+                Metric(f"strategy.{s}.delta", "strategies", f"{s}: mean delta per hand", "", "mean"),
                 False,
-                col,
-                won,
+                delta * mask,
+                mask,
             )
-    # dealer (R1.2)
-    dealer = d["dealer"].to_numpy().astype(float)
-    add(
-        Metric("dealer.delta", "dealer", "dealer's mean delta per hand", "R1.2", "mean"),
-        False,
-        delta * dealer,
-        dealer,
-    )
-    add(
-        Metric("dealer.win", "dealer", "dealer's win rate", "R1.2"),
-        False,
-        won * dealer,
-        dealer,
-    )
-    # strategies: each line-up label
-    strat_codes, strat_names = pd.factorize(d["strategy"].astype(object), sort=True)
-    dealt_in = (d["dealt_in"].to_numpy() > 0).astype(float)
-    for i, s in enumerate(strat_names):
-        mask = (strat_codes == i).astype(float)
-        add(
-            Metric(
-                f"strategy.{s}.delta",
-                "strategies",
-                f"{s}: mean delta per hand",
-                "",
-                "mean",
-            ),
-            False,
-            delta * mask,
-            mask,
-        )
-        add(
-            Metric(f"strategy.{s}.win", "strategies", f"{s}: win rate", "R4"),
-            False,
-            won * mask,
-            mask,
-        )
-        add(
-            Metric(f"strategy.{s}.deal_in", "strategies", f"{s}: deal-in rate", "R6.1"),
-            False,
-            dealt_in * mask,
-            mask,
-        )
+            add(Metric(f"strategy.{s}.win", "strategies", f"{s}: win rate", "R4"), False, won * mask, mask)
+            add(
+                Metric(f"strategy.{s}.deal_in", "strategies", f"{s}: deal-in rate", "R6.1"),
+                False,
+                dealt_in * mask,
+                mask,
+            )
+        # the count of seat-hands at each delta, per variant (distribution and quantiles)
+        counts = pd.DataFrame({"v": vcode, "delta": delta.astype(np.int64)}).value_counts()
+        for (v, x), c in zip(counts.index.tolist(), counts.tolist(), strict=True):
+            self.dist[(v, x)] = self.dist.get((v, x), 0) + c
 
-    Y = np.stack(ys, axis=1).reshape(V, G, -1)
-    N = np.stack(ns, axis=1).reshape(V, G, -1)
-    est = ratio_estimates(Y, N, level)
-    moments = ratio_estimates(
-        np.stack([y_m1, y_m2], axis=1).reshape(V, G, 2),
-        np.stack([n_rows, n_rows], axis=1).reshape(V, G, 2),
-        level,
-    )
-    sd = sd_estimates(moments.take([0]), moments.take([1]))
-    at = next(i for i, m in enumerate(metrics) if m.key == "score.swing") + 1
-    metrics.insert(
-        at,
-        Metric(
-            "score.sd",
-            "scores",
-            "standard deviation of a seat's delta",
-            "R6–R8",
-            "mean",
-        ),
-    )
-    est = est.take(list(range(at))).concat(sd).concat(est.take(list(range(at, len(metrics) - 1))))
-
-    b = variants.index(base)
-    low, high = est.interval()
-    diff, dlow, dhigh = est.paired(b)
-    M = len(metrics)
-    vv = np.repeat(np.arange(V), M)
-    mm = np.tile(np.arange(M), V)
-    table = pd.DataFrame(
-        {
-            "section": [metrics[j].section for j in mm],
-            "key": [metrics[j].key for j in mm],
-            "label": [metrics[j].label for j in mm],
-            "rule": [metrics[j].rule for j in mm],
-            "kind": [metrics[j].kind for j in mm],
-            "variant": [variants[i] for i in vv],
-            "value": est.value.ravel(),
-            "ci_low": low.ravel(),
-            "ci_high": high.ravel(),
-            "diff": diff.ravel(),
-            "diff_low": dlow.ravel(),
-            "diff_high": dhigh.ravel(),
-        }
-    )
-    base_rows = table["variant"] == base
-    table.loc[base_rows, ["diff", "diff_low", "diff_high"]] = np.nan
-    table["significant"] = (table["diff_low"] > 0) | (table["diff_high"] < 0)
-    table["clusters"] = G
-
-    # quantiles of a seat's delta: point estimates (no interval), differences against base
-    qrows = []
-    qvals = np.array(
-        [
-            np.quantile(delta[vcode == i], QUANTILES, method="inverted_cdf")
-            if np.any(vcode == i)
-            else np.full(len(QUANTILES), np.nan)
-            for i in range(V)
+    def _order(self) -> list[str]:
+        """The metric keys in report order: each section's fixed metrics, the rules in the
+        order of RULE_WORDS then any other id, fan items in FAN_ITEMS order, strategies by name."""
+        keys = list(self.metric)
+        rules = [k[5:] for k in keys if k.startswith("rule.")]
+        rule_order = [r for r in RULE_WORDS if r in rules] + sorted(r for r in rules if r not in RULE_WORDS)
+        strategies = sorted({k.split(".", 1)[1].rsplit(".", 1)[0] for k in keys if k.startswith("strategy.")})
+        return [
+            *[f"end.{e}" for e in _ENDS],
+            *[f"rule.{r}" for r in rule_order],
+            "count.kongs",
+            "count.wins",
+            "count.pigs",
+            "score.abs_delta",
+            "score.swing",
+            "score.capped",
+            "fan.mean",
+            *[f"fan_item.{i}" for i in FAN_ITEMS if f"fan_item.{i}" in self.metric],
+            "dealer.delta",
+            "dealer.win",
+            *[f"strategy.{s}.{m}" for s in strategies for m in ("delta", "win", "deal_in")],
         ]
-    )
-    for i, v in enumerate(variants):
-        for j, q in enumerate(QUANTILES):
-            qrows.append(
-                {
-                    "section": "scores",
-                    "key": f"score.q{round(q * 100):02d}",
-                    "label": f"{q:.0%} quantile of a seat's delta",
-                    "rule": "R6–R8",
-                    "kind": "mean",
-                    "variant": v,
-                    "value": qvals[i, j],
-                    "ci_low": np.nan,
-                    "ci_high": np.nan,
-                    "diff": np.nan if v == base else qvals[i, j] - qvals[b, j],
-                    "diff_low": np.nan,
-                    "diff_high": np.nan,
-                    "significant": False,
-                    "clusters": G,
-                }
-            )
-    table = pd.concat([table, pd.DataFrame(qrows)], ignore_index=True)
-    sec_order = {s: i for i, s in enumerate(SECTIONS)}
-    met_order = {k: i for i, k in enumerate(dict.fromkeys(table["key"]))}
-    table = table.assign(
-        _s=table["section"].map(sec_order),
-        _m=table["key"].map(met_order),
-        _v=table["variant"].map({v: i for i, v in enumerate(variants)}),
-    )
-    table = table.sort_values(["_s", "_m", "_v"], kind="stable").drop(columns=["_s", "_m", "_v"]).reset_index(drop=True)
 
-    # score distribution: share of seat-hands at each delta, per variant
-    dist = (
-        pd.DataFrame({"variant": vcode, "delta": delta.astype(np.int64)}).value_counts().rename("count").reset_index()
-    )
-    dist["share"] = dist["count"] / dist.groupby("variant")["count"].transform("sum")
-    dist["variant"] = np.asarray(variants, dtype=object)[dist["variant"].to_numpy()]
-    dist = dist.sort_values(["variant", "delta"], kind="stable").reset_index(drop=True)
-    hands = {v: int(np.sum(vcode[first] == i)) for i, v in enumerate(variants)}
-    return StudyReport(variants, base, table, dist, G, hands, notes)
+    def report(self, base: str | None, level: float) -> StudyReport:
+        variants, V, G = self.variants, self.V, self.G
+        base = base if base in variants else variants[0]
+        order = self._order()
+        metrics = [self.metric[k][0] for k in order]
+        ys = [self.y[k] for k in order]
+        ns = [self.n[k] if self.metric[k][1] == "own" else self.den[self.metric[k][1]] for k in order]
+        Y = np.stack(ys, axis=1).reshape(V, G, -1)
+        N = np.stack(ns, axis=1).reshape(V, G, -1)
+        est = ratio_estimates(Y, N, level)
+        rows = self.den["rows"]
+        moments = ratio_estimates(self.moments.reshape(V, G, 2), np.stack([rows, rows], axis=1).reshape(V, G, 2), level)
+        sd = sd_estimates(moments.take([0]), moments.take([1]))
+        at = order.index("score.swing") + 1
+        metrics.insert(at, Metric("score.sd", "scores", "standard deviation of a seat's delta", "R6–R8", "mean"))
+        est = est.take(list(range(at))).concat(sd).concat(est.take(list(range(at, len(metrics) - 1))))
+
+        b = variants.index(base)
+        low, high = est.interval()
+        diff, dlow, dhigh = est.paired(b)
+        M = len(metrics)
+        vv = np.repeat(np.arange(V), M)
+        mm = np.tile(np.arange(M), V)
+        table = pd.DataFrame(
+            {
+                "section": [metrics[j].section for j in mm],
+                "key": [metrics[j].key for j in mm],
+                "label": [metrics[j].label for j in mm],
+                "rule": [metrics[j].rule for j in mm],
+                "kind": [metrics[j].kind for j in mm],
+                "variant": [variants[i] for i in vv],
+                "value": est.value.ravel(),
+                "ci_low": low.ravel(),
+                "ci_high": high.ravel(),
+                "diff": diff.ravel(),
+                "diff_low": dlow.ravel(),
+                "diff_high": dhigh.ravel(),
+            }
+        )
+        base_rows = table["variant"] == base
+        table.loc[base_rows, ["diff", "diff_low", "diff_high"]] = np.nan
+        table["significant"] = (table["diff_low"] > 0) | (table["diff_high"] < 0)
+        table["clusters"] = G
+
+        # score distribution: share of seat-hands at each delta, per variant
+        dist = pd.DataFrame(
+            [(v, x, c) for (v, x), c in self.dist.items()], columns=["variant", "delta", "count"]
+        ).sort_values(["variant", "delta"], kind="stable")
+        dist["share"] = dist["count"] / dist.groupby("variant")["count"].transform("sum")
+        # quantiles of a seat's delta (numpy's "inverted_cdf": the least delta whose cumulative
+        # count reaches q of the seat-hands): point estimates, differences against base
+        qvals = np.full((V, len(QUANTILES)), np.nan)
+        for i in range(V):
+            part = dist[dist["variant"] == i]
+            if len(part):
+                cum = part["count"].cumsum().to_numpy()
+                at_q = np.searchsorted(cum, np.asarray(QUANTILES) * cum[-1], side="left")
+                qvals[i] = part["delta"].to_numpy()[np.minimum(at_q, len(cum) - 1)]
+        qrows = []
+        for i, v in enumerate(variants):
+            for j, q in enumerate(QUANTILES):
+                qrows.append(
+                    {
+                        "section": "scores",
+                        "key": f"score.q{round(q * 100):02d}",
+                        "label": f"{q:.0%} quantile of a seat's delta",
+                        "rule": "R6–R8",
+                        "kind": "mean",
+                        "variant": v,
+                        "value": qvals[i, j],
+                        "ci_low": np.nan,
+                        "ci_high": np.nan,
+                        "diff": np.nan if v == base else qvals[i, j] - qvals[b, j],
+                        "diff_low": np.nan,
+                        "diff_high": np.nan,
+                        "significant": False,
+                        "clusters": G,
+                    }
+                )
+        table = pd.concat([table, pd.DataFrame(qrows)], ignore_index=True)
+        sec_order = {s: i for i, s in enumerate(SECTIONS)}
+        met_order = {k: i for i, k in enumerate(dict.fromkeys(table["key"]))}
+        table = table.assign(
+            _s=table["section"].map(sec_order),
+            _m=table["key"].map(met_order),
+            _v=table["variant"].map({v: i for i, v in enumerate(variants)}),
+        )
+        table = (
+            table.sort_values(["_s", "_m", "_v"], kind="stable").drop(columns=["_s", "_m", "_v"]).reset_index(drop=True)
+        )
+        dist["variant"] = np.asarray(variants, dtype=object)[dist["variant"].to_numpy()]
+        dist = dist.sort_values(["variant", "delta"], kind="stable").reset_index(drop=True)
+        hands = {v: int(self.hands[i]) for i, v in enumerate(variants)}
+        return StudyReport(variants, base, table, dist, G, hands, self.notes)
