@@ -15,37 +15,23 @@ The line-ups: four ``greedy`` bots; the quick tournament's ``random, greedy, val
 four ``random`` bots (the engine's own cost, for comparison: ``greedy / random``).
 Targets on one core: 2,000 greedy hands/s, 1,200 quick-line-up hands/s.
 
-Measured on the 2-core development machine (shared, so noisy; medians of three runs of 1,000
-hands, best of 2, alternating with the code before the change in the same session):
+How a hand got to its cost (each step measured alternating with the code before it, one core,
+``--hands 1000 --repeats 3 --one-core``; the 2-core machine is shared, so a figure moves by a
+few percent between runs):
 
-    line-up      before   after   ratio   µs per decision, before -> after
-    greedy        1,001   1,286   1.28x   greedy 8.4 -> 4.7
-    quick           561     695   1.24x   greedy 10.2 -> 6.0, value 33.5 -> 24.4
-    random        2,067   2,079   1.01x   (the engine alone: unchanged)
+    step                                                 greedy    quick   random
+    first measured (strategies' ranking in Python)       913       514       —
+    greedy's discard in Rust, strategies keep state      1,382       722    2,257
+    value's discard in Rust (value_discard)               1,591     1,307    2,327
+    engine hand path (shared draw events, seen, ...)      1,740     1,416    2,637
+    discard_mask, shared discard events, deal in Rust,
+      deterministic strategies built once, ranking cache  2,040     1,590    2,700
 
-The round engine's hand path, measured the same way (``--hands 1000 --repeats 3 --one-core``,
-medians of three runs alternating with the code before the change; the machine was shared
-and busy, so a figure moves by up to 8% from run to run):
-
-    line-up      before   after   ratio
-    greedy        1,396   1,494   1.07x
-    quick           730     759   1.04x
-    random        2,370   2,589   1.09x   (≈ 422 -> 386 µs per hand)
-
-A hand of four ``random`` bots (~68 decisions) then costs, timed piece by piece: the engine's
-transitions ~200 µs (a discard and the next draw with its turn decision ~2.4 µs each, a claim
-window ~3-5 µs, the end-of-wall settlement ~15 µs), the observations ~48 µs (~0.7 µs each), the
-play loop's timing and legality check ~30 µs, the deal and hand state ~24 µs, and the
-tournament's own work ~50 µs (mostly seeding a ``random.Random`` for the seating and for each
-of the four bots, ~4 µs each; the deal seeds one more). No one piece dominates: the rest is
-Python's cost per statement, spread over the bookkeeping each rule needs.
-
-Where the time went before that (cProfile of one worker): four greedy bots, the round engine about
-half, the strategies 31% (the Rust calls 6%), result rows and scheduling the rest; the quick
-line-up, the strategies 55% (almost all of it ``value``'s Python), the engine a third. Both
-targets (2,000 and 1,200) are out of reach of strategy work alone: four ``random`` bots,
-whose decisions cost nothing, play about 2,000 hands/s, so the engine and the rows would have
-to get faster too.
+Where a greedy hand's ~490 µs go now: the engine's transitions (a discard with the next draw
+and turn decision ~2.4 µs, a claim window ~3-5 µs) and the observations (~0.7 µs each, ~58 a
+hand) are about two thirds; greedy's decisions ~2 µs each (1.3 µs of it the Rust ranking); the
+deal ~5 µs (the core's copy of Python's Mersenne Twister), the hand state, the result rows and
+the scheduling the rest. No one piece dominates: the rest is Python's cost per statement.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from xuezhan.rules import FAN_ITEMS, FAN_NAMES
-from xuezhan.study.estimators import ratio_estimates, sd_estimates
+from xuezhan.study.estimators import Estimates, ratio_estimates, sd_estimates
 
 __all__ = [
     "QUANTILES",
@@ -200,19 +200,25 @@ def study_report_file(
     variants: list[str] | None = None,
     base: str | None = None,
     level: float = 0.95,
-    batch_rows: int = 1 << 18,
+    batch_rows: int = 1 << 16,
 ) -> StudyReport:
     """:func:`study_report` of a tidy results Parquet file (a study's ``results.parquet``),
     read ``batch_rows`` rows at a time: memory is bounded by one batch and the (variant, wall)
     sums, however many hands. The file must hold each hand's rows together (as a study writes
     them); a hand cut by a batch boundary is carried over to the next batch."""
-    keys = pq.read_table(str(path), columns=["variant", "seed_index"], read_dictionary=["variant"])
-    if keys.num_rows == 0:
-        raise ValueError("no results to report")
-    cells = _Cells.of(keys.column("variant").to_pandas(), keys.column("seed_index").to_numpy(), variants)
-    del keys
-    carry: pd.DataFrame | None = None
     f = pq.ParquetFile(str(path))
+    # first pass: the walls each variant played (two columns, a batch at a time)
+    walls: dict[str, np.ndarray] = {}
+    for batch in f.iter_batches(batch_size=batch_rows, columns=["variant", "seed_index"]):
+        names = batch.column(0).dictionary_encode()
+        codes, seeds = names.indices.to_numpy(), batch.column(1).to_numpy()
+        for i, v in enumerate(names.dictionary.to_pylist()):
+            new = np.unique(seeds[codes == i])
+            walls[v] = np.union1d(walls[v], new) if v in walls else new
+    if not walls:
+        raise ValueError("no results to report")
+    cells = _Cells.from_walls(walls, variants)
+    carry: pd.DataFrame | None = None
     for batch in f.iter_batches(batch_size=batch_rows, columns=list(REPORT_COLUMNS)):
         d = batch.to_pandas()
         if carry is not None:
@@ -245,14 +251,20 @@ class _Cells:
         self.moments = np.zeros((self.V * self.G, 2))
         self.dist: dict[tuple[int, int], int] = {}
         self.hands = np.zeros(self.V, dtype=np.int64)
+        self.lo = self.hi = 0  # the cells of the batch being added
 
     @classmethod
     def of(cls, variant: pd.Series, seeds: np.ndarray, variants: list[str] | None) -> _Cells:
         """The variants reported and the walls every one of them played."""
         present = list(pd.unique(variant))
-        chosen = [v for v in (variants or present) if v in set(present)]
-        vcode = pd.Categorical(variant, categories=chosen).codes
-        per_variant = [np.unique(seeds[vcode == i]) for i in range(len(chosen))]
+        vcode = pd.Categorical(variant, categories=present).codes
+        return cls.from_walls({v: np.unique(seeds[vcode == i]) for i, v in enumerate(present)}, variants)
+
+    @classmethod
+    def from_walls(cls, walls: dict[str, np.ndarray], variants: list[str] | None) -> _Cells:
+        """From each variant's sorted walls (in the order the variants were met)."""
+        chosen = [v for v in (variants or list(walls)) if v in walls]
+        per_variant = [walls[v] for v in chosen]
         common = per_variant[0]
         for w in per_variant[1:]:
             common = np.intersect1d(common, w, assume_unique=True)
@@ -262,18 +274,24 @@ class _Cells:
         return cls(chosen, common, notes)
 
     def _sum(self, key: np.ndarray, values: np.ndarray) -> np.ndarray:
-        return np.bincount(key, weights=values, minlength=self.V * self.G)
+        """Per-cell sums over the batch's cells ``lo:hi`` (a batch covers a run of walls)."""
+        return np.bincount(key - self.lo, weights=values, minlength=self.hi - self.lo)
+
+    def _into(self, acc: dict[str, np.ndarray], name: str, key: np.ndarray, values: np.ndarray) -> None:
+        if name not in acc:
+            # float32 holds every per-wall sum exactly (integers and halves far below 2^24: a
+            # wall is at most 16 seat-hands a variant) in half the memory of float64; the
+            # squares of the deltas, which could pass 2^24, are kept in float64 (moments)
+            acc[name] = np.zeros(self.V * self.G, dtype=np.float32)
+        acc[name][self.lo : self.hi] += self._sum(key, values)
 
     def _add(self, m: Metric, key: np.ndarray, y: np.ndarray, den: str | np.ndarray) -> None:
         """Add a metric's numerator sums (and its own denominator's, when ``den`` is values)."""
         if m.key not in self.metric:
             self.metric[m.key] = (m, den if isinstance(den, str) else "own")
-            self.y[m.key] = np.zeros(self.V * self.G)
-            if not isinstance(den, str):
-                self.n[m.key] = np.zeros(self.V * self.G)
-        self.y[m.key] += self._sum(key, y)
+        self._into(self.y, m.key, key, y)
         if not isinstance(den, str):
-            self.n[m.key] += self._sum(key, den)
+            self._into(self.n, m.key, key, den)
 
     def add(self, df: pd.DataFrame) -> None:
         """Add the rows of whole hands (no Python loop per row or hand: strings are parsed once
@@ -287,6 +305,7 @@ class _Cells:
             return
         vcode = vcode_all[keep].astype(np.int64)
         key = vcode * G + np.searchsorted(self.common, d["seed_index"].to_numpy())
+        self.lo, self.hi = int(key.min()), int(key.max()) + 1
         delta = d["delta"].to_numpy().astype(float)
         won = d["won"].to_numpy().astype(float)
         # --- per-hand sums over the four seats (hand id unique within a variant)
@@ -302,7 +321,7 @@ class _Cells:
             return np.bincount(hcodes, weights=values, minlength=H)
 
         for name, k, values in (("hands", hand_key, np.ones(H)), ("rows", key, np.ones(len(key))), ("won", key, won)):
-            self.den[name] = self.den.get(name, np.zeros(V * G)) + self._sum(k, values)
+            self._into(self.den, name, k, values)
 
         def add(m: Metric, hand_level: bool, y: np.ndarray, n: np.ndarray | str | None = None) -> None:
             self._add(m, hand_key if hand_level else key, y, n if n is not None else "hands" if hand_level else "rows")
@@ -349,8 +368,8 @@ class _Cells:
             rule_cols.get("R5-capped", np.zeros(H)).astype(float),
         )
         # moments for the standard deviation (derived in report(), not listed themselves)
-        self.moments[:, 0] += self._sum(key, delta)
-        self.moments[:, 1] += self._sum(key, delta * delta)
+        self.moments[self.lo : self.hi, 0] += self._sum(key, delta)
+        self.moments[self.lo : self.hi, 1] += self._sum(key, delta * delta)
         # fan (R5)
         add(
             Metric("fan.mean", "fan", "average fan of a win", "R5", "mean"),
@@ -427,21 +446,30 @@ class _Cells:
         base = base if base in variants else variants[0]
         order = self._order()
         metrics = [self.metric[k][0] for k in order]
-        ys = [self.y[k] for k in order]
-        ns = [self.n[k] if self.metric[k][1] == "own" else self.den[self.metric[k][1]] for k in order]
-        Y = np.stack(ys, axis=1).reshape(V, G, -1)
-        N = np.stack(ns, axis=1).reshape(V, G, -1)
-        est = ratio_estimates(Y, N, level)
+        b = variants.index(base)
+
+        def figures(est: Estimates) -> np.ndarray:
+            """(value, low, high, diff, diff_low, diff_high), each (V, metrics)."""
+            low, high = est.interval()
+            return np.stack([est.value, low, high, *est.paired(b)])
+
+        # A few metrics at a time: the per-wall arrays of all of them at once would be the
+        # largest thing in memory (walls × metrics × variants floats, several copies).
+        parts = []
+        for lo in range(0, len(order), 8):
+            keys = order[lo : lo + 8]
+            Y = np.stack([self.y[k] for k in keys], axis=1).reshape(V, G, -1)
+            N = np.stack(
+                [self.n[k] if self.metric[k][1] == "own" else self.den[self.metric[k][1]] for k in keys], axis=1
+            ).reshape(V, G, -1)
+            parts.append(figures(ratio_estimates(Y, N, level)))
         rows = self.den["rows"]
         moments = ratio_estimates(self.moments.reshape(V, G, 2), np.stack([rows, rows], axis=1).reshape(V, G, 2), level)
-        sd = sd_estimates(moments.take([0]), moments.take([1]))
+        sd = figures(sd_estimates(moments.take([0]), moments.take([1])))
         at = order.index("score.swing") + 1
         metrics.insert(at, Metric("score.sd", "scores", "standard deviation of a seat's delta", "R6–R8", "mean"))
-        est = est.take(list(range(at))).concat(sd).concat(est.take(list(range(at, len(metrics) - 1))))
-
-        b = variants.index(base)
-        low, high = est.interval()
-        diff, dlow, dhigh = est.paired(b)
+        fig = np.concatenate(parts, axis=2)
+        value, low, high, diff, dlow, dhigh = np.concatenate([fig[:, :, :at], sd, fig[:, :, at:]], axis=2)
         M = len(metrics)
         vv = np.repeat(np.arange(V), M)
         mm = np.tile(np.arange(M), V)
@@ -453,7 +481,7 @@ class _Cells:
                 "rule": [metrics[j].rule for j in mm],
                 "kind": [metrics[j].kind for j in mm],
                 "variant": [variants[i] for i in vv],
-                "value": est.value.ravel(),
+                "value": value.ravel(),
                 "ci_low": low.ravel(),
                 "ci_high": high.ravel(),
                 "diff": diff.ravel(),
