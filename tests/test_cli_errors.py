@@ -316,6 +316,11 @@ def _toml(tmp_path: Path, head: str, first: str = 'strategy = "random"', name: s
             'strategy = "value"\noptions = {"not a name" = 1}',
             ["'not a name' is not an option name"],
         ),
+        (
+            "",
+            'strategy = "value"\noptions = {one_suit_step = 0}',
+            ["strategies[0]", "one_suit_step must be at least 1 (got 0)"],
+        ),
         ("", 'cmd = "./no-such-bot"', ["strategies[0]", "cannot find the program"]),
         ("preset = 'leshan'", 'strategy = "random"', ["unknown key 'preset'"]),
         ("seed = -1", 'strategy = "random"', ["seed: must be 0 to"]),

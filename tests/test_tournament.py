@@ -162,6 +162,9 @@ def test_unknown_strategy_and_bad_rules_are_clear_errors():
     bad_option = {"strategy": "value", "name": "v2", "options": {"colour": 1}}
     with pytest.raises(ValueError, match="'v2'.*'colour'"):
         run(cfg(strategies=["greedy", "random", "random", bad_option], hands=4), progress=False)
+    bad_value = {"strategy": "value", "name": "v3", "options": {"one_suit_step": 0}}
+    with pytest.raises(ValueError, match="'v3'.*one_suit_step must be at least 1"):
+        run(cfg(strategies=["greedy", "random", "random", bad_value], hands=4), progress=False)
     with pytest.raises(ValueError, match="max_fun"):
         run(cfg(rules={"preset": "leshan", "max_fun": 3}, hands=4), progress=False)
 

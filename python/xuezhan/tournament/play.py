@@ -78,6 +78,11 @@ def check_strategy(spec: StrategySpec) -> None:
                 f"options {dict(spec.options)!r} do not fit {spec.strategy}: {exc} "
                 f"(its options: {', '.join(known) or 'none'})"
             ) from None
+    if factory in REGISTRY.values():  # a built-in: cheap to build, and its options' values are checked
+        try:
+            factory(**options)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"options {dict(spec.options)!r} do not fit {spec.strategy}: {exc}") from None
     if not isinstance(factory, type):  # a factory function: build one and look at it
         try:
             built = factory(**options)
@@ -132,7 +137,7 @@ class HandRunner:
         spec = self.config.strategies[entry]
         try:
             return self.factories[entry](**{**spec.options, **extra})
-        except TypeError as exc:  # an unknown or missing option
+        except (TypeError, ValueError) as exc:  # an unknown or missing option, or a bad value
             raise ValueError(f"strategy {spec.name!r} (options {dict(spec.options)!r}): {exc}") from None
 
     def close(self) -> None:
