@@ -40,17 +40,36 @@ pub fn best_discards(
     void: Option<u8>,
 ) -> Result<Vec<Discard>, EvalError> {
     validate(c, melds, void, Size::Fourteen)?;
-    for (k, &v) in visible.iter().enumerate() {
-        if v > 4 {
-            return Err(EvalError::BadVisible {
-                kind: k as u8,
-                count: v,
-            });
-        }
-    }
+    check_visible(visible)?;
     let mut out = Vec::new();
     best_discards_unchecked(c, melds, visible, void, &mut out);
     Ok(out)
+}
+
+/// `visible` counts (tiles seen outside the hand) of at most 4 each.
+pub(crate) fn check_visible(visible: &Counts) -> Result<(), EvalError> {
+    match visible.iter().position(|&v| v > 4) {
+        Some(k) => Err(EvalError::BadVisible {
+            kind: k as u8,
+            count: visible[k],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A set of legal discards (bit k = kind k): not empty, and every kind held in `c`.
+///
+/// ```
+/// use xuezhan_core::{check_legal, parse_counts};
+/// let c = parse_counts("123m").unwrap();
+/// assert!(check_legal(&c, 0b111).is_ok() && check_legal(&c, 1 << 9).is_err());
+/// ```
+pub fn check_legal(c: &Counts, legal: u32) -> Result<(), EvalError> {
+    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
+    if legal == 0 || legal & !held != 0 {
+        return Err(EvalError::BadLegal { legal, held });
+    }
+    Ok(())
 }
 
 /// [`best_discards`] without validation; results appended to `out` (cleared first).
@@ -100,14 +119,7 @@ pub fn best_discards_lowest(
     lowest_of: u32,
 ) -> Result<Vec<Discard>, EvalError> {
     validate(c, melds, void, Size::Fourteen)?;
-    for (k, &v) in visible.iter().enumerate() {
-        if v > 4 {
-            return Err(EvalError::BadVisible {
-                kind: k as u8,
-                count: v,
-            });
-        }
-    }
+    check_visible(visible)?;
     let mut out = Vec::new();
     discards_impl(c, melds, visible, void, Some(lowest_of), &mut out);
     Ok(out)
@@ -450,18 +462,8 @@ pub fn greedy_discard(
     isolate_void: bool,
 ) -> Result<GreedyChoice, EvalError> {
     validate(c, melds, void, Size::Fourteen)?;
-    for (k, &v) in visible.iter().enumerate() {
-        if v > 4 {
-            return Err(EvalError::BadVisible {
-                kind: k as u8,
-                count: v,
-            });
-        }
-    }
-    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
-    if legal == 0 || legal & !held != 0 {
-        return Err(EvalError::BadLegal { legal, held });
-    }
+    check_visible(visible)?;
+    check_legal(c, legal)?;
     let mut out = Vec::with_capacity(14);
     Ok(greedy_discard_unchecked(
         c,

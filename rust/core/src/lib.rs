@@ -33,7 +33,7 @@ pub mod win;
 
 pub use deal::{shuffled_range, shuffled_tiles};
 pub use discards::{
-    best_discards, best_discards_lowest, best_discards_unchecked, greedy_discard,
+    best_discards, best_discards_lowest, best_discards_unchecked, check_legal, greedy_discard,
     greedy_discard_unchecked, most_isolated, Discard, GreedyChoice,
 };
 pub use error::EvalError;

@@ -24,7 +24,8 @@
 //! ```
 
 use crate::discards::{
-    discards_impl, greedy_discard_unchecked, is_terminal, most_isolated, Discard,
+    check_legal, check_visible, discards_impl, greedy_discard_unchecked, is_terminal,
+    most_isolated, Discard,
 };
 use crate::error::EvalError;
 use crate::fan::RulesCore;
@@ -132,23 +133,8 @@ pub struct ValueChoice {
 /// kind held, at least one).
 pub fn value_discard(t: &ValueTurn, p: &ValueParams) -> Result<ValueChoice, EvalError> {
     validate(t.counts, t.melds, t.void, Size::Fourteen)?;
-    for (k, &v) in t.visible.iter().enumerate() {
-        if v > 4 {
-            return Err(EvalError::BadVisible {
-                kind: k as u8,
-                count: v,
-            });
-        }
-    }
-    let held = (0..27)
-        .filter(|&k| t.counts[k] != 0)
-        .fold(0u32, |m, k| m | 1 << k);
-    if t.legal == 0 || t.legal & !held != 0 {
-        return Err(EvalError::BadLegal {
-            legal: t.legal,
-            held,
-        });
-    }
+    check_visible(t.visible)?;
+    check_legal(t.counts, t.legal)?;
     for o in t.opponents {
         if let Some(&k) = o.river.iter().find(|&&k| k >= 27) {
             return Err(EvalError::BadKind(k as i64));

@@ -306,10 +306,7 @@ fn greedy_discard(
 fn most_isolated(counts: &[u8], kinds: u32) -> PyResult<u8> {
     const F: &str = "most_isolated";
     let c = counts_arg(F, "counts", counts)?;
-    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
-    if kinds == 0 || kinds & !held != 0 {
-        return Err(err(F, EvalError::BadLegal { legal: kinds, held }));
-    }
+    core::check_legal(&c, kinds).map_err(|e| err(F, e))?;
     Ok(core::most_isolated(&c, kinds))
 }
 
