@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import click
 
-__all__ = ["BadInput", "GuardedGroup", "emit_json", "fail", "interrupted", "one_line"]
+__all__ = ["BadInput", "GuardedGroup", "emit_json", "fail", "interrupted", "one_line", "run_to_folder"]
+
+T = TypeVar("T")
 
 FINDING = 1
 BAD_INPUT = 2
@@ -64,6 +67,25 @@ def interrupted(command: str, file: os.PathLike[str] | str, out: os.PathLike[str
         err=True,
     )
     raise click.exceptions.Exit(130)
+
+
+def run_to_folder(
+    command: str,
+    file: os.PathLike[str] | str,
+    out: os.PathLike[str] | str,
+    errors: tuple[type[Exception], ...],
+    call: Callable[[], T],
+) -> T:
+    """``call()``, a run writing to ``out`` (a tournament, a study): Ctrl-C says how to continue
+    (:func:`interrupted`), ``errors`` and a failure of the output folder are one ``Error:`` line."""
+    try:
+        return call()
+    except KeyboardInterrupt:
+        interrupted(command, file, out)
+    except errors as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"output folder {out}: {exc.strerror or exc}") from None
 
 
 class GuardedGroup(click.Group):

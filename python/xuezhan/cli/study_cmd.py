@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from xuezhan.cli._common import interrupted
+from xuezhan.cli._common import run_to_folder
 
 __all__ = ["COMMANDS", "study_command"]
 
@@ -94,8 +94,12 @@ def study_command(
         f"{', '.join(config.labels)}; executor {executor}; output {out}",
         err=True,
     )
-    try:
-        results = play_study(
+    results = run_to_folder(
+        "study",
+        file,
+        out,
+        (StudyError, TournamentError, ConfigError, ValueError, RuntimeError),
+        lambda: play_study(
             config,
             output=out,
             resume=resume,
@@ -104,11 +108,8 @@ def study_command(
             csv=csv_,
             executor=executor,
             address=address,
-        )
-    except KeyboardInterrupt:
-        interrupted("study", file, out)
-    except (StudyError, TournamentError, ConfigError, ValueError, RuntimeError) as exc:
-        raise click.ClickException(str(exc)) from None
+        ),
+    )
     click.echo(f"results: {results}", err=True)
     if not no_report:
         from xuezhan.study.measure import study_report_file

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from xuezhan.cli._common import BadInput, interrupted
+from xuezhan.cli._common import BadInput, run_to_folder
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -127,8 +127,12 @@ def tournament_command(
         f"{', '.join(config.labels)}; {config.effective_workers} worker(s); output {out}",
         err=True,
     )
-    try:
-        df = run(
+    df = run_to_folder(
+        "tournament",
+        file,
+        out,
+        (TournamentError, ConfigError, ValueError, RuntimeError),
+        lambda: run(
             config,
             output=out,
             resume=resume,
@@ -137,13 +141,8 @@ def tournament_command(
             csv=csv_,
             executor=executor,
             address=address,
-        )
-    except KeyboardInterrupt:
-        interrupted("tournament", file, out)
-    except (TournamentError, ConfigError, ValueError, RuntimeError) as exc:
-        raise click.ClickException(str(exc)) from None
-    except OSError as exc:
-        raise click.ClickException(f"output folder {out}: {exc.strerror or exc}") from None
+        ),
+    )
     click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
     if not no_report:
         _print_report(df, out, f"{config.name} ({config.n_games} hands, rules {df['rules_id'].iloc[0]})", True)
