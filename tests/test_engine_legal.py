@@ -229,7 +229,8 @@ def test_every_action_of_a_decision_is_legal_or_refused_with_its_reason(preset):
                 cands += [act(s, v, t) for v in (DISCARD, ANGANG, JIAGANG) for t in range(27)]
                 why: dict = {}
                 if r.phase == 2:
-                    legal = r._turn_legal(s, r._can_hu(s), why)
+                    legal, mask = r._turn_legal(s, r._can_hu(s), why)
+                    assert mask == r.discard_mask
                 else:
                     legal = r._claim_legal(s, r.claims, why)
                 assert legal == r.legal

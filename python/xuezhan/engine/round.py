@@ -37,7 +37,7 @@ from xuezhan.engine.actions import (
     parse_action,
 )
 from xuezhan.engine.claims import ClaimFlow
-from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_actions, turn_legal
+from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_legal
 from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
 from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, HandState, KongRecord, Phase, TurnFlags
@@ -264,8 +264,9 @@ class Round(ClaimFlow):
             and core.is_win(bytes(self.counts[seat]), self.mbytes[seat], self.void[seat])
         )
 
-    def _turn_legal(self, seat: int, can_hu: bool, why: dict | None = None) -> list[Action]:
-        return turn_actions(
+    def _turn_legal(self, seat: int, can_hu: bool, why: dict | None = None) -> tuple[list[Action], int]:
+        """The turn's legal actions and discard mask (:func:`~xuezhan.engine.legal.turn_legal`)."""
+        return turn_legal(
             seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
             self.turn.after_peng, self.wpos >= self.wall_end, why,
         )  # fmt: skip
@@ -276,10 +277,7 @@ class Round(ClaimFlow):
         which also takes the R4.4 compulsory win: without a draw there is none to take.)"""
         self.cur = seat
         self.phase = _TURN
-        self.legal, self.discard_mask = turn_legal(
-            seat, self.counts[seat], self.melds[seat], self.void[seat], self._can_hu(seat),
-            self.turn.after_peng, self.wpos >= self.wall_end,
-        )  # fmt: skip
+        self.legal, self.discard_mask = self._turn_legal(seat, self._can_hu(seat))
 
     def _discard(self, seat: int, t: int, default: bool) -> None:
         c = self.counts[seat]
