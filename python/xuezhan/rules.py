@@ -39,6 +39,7 @@ __all__ = [
     "SHAPE_ITEMS",
     "SITUATIONAL_ITEMS",
     "SELF_DRAW_BONUS",
+    "AFTER_WIN",
     "PRESETS",
     "RulesLike",
     "as_rules",
@@ -66,6 +67,9 @@ SHAPE_ITEMS: frozenset[str] = frozenset(k for i, k in enumerate(FAN_ITEMS) if _c
 SITUATIONAL_ITEMS: frozenset[str] = frozenset(FAN_ITEMS) - SHAPE_ITEMS
 #: Values of ``self_draw_bonus`` (R6.2).
 SELF_DRAW_BONUS: tuple[str, ...] = ("none", "point", "fan")
+#: Values of ``after_win`` (R14): ``leave`` (血战到底, a winner leaves the hand) or ``stay``
+#: (血流成河, a winner stays in and may win again).
+AFTER_WIN: tuple[str, ...] = ("leave", "stay")
 
 # `self_draw` is not a free switch: it is on exactly when self_draw_bonus == "fan" (R5, R6.2).
 _DERIVED_ITEM = "self_draw"
@@ -214,6 +218,7 @@ class Rules:
     turn_timeout: float = _DEFAULTS["turn_timeout"]  # R10.1, seconds
     claim_timeout: float = _DEFAULTS["claim_timeout"]  # R10.2, seconds
     max_timeouts: int = _DEFAULTS["max_timeouts"]  # R10.3, per match
+    after_win: str = _DEFAULTS["after_win"]  # R14: leave (血战到底) | stay (血流成河)
 
     # ------------------------------------------------------------------ validation
     def __post_init__(self) -> None:
@@ -238,6 +243,8 @@ class Rules:
                 raise RulesError(f"{name} = {v!r} is not true or false")
         if self.self_draw_bonus not in SELF_DRAW_BONUS:
             raise RulesError(f"self_draw_bonus = {self.self_draw_bonus!r} is not one of {', '.join(SELF_DRAW_BONUS)}")
+        if self.after_win not in AFTER_WIN:
+            raise RulesError(f"after_win = {self.after_win!r} is not one of {', '.join(AFTER_WIN)} (R14)")
         object.__setattr__(self, "fan", self._check_fan(self.fan))
 
     def _check_fan(self, fan: object) -> FanItems:
@@ -379,6 +386,11 @@ class Rules:
         return out
 
     @property
+    def stay(self) -> bool:
+        """``after_win = "stay"`` (血流成河, R14): winners stay in the hand."""
+        return self.after_win == "stay"
+
+    @property
     def rules_id(self) -> str:
         """A stable short id: the preset name if these are exactly a preset, else
         ``<preset>-<8 hex digits>`` hashed over every option value (not the preset label).
@@ -458,6 +470,12 @@ def _load_preset(name: str) -> Rules:
         raise RulesError(f"preset {name}: {exc}") from None
 
 
+#: Options added later, with the value that means the rules as they were before them (R14).
+_LATER_OPTIONS: dict[str, Any] = {"after_win": "leave"}
+#: Fan items added later: hashed only when on.
+_LATER_ITEMS: tuple[str, ...] = ("middle_five",)
+
+
 @lru_cache(maxsize=256)
 def _rules_id(rules: Rules) -> str:
     import hashlib
@@ -467,6 +485,14 @@ def _rules_id(rules: Rules) -> str:
     name = d.pop("preset")
     if name in PRESETS and _load_preset(name) == rules:
         return name
+    # Options added after ids were first written are hashed only when set away from what the
+    # rules meant before they existed, so every earlier id (and every stored result) stands.
+    for key, before in _LATER_OPTIONS.items():
+        if d.get(key) == before:
+            del d[key]
+    for item in _LATER_ITEMS:
+        if not d["fan"].get(item):
+            del d["fan"][item]
     digest = hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:8]
     return f"{name}-{digest}"
 

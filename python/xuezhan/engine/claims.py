@@ -45,7 +45,9 @@ class ClaimFlow(HandState):
     def _claim_legal(self, s: int, w: ClaimWindow, why: dict | None = None) -> list[Action]:
         lock = self.lock[s] if self._lock_opt and not self.last_phase else 0  # R4.3 (not in R4.4)
         empty = self.wpos >= self.wall_end
-        return claim_actions(s, self.counts[s], w.tile, self.void[s], w.fan[s], lock, w.robbing, empty, why)
+        return claim_actions(
+            s, self.counts[s], w.tile, self.void[s], w.fan[s], lock, w.robbing, empty, why, self.stay and self.won[s]
+        )
 
     def _advance_claims(self) -> None:
         """Ask the seats that could claim, in turn order from the discarder (R13)."""
@@ -115,9 +117,11 @@ class ClaimFlow(HandState):
                 h[t] += 1
                 res = self._score(s, bytes(h), t, w.ctx)
                 assert res is not None
+                if self.won[s]:
+                    self.fired.add("R14.3-repeat-win")
                 self._win(s, frm, t, res, "rob" if w.robbing else "discard", False, self.claim_group)
                 pay.settle_discard_win(self, self.rules, s, frm, res[2], w.kong, w.robbing)
-            if len(self.wins) >= 3:
+            if len(self.wins) >= 3 and not self.stay:
                 self._end("three_won")
             else:  # R2.5: the first active player after the last winner, counting from the discarder
                 self._draw(self.next_active(w.hu[-1]))

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from itertools import combinations, compress
 
 from xuezhan._core import kinds_mask as _kinds_mask
+from xuezhan.engine._core_adapter import wait_mask as _wait_mask
 from xuezhan.engine.actions import (
     ANGANG,
     CLAIM_VERBS,
@@ -51,6 +52,7 @@ __all__ = [
     "default_discard",
     "exchange_actions",
     "exchange_reason",
+    "locked_turn_legal",
     "refusal",
     "turn_actions",
     "turn_legal",
@@ -171,6 +173,61 @@ def _not_held(seat: int, c: bytearray, why: dict[Action, str]) -> None:
             why[_DISC[seat][k]] = f"seat {seat} does not hold {_TILE[k]}"
 
 
+def locked_turn_legal(
+    seat: int,
+    c: bytearray,
+    melds: Sequence[int],
+    void: int,
+    t: int,
+    can_hu: int,
+    wall_empty: bool,
+    waits: int,
+    why: Why = None,
+) -> tuple[list[Action], int]:
+    """R14.2: the turn of a winner that stays in the hand (its hand is locked), having drawn
+    ``t``: a self-drawn win when ``t`` completes its hand; a concealed or added kong of ``t``
+    only if its waits (``waits``, the wait mask of its locked hand) stay the same, apart from
+    ``t`` itself, which the drawn tile used up, and not when the wall is empty (R2.1); and the discard of ``t`` (摸什么打什么). Returns the actions and the
+    discard mask, as :func:`turn_legal` does.
+
+    >>> c = bytearray(27)
+    >>> for k in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 5): c[k] += 1  # 1112345678999m + 5p
+    >>> legal, mask = locked_turn_legal(0, c, [], 2, 5, 0, False, 0)
+    >>> [str(a) for a in legal], mask == 1 << 5
+    (['0 discard 6m'], True)
+    """
+    legal = [_HU[seat]] if can_hu else []
+    if why is not None:
+        if not can_hu:
+            why[_HU[seat]] = f"{_TILE[t]} does not complete its hand (R4)"
+        for verb in CLAIM_VERBS - {HU}:
+            why[act(seat, verb)] = f"{verb} is a claim, not a turn action"
+        for k in _RANGE27:
+            why[_ANG[seat][k]] = why[_JIA[seat][k]] = "after a win, a kong only with the tile it drew (R14.2)"
+            if k != t:
+                why[_DISC[seat][k]] = f"after a win it discards the tile it drew, {_TILE[t]} (R14.2)"
+    kong: list[tuple[Action, list[int]]] = []
+    if c[t] == 4 and t // 9 != void:
+        kong.append((_ANG[seat][t], [*melds, 54 + t]))
+    if t in melds:  # a pung of t (pung codes are the kinds themselves)
+        kong.append((_JIA[seat][t], [m if m != t else 27 + t for m in melds]))
+    for a, after in kong:
+        if wall_empty:
+            reason = "no kong when the wall is empty (R2.1)"
+        else:
+            rest = bytearray(c)
+            rest[t] = 0 if a.verb == ANGANG else rest[t] - 1
+            # The kong's own kind no longer counts: with the drawn tile all four copies are its own.
+            if _wait_mask(bytes(rest), bytes(after), void) == waits & ~(1 << t):
+                legal.append(a)
+                continue
+            reason = "after a win, a kong must keep its waits (R14.2)"
+        if why is not None:
+            why[a] = reason
+    legal.append(_DISC[seat][t])
+    return legal, 1 << t
+
+
 def claim_actions(
     seat: int,
     c: bytearray,
@@ -181,13 +238,15 @@ def claim_actions(
     robbing: bool = False,
     wall_empty: bool = False,
     why: Why = None,
+    locked: bool = False,
 ) -> list[Action]:
     """R3.1: the claims ``seat`` (counts ``c``) may make on ``tile``; empty if none (it is not asked).
 
     ``win_fan``: the capped fan of its win on the tile (0 = no win, R4). ``locked_fan``: the best
     win it passed since its last draw when the R4.3 lock applies, else 0; a win is legal only if
     worth strictly more. No peng or kong of the ``void`` suit (R11.2), on an added kong
-    (``robbing``, R3.3), or kong with an empty wall (R3.1)."""
+    (``robbing``, R3.3), or kong with an empty wall (R3.1); none by a winner whose hand is
+    ``locked`` (R14.2)."""
     legal: list[Action] = []
     if win_fan:
         # R4.3: a seat that passed a win may not win on a discard until its own next draw,
@@ -201,8 +260,10 @@ def claim_actions(
     elif why is not None:
         why[_HU[seat]] = f"its hand does not win on {_TILE[tile]} (R4)"
     n = c[tile]
-    if tile // 9 == void:
-        reason: str | None = "it may not peng or kong tiles of its void suit (R11.2)"
+    if locked:
+        reason: str | None = "after a win it may not peng or kong a discard (R14.2)"
+    elif tile // 9 == void:
+        reason = "it may not peng or kong tiles of its void suit (R11.2)"
     elif robbing:
         reason = "an added kong can only be robbed (R3.3)"
     else:

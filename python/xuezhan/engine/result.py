@@ -54,15 +54,16 @@ class SeatResult(NamedTuple):
     delta: int
     won: bool
     win_order: int  # 1 for the hand's first win, …; 0 if it did not win
-    how: str | None  # "self_draw", "discard" or "rob" (R3.3); None if it did not win
-    fan: int  # capped fan of its win (0 if none)
-    fan_items: tuple[str, ...]  # the R5 items of its win, sorted
+    how: str | None  # "self_draw", "discard" or "rob" (R3.3) of its (first) win; None if none
+    fan: int  # capped fan of its (first) win (0 if none)
+    fan_items: tuple[str, ...]  # the R5 items of its (first) win, sorted
     dealt_in: int  # wins on its discards or robbed kongs (R6.1, R3.3)
     kongs: int
     pig: bool  # R7.1, found by the ready check
     checked: bool  # it was still playing when the ready check was made (R7, R8)
     ready: bool  # R7.3
     escaped: bool  # R8
+    wins: int  # how many times it won (at most 1 unless winners stay, R14)
 
 
 class HandResult(NamedTuple):
@@ -101,7 +102,12 @@ class HandResult(NamedTuple):
     @property
     def seats(self) -> tuple[SeatResult, ...]:
         """Each seat's part of the hand, seat 0 first."""
-        order: dict[int, tuple[int, Win | None]] = {w.seat: (i, w) for i, w in enumerate(self.wins, start=1)}
+        # a seat's first win (when winners stay, R14, it may win again: ``wins`` counts them)
+        order: dict[int, tuple[int, Win | None]] = {}
+        n_wins = [0, 0, 0, 0]
+        for i, w in enumerate(self.wins, start=1):
+            order.setdefault(w.seat, (i, w))
+            n_wins[w.seat] += 1
         dealt_in = [0, 0, 0, 0]
         for w in self.wins:
             if w.frm is not None and w.how != "self_draw":
@@ -126,6 +132,7 @@ class HandResult(NamedTuple):
                     s in self.checked,
                     s in self.ready,
                     self.escaped[s],
+                    n_wins[s],
                 )
             )
         return tuple(seats)

@@ -37,7 +37,7 @@ from xuezhan.engine.actions import (
     parse_action,
 )
 from xuezhan.engine.claims import ClaimFlow
-from xuezhan.engine.legal import _PASS, default_discard, refusal, turn_legal
+from xuezhan.engine.legal import _PASS, default_discard, locked_turn_legal, refusal, turn_legal
 from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
 from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, HandState, KongRecord, Phase, TurnFlags
@@ -250,6 +250,9 @@ class Round(ClaimFlow):
             self._self_draw_win(seat, True)  # R4.4: a self-drawn completing tile must be declared
             return
         self.phase = _TURN
+        if self.stay and self.won[seat]:  # R14.2: a winner's locked hand
+            self.legal, self.discard_mask = self._locked_legal(seat, t, can_hu, left == 1)
+            return
         # no kong after the last wall tile (R2.1); a draw never follows a peng
         self.legal, self.discard_mask = turn_legal(seat, c, self.melds[seat], self.void[seat], can_hu, False, left == 1)
 
@@ -270,6 +273,13 @@ class Round(ClaimFlow):
             seat, self.counts[seat], self.melds[seat], self.void[seat], can_hu,
             self.turn.after_peng, self.wpos >= self.wall_end, why,
         )  # fmt: skip
+
+    def _locked_legal(self, seat: int, t: int, can_hu: int, wall_empty: bool, why: dict | None = None) -> tuple:
+        """R14.2: the turn of a winner that stays, having drawn ``t``
+        (:func:`~xuezhan.engine.legal.locked_turn_legal`); a kong must keep its waits."""
+        return locked_turn_legal(
+            seat, self.counts[seat], self.melds[seat], self.void[seat], t, can_hu, wall_empty, self.mask[seat], why
+        )
 
     def _turn_decision(self, seat: int) -> None:
         """A turn that does not begin with a draw: the dealer's first (R5 heaven_earth) and the
@@ -359,20 +369,35 @@ class Round(ClaimFlow):
             raise RuntimeError(f"seat {seat}: the core's wait mask and fan disagree on {TILE_STR[kind]}")
         if forced:
             self.events.append(ev.Hu(seat, forced=True))
+        if self.stay:
+            if self.drawn < 0:  # R14.1: 天胡 sets aside the highest tile
+                kind = max(k for k in range(27) if c[k])
+            self._set_aside(seat, kind)
         self._win(seat, None, kind, res, "self_draw", forced, -1 - len(self.wins))
         pay.settle_self_draw(self, self.rules, seat, res[2], self._others(seat), payer)
-        if len(self.wins) >= 3:
+        if len(self.wins) >= 3 and not self.stay:
             self._end("three_won")
         else:
             self._draw(self.next_active(seat))  # R2.5: the first active player after the winner
 
+    def _set_aside(self, seat: int, kind: int) -> None:
+        """R14.1: the self-drawn winning tile leaves the hand and is set aside, public; the hand
+        is again the locked hand, so its waits are unchanged."""
+        if self.won[seat]:
+            self.fired.add("R14.3-repeat-win")
+        self.counts[seat][kind] -= 1
+        self.aside[seat] += (kind,)
+        self._see(kind, 1)
+        self._update_mask(seat)
+
     # ================================================================== end (R4.5, R8)
     def _escape(self, seat: int, default: bool) -> None:
         self.events.append(ev.Escape(seat, default))
+        on_turn = self.cur
         self._leave(seat, self.escaped)
-        held = self._holdings()
+        held = self._holdings(on_turn)
         self.checked = tuple(held)
-        self.pigs, self.ready = pay.settle_escape(self, self.rules, self.kongs, seat, held)
+        self.pigs, self.ready = pay.settle_escape(self, self.rules, self.kongs, seat, held, self.winners_in())
         self._end("escape")
 
     def _end(self, reason: str) -> None:
@@ -381,7 +406,7 @@ class Round(ClaimFlow):
             if len(held) >= 2:
                 self.checked = tuple(held)
             present = [q for q in range(4) if not self.escaped[q]]
-            self.pigs, self.ready = pay.end_of_wall(self, self.rules, self.kongs, held, present)
+            self.pigs, self.ready = pay.end_of_wall(self, self.rules, self.kongs, held, present, self.winners_in())
         self.phase = _OVER
         self.cur = None
         self.legal = []
@@ -405,6 +430,9 @@ class Round(ClaimFlow):
             other = None if action.verb in CLAIM_VERBS else "a claim is hu, peng, gang or pass"
             return refusal(action, self.legal, why, what, other)
         if self.phase == _TURN:
+            if self.locked(seat) and self.drawn >= 0:
+                self._locked_legal(seat, self.drawn, self._can_hu(seat), self.wpos >= self.wall_end, why)
+                return refusal(action, self.legal, why, f"it is seat {seat}'s turn, its hand locked by its win (R14.2)")
             self._turn_legal(seat, self._can_hu(seat), why)
             return refusal(action, self.legal, why, f"it is seat {seat}'s turn")
         return refusal(action, self.legal, why, f"seat {seat} must declare its void suit (R11.2)")

@@ -10,7 +10,7 @@ so that R6.5 (transfer) and R7.5 / R8 (refund) can find it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import Protocol
 
 from xuezhan._core import CoreRules
@@ -171,13 +171,16 @@ def _pigs(ledger: Ledger, rules: Rules, held: dict[int, Holding]) -> set[int]:
     return pigs
 
 
-def _ready_values(ledger: Ledger, rules: Rules, held: dict[int, Holding], pigs: set[int]) -> dict[int, int]:
-    """R7.3: each ready non-pig with its value (包大), announced as an event."""
+def _ready_values(
+    ledger: Ledger, rules: Rules, held: dict[int, Holding], pigs: set[int], winners: Set[int]
+) -> dict[int, int]:
+    """R7.3: each ready non-pig with its value (包大), announced as an event; a winner that stayed
+    in the hand (``winners``) is ready, valued on its locked hand (R14.5)."""
     ready = {}
     for s, h in held.items():
         if s not in pigs:
             v = ready_value(h, rules.core)
-            if v > 0:
+            if v > 0 or s in winners:
                 ready[s] = v
                 ledger.record(Ready(s, v))
     return ready
@@ -207,11 +210,17 @@ def _ready_and_refund(
 
 
 def end_of_wall(
-    ledger: Ledger, rules: Rules, kongs: Sequence[KongRecord], held: dict[int, Holding], present: Sequence[int]
+    ledger: Ledger,
+    rules: Rules,
+    kongs: Sequence[KongRecord],
+    held: dict[int, Holding],
+    present: Sequence[int],
+    winners: Set[int] = frozenset(),
 ) -> tuple[set[int], dict[int, int]]:
     """R7: the ready check when the wall ran out with at least two active players (``held``: the
-    tiles of each active seat; ``present``: the seats that did not escape). Returns the pigs
-    and the ready seats with their values."""
+    tiles of each active seat; ``present``: the seats that did not escape; ``winners``: the
+    active seats that have won, when winners stay: ready, R14.5). Returns the pigs and the ready
+    seats with their values."""
     if len(held) < 2:
         return set(), {}
     ledger.fire("R7-ready-check")
@@ -223,22 +232,28 @@ def end_of_wall(
             for q in present:
                 if q != p and q not in pigs:
                     ledger.pay("R7.2", p, q, mp)
-    ready = _ready_values(ledger, rules, held, pigs)
+    ready = _ready_values(ledger, rules, held, pigs, winners)
     _ready_and_refund(ledger, rules, kongs, list(held), ready, pigs)
     return pigs, ready
 
 
 def settle_escape(
-    ledger: Ledger, rules: Rules, kongs: Sequence[KongRecord], seat: int, held: dict[int, Holding]
+    ledger: Ledger,
+    rules: Rules,
+    kongs: Sequence[KongRecord],
+    seat: int,
+    held: dict[int, Holding],
+    winners: Set[int] = frozenset(),
 ) -> tuple[set[int], dict[int, int]]:
-    """R8: the escapee's kong income is refunded; among the other active players (``held``) the
-    ready check R7.3–R7.5 is made without the pig penalty; the escapee pays each ready player
-    its value and a further ``escape_penalty × base`` to nobody. Returns the pigs and the ready
-    seats with their values."""
+    """R8: the escapee's kong income is refunded; among the other active players (``held``;
+    ``winners``: those that have won, when winners stay, ready by R14.4–R14.5) the ready check
+    R7.3–R7.5 is made without the pig penalty; the escapee pays each ready player its value and
+    a further ``escape_penalty × base`` to nobody. Returns the pigs and the ready seats with
+    their values."""
     ledger.fire("R8-escape")
     refund_kongs(ledger, kongs, seat, "R8")
     pigs = _pigs(ledger, rules, held)  # R7.1 still tells who is a pig; R7.2 is not applied (R8)
-    ready = _ready_values(ledger, rules, held, pigs)
+    ready = _ready_values(ledger, rules, held, pigs, winners)
     if held:
         ledger.fire("R7-ready-check")
     _ready_and_refund(ledger, rules, kongs, list(held), ready, pigs)

@@ -140,7 +140,8 @@ class InvariantError(AssertionError):
 
 
 class HandState:
-    """Everything about one hand. Seats 0–3; ``active[s]`` = seated, not won, not escaped (R0)."""
+    """Everything about one hand. Seats 0–3; ``active[s]`` = still in the hand (R0): not
+    escaped, and not won unless winners stay (``after_win = "stay"``, R14.4)."""
 
     def __init__(
         self,
@@ -184,7 +185,11 @@ class HandState:
         # each seat's discard pile, as a tuple replaced at every change: it is also what the
         # observations show (a new tuple only when that pile changes, so identity tells)
         self.river: list[tuple[int, ...]] = [(), (), (), ()]
-        self.won = [False] * 4
+        self.stay = rules.after_win == "stay"  # R14: winners stay in the hand
+        self.won = [False] * 4  # has won (at least once, R14)
+        # R14.1: each seat's self-drawn winning tiles, set aside in front of it (public); a tile
+        # won on a discard stays in the discarder's pile, as several may win on it (R14.3).
+        self.aside: list[tuple[int, ...]] = [(), (), (), ()]
         self.escaped = [False] * 4
         self.active = [True] * 4
         self.n_active = 4
@@ -255,12 +260,20 @@ class HandState:
         self.fired.add(rule_id)
 
     def _leave(self, seat: int, flags: list[bool]) -> None:
-        """The seat has won (``flags`` = ``self.won``) or escaped: it takes no further part (R2.4, R8)."""
+        """The seat has won (``flags`` = ``self.won``) or escaped: it takes no further part (R2.4,
+        R8), except a winner when winners stay (R14.1): it is locked, and still in the hand."""
         flags[seat] = True
         self.cur = None
         self._status_view = None
+        if self.stay and flags is self.won:
+            return
         self.active[seat] = False
         self.n_active -= 1
+
+    def locked(self, seat: int) -> bool:
+        """R14.2: the seat has won and stays in the hand: it may only win, make a kong that keeps
+        its waits, or discard the tile it drew."""
+        return self.stay and self.won[seat]
 
     def _others(self, seat: int) -> list[int]:
         """The other active seats (R6.2, R6.4 payers)."""
@@ -275,9 +288,23 @@ class HandState:
         """Fan of a win (R5) via the core: ``(raw, capped, points, items)`` or None if no win."""
         return fan(counts14, self.mbytes[seat], kind, ctx, self.core, self.void[seat])
 
-    def _holdings(self) -> dict[int, Holding]:
-        """The tiles of each active seat, for the ready check (R7, R8)."""
-        return {s: Holding(bytes(self.counts[s]), self.mbytes[s], self.void[s]) for s in range(4) if self.active[s]}
+    def _holdings(self, on_turn: int | None = None) -> dict[int, Holding]:
+        """The tiles of each active seat, for the ready check (R7, R8). A winner caught holding
+        the tile it drew (``on_turn``, when another seat escapes during its turn) is valued on
+        its locked hand (R14.5)."""
+        held = {}
+        for s in range(4):
+            if self.active[s]:
+                c = self.counts[s]
+                if s == on_turn and self.drawn >= 0 and self.locked(s) and self.phase == Phase.TURN:
+                    c = bytearray(c)
+                    c[self.drawn] -= 1
+                held[s] = Holding(bytes(c), self.mbytes[s], self.void[s])
+        return held
+
+    def winners_in(self) -> set[int]:
+        """The seats that won and are still in the hand (R14.5: ready in the ready check)."""
+        return {s for s in range(4) if self.stay and self.won[s] and not self.escaped[s]}
 
     # ------------------------------------------------------------------ queries
     @property
@@ -326,7 +353,7 @@ class HandState:
     # ------------------------------------------------------------------ R12 invariants
     def check_invariants(self) -> None:
         """Raise :class:`InvariantError` unless R12.1–R12.3 hold now."""
-        # R12.1 tile conservation: hands + melds + discards + wall = the dealt multiset.
+        # R12.1 tile conservation: hands + melds + discards + set aside (R14.1) + wall = the dealt multiset.
         total = bytearray(27)
         for s in range(4):
             c = self.counts[s]
@@ -336,19 +363,23 @@ class HandState:
                 total[code % 27] += 3 if code < 27 else 4
             for k in self.river[s]:
                 total[k] += 1
+            for k in self.aside[s]:
+                total[k] += 1
         for k in self.wall[self.wpos :]:
             total[k] += 1
         if bytes(total) != self.dealt:
             raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(self.dealt)}")
         if any(x > 4 for x in total):
             raise InvariantError("R12.1 a kind has more than four tiles")
-        # R2.3: the public count of visible tiles matches the discard piles and melds.
+        # R2.3: the public count of visible tiles matches the discard piles, melds and tiles set aside.
         seen = bytearray(27)
         for s in range(4):
             for k in self.river[s]:
                 seen[k] += 1
             for code in self.melds[s]:
                 seen[code % 27] += 3 if code < 27 else 4
+            for k in self.aside[s]:
+                seen[k] += 1
         if bytes(seen) != self.seen_view or self._seen != seen:
             raise InvariantError(f"R2.3 visible tiles {list(self.seen_view)} != piles and melds {list(seen)}")
         # R12.2 the deltas sum to minus the escape penalty (zero without an escape).
@@ -358,7 +389,7 @@ class HandState:
         if sum(self.deltas) != -penalty:
             raise InvariantError(f"R12.2 deltas {self.deltas} do not sum to {-penalty}")
         for s in range(4):
-            if self.active[s] != (not self.won[s] and not self.escaped[s]):
+            if self.active[s] != (not (self.won[s] and not self.stay) and not self.escaped[s]):
                 raise InvariantError(f"active flag of seat {s} is inconsistent")
         if self.n_active != sum(self.active):
             raise InvariantError("n_active is inconsistent")

@@ -43,8 +43,10 @@ pub mod item {
     pub const HEAVEN_EARTH: usize = 13;
     /// 自摸加番 (+1).
     pub const SELF_DRAW: usize = 14;
+    /// 夹心五: the winning 5 completes a 4-5-6 run in the reading that counts (+1).
+    pub const MIDDLE_FIVE: usize = 15;
     /// Number of items.
-    pub const COUNT: usize = 15;
+    pub const COUNT: usize = 16;
     /// Item ids (RULES.md R5) by bit: `IDS[i]` names bit `i`. The one table of item ids: the
     /// Python package reads it from `xuezhan._core.FAN_ITEMS`.
     pub const IDS: [&str; COUNT] = [
@@ -63,6 +65,7 @@ pub mod item {
         "no_terminals",
         "heaven_earth",
         "self_draw",
+        "middle_five",
     ];
     /// Display names (R5 table) by bit, beside [`IDS`].
     pub const LABELS: [&str; COUNT] = [
@@ -81,6 +84,7 @@ pub mod item {
         "中张",
         "天胡/地胡",
         "自摸加番",
+        "夹心五",
     ];
     /// Items that describe the hand itself (R7.3 values use only these).
     pub const SHAPE_MASK: u32 = 1 << ALL_TRIPLETS
@@ -91,7 +95,8 @@ pub mod item {
         | 1 << TERMINALS
         | 1 << PAIRS_258
         | 1 << CONCEALED
-        | 1 << NO_TERMINALS;
+        | 1 << NO_TERMINALS
+        | 1 << MIDDLE_FIVE;
 }
 
 /// Win context flags (bits of the `ctx` argument of [`fan`]).
@@ -169,7 +174,7 @@ impl RulesCore {
     }
 
     #[inline(always)]
-    fn on(&self, id: usize) -> bool {
+    pub(crate) fn on(&self, id: usize) -> bool {
         self.items & (1 << id) != 0
     }
 
@@ -250,6 +255,24 @@ pub(crate) struct Shape {
     pub single_wait_melded: bool,
     /// No pung or exposed kong.
     pub concealed: bool,
+    /// The winning tile is a 5 and some standard reading has a 4-5-6 run of its suit
+    /// (meaningful with `std_ok`): the 夹心五 reading.
+    pub mid5: bool,
+}
+
+/// Whether the suit `cs` (nine counts, complete with the winning 5 in it) still reads as
+/// complete once one 4-5-6 run is taken out: some reading of it holds that run (夹心五).
+#[inline]
+pub(crate) fn has_run_456(cs: &[u8]) -> bool {
+    if cs[3] == 0 || cs[4] == 0 || cs[5] == 0 {
+        return false;
+    }
+    let mut rest = [0u8; 9];
+    rest.copy_from_slice(cs);
+    rest[3] -= 1;
+    rest[4] -= 1;
+    rest[5] -= 1;
+    tables().record(&rest) & W_BIT != 0
 }
 
 /// [`fan`] without validation (see [`crate::is_win_unchecked`] for the caller's duties;
@@ -316,6 +339,11 @@ pub fn fan_unchecked(
         melds_term: meld_kinds & !TERMINAL_KINDS == 0,
         single_wait_melded: melds.len() == 4 && c[win_kind as usize] == 2,
         concealed: !melds.iter().any(|m| m.is_exposed()),
+        // 天胡 has no winning tile, so no 夹心五 (R5)
+        mid5: ctx & ctx::HEAVEN_EARTH == 0 && win_kind % 9 == 4 && {
+            let s = win_kind as usize / 9;
+            has_run_456(&c[s * 9..s * 9 + 9])
+        },
     };
     Some(fan_of_shape(&shape, ctx, rules))
 }
@@ -371,6 +399,7 @@ pub(crate) fn fan_of_shape(sh: &Shape, ctx: u8, rules: &RulesCore) -> FanResult 
     // (value, [all_triplets, terminals, pairs_258]) of the best standard reading.
     let mut best = (0u8, [0u8; 3]);
     let mut best_sp = false;
+    let mut best_mid5 = false;
     if sh.std_ok {
         // Melds are triplets/kongs, so they never break the triplet reading; for terminals
         // every meld must be of a 1 or 9.
@@ -396,16 +425,28 @@ pub(crate) fn fan_of_shape(sh: &Shape, ctx: u8, rules: &RulesCore) -> FanResult 
                 best = (tm, [0, tm, 0]);
             }
         }
+        // 夹心五 is read only in a reading with runs (no triplet or terminal reading holds a
+        // 4-5-6 run); it wins only when worth strictly more, so hands without it read as before.
+        if sh.mid5 {
+            let m = on(item::MIDDLE_FIVE, 1);
+            if m > best.0 {
+                best = (m, [0; 3]);
+                best_mid5 = true;
+            }
+        }
     }
     if sh.seven_pairs {
         let v = on(item::SEVEN_PAIRS, 2);
         if v > best.0 || !sh.std_ok {
             best = (v, [0; 3]);
             best_sp = true;
+            best_mid5 = false;
         }
     }
     if best_sp {
         items[item::SEVEN_PAIRS] = best.0;
+    } else if best_mid5 {
+        items[item::MIDDLE_FIVE] = best.0;
     } else {
         items[item::ALL_TRIPLETS] = best.1[0];
         items[item::TERMINALS] = best.1[1];

@@ -1,7 +1,7 @@
 //! Waits of a 13-tile hand (R4, R7.3): which kinds complete it, and each wait's value.
 
 use crate::error::EvalError;
-use crate::fan::{fan_of_shape, item, RulesCore, Shape};
+use crate::fan::{fan_of_shape, has_run_456, item, RulesCore, Shape};
 use crate::suit_table::{split_code, tables, A_BIT, T_BIT, WAIT_SHIFT, W_BIT};
 use crate::tiles::{meld_copies, meld_suits, validate, Counts, Meld, Size};
 use crate::win::concealed_suits;
@@ -187,7 +187,9 @@ pub fn waits_unchecked(
         melds_term: meld_kinds & !TERMINAL_KINDS == 0,
         single_wait_melded: melds.len() == 4,
         concealed: !melds.iter().any(|m| m.is_exposed()),
+        mid5: false,
     };
+    let mid5_on = shape_rules.on(item::MIDDLE_FIVE);
     while mask != 0 {
         let k = mask.trailing_zeros() as usize;
         mask &= mask - 1;
@@ -201,6 +203,12 @@ pub fn waits_unchecked(
         sh.seven_pairs = melds.is_empty() && n_odd == 1 && c[k] & 1 == 1;
         sh.gen += (c[k] + mc[k] == 3) as u8;
         sh.kinds |= 1 << k;
+        if mid5_on && r == 4 {
+            let mut cs = [0u8; 9];
+            cs.copy_from_slice(&c[s * 9..s * 9 + 9]);
+            cs[4] += 1;
+            sh.mid5 = has_run_456(&cs);
+        }
         let f = fan_of_shape(&sh, 0, &shape_rules);
         out.push(Wait {
             kind: k as u8,
