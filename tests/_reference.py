@@ -269,10 +269,13 @@ def ref_fan(
     self_draw_fan: bool,
     base: int = 1,
     void: int = -1,
+    win: int | None = None,
 ) -> tuple[int, int, dict[str, int]] | None:
     """(capped fan, points, items of the best reading, or None if best readings differ in items)
     or None if not a win. ``ctx`` bits as in
-    docs/internals.md. Every reading (standard splits and seven pairs) is scored; the best counts."""
+    docs/internals.md. Every reading (standard splits and seven pairs) is scored; the best counts.
+    ``win``: the winning kind, for 夹心五 (``middle_five``: a winning 5 in a 4-5-6 run of the
+    reading; never on the dealer's first 14 tiles, which have no winning tile)."""
     if not ref_is_win(counts, melds, void):
         return None
     total = [a + b for a, b in zip(counts, meld_counts(melds), strict=True)]
@@ -304,6 +307,8 @@ def ref_fan(
                 it["pairs_258"] = 2
         if all(_has_19(k) or (b == "run" and _has_19(k + 2)) for b, k in blocks):
             it["terminals"] = 2
+        if win is not None and win % 9 == 4 and not ctx >> 5 & 1 and ("run", win - 1) in blocks:
+            it["middle_five"] = 1
         readings.append(it)
     if not melds and all(x % 2 == 0 for x in counts):
         it = dict(common)

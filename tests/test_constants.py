@@ -21,7 +21,7 @@ PRESET_FILES = sorted(n for n in os.listdir(PRESET_DIR) if n.endswith(".toml"))
 
 def test_fan_item_ids_come_from_the_core() -> None:
     assert rules.FAN_ITEMS is _core.FAN_ITEMS
-    assert len(set(_core.FAN_ITEMS)) == len(_core.FAN_ITEMS) == len(_core.FAN_LABELS) == 15
+    assert len(set(_core.FAN_ITEMS)) == len(_core.FAN_ITEMS) == len(_core.FAN_LABELS) == 16
     assert all(k.isidentifier() and k == k.lower() for k in _core.FAN_ITEMS)
     assert dict(zip(_core.FAN_ITEMS, _core.FAN_LABELS, strict=True)) == rules.FAN_NAMES
     # The mask of a Rules value is read bit by bit against the core's order.
@@ -99,7 +99,7 @@ def test_fan_names_items_by_the_core_ids_like_the_reference() -> None:
         counts = bytes(row)
         got = xuezhan.fan(counts, win_tile=int(w), rules=r)
         assert set(got.items) <= set(_core.FAN_ITEMS)
-        ref = ref_fan(list(counts), (), 0, on, 16, False)
+        ref = ref_fan(list(counts), (), 0, on, 16, False, win=int(w))
         assert ref is not None
         if ref[2] is not None:
             assert got.items == ref[2]

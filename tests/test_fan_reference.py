@@ -81,7 +81,7 @@ def test_r5_fan_matches_reference(hand, rules, ctx):
     codes = bytes(t * 27 + k for t, k in melds)
     got = _core.fan(bytes(counts), codes, win, ctx, rules.core)
     on = {k for k in FAN_ITEMS if rules.fan[k]}
-    ref = ref_fan(counts, melds, ctx, on, rules.max_fan, rules.self_draw_bonus == "fan", rules.base)
+    ref = ref_fan(counts, melds, ctx, on, rules.max_fan, rules.self_draw_bonus == "fan", rules.base, win=win)
     assert got is not None and ref is not None
     raw, capped, points, items = got
     assert (capped, points) == ref[:2], (xuezhan.format_tiles(bytes(counts)), melds, ctx, on)
@@ -91,15 +91,16 @@ def test_r5_fan_matches_reference(hand, rules, ctx):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
-@given(winning_hands(), st.sampled_from(["leshan", "chengdu"]))
+@given(winning_hands(), st.sampled_from(["leshan", "chengdu", "middle_five"]))
 def test_r7_3_wait_value_is_fan_of_the_completed_hand(hand, preset):
-    """R7.3: each wait's value is the shape-only fan (no context) of the hand it completes."""
+    """R7.3: each wait's value is the shape-only fan (no context) of the hand it completes
+    (middle_five, a shape item, included)."""
     counts, melds, win = hand
-    rules = Rules.preset(preset)
+    rules = Rules.preset(preset) if preset != "middle_five" else Rules.from_dict({"fan.middle_five": True})
     c13 = list(counts)
     c13[win] -= 1
     codes = bytes(t * 27 + k for t, k in melds)
     ws = {k: (f, p) for k, f, p in _core.waits(bytes(c13), codes, rules.core)}
     on = {k for k in FAN_ITEMS if rules.fan[k]}
-    ref = ref_fan(counts, melds, 0, on, rules.max_fan, False, rules.base)
+    ref = ref_fan(counts, melds, 0, on, rules.max_fan, False, rules.base, win=win)
     assert ws[win] == ref[:2]

@@ -29,6 +29,7 @@ R11 = {
         turn_timeout=10,
         claim_timeout=10,
         max_timeouts=3,
+        after_win="leave",
     ),
     "chengdu": dict(
         max_fan=4,
@@ -47,8 +48,11 @@ R11 = {
         turn_timeout=10,
         claim_timeout=10,
         max_timeouts=3,
+        after_win="leave",
     ),
 }
+# R11: xueliu (血流成河) is chengdu with winners staying in the hand (R14).
+R11["xueliu"] = {**R11["chengdu"], "after_win": "stay"}
 # R5 table: the items each preset has on (self_draw follows self_draw_bonus: off in both).
 R5_ON = {
     "leshan": {
@@ -77,9 +81,10 @@ R5_ON = {
         "heaven_earth",
     },
 }
+R5_ON["xueliu"] = R5_ON["chengdu"]
 
 
-@pytest.mark.parametrize("name", ["leshan", "chengdu"])
+@pytest.mark.parametrize("name", ["leshan", "chengdu", "xueliu"])
 def test_r11_preset_table(name):
     r = Rules.preset(name)
     for key, value in R11[name].items():
@@ -87,15 +92,15 @@ def test_r11_preset_table(name):
     assert r.preset == name and r.rules_id == name
 
 
-@pytest.mark.parametrize("name", ["leshan", "chengdu"])
+@pytest.mark.parametrize("name", ["leshan", "chengdu", "xueliu"])
 def test_r5_preset_fan_columns(name):
     r = Rules.preset(name)
-    assert set(r.fan) == set(FAN_ITEMS) and len(r.fan) == 15
+    assert set(r.fan) == set(FAN_ITEMS) and len(r.fan) == 16
     assert {k for k, v in r.fan.items() if v} == R5_ON[name]
 
 
 def test_r11_presets_shipped_as_toml_in_the_package():
-    assert set(PRESETS) == {"leshan", "chengdu"}
+    assert set(PRESETS) == {"leshan", "chengdu", "xueliu"}
     root = Path(__import__("xuezhan").__file__).parent / "presets"
     for name in PRESETS:
         data = tomllib.loads((root / f"{name}.toml").read_text())
@@ -121,6 +126,14 @@ def test_r11_from_dict_and_overrides():
     assert not c.fan["gen"] and c.fan["terminals"]  # fan overrides merge into the preset's items
 
 
+def _earlier_fields(d: dict) -> dict:
+    """The fields an id is hashed over: all but the preset, and (R14) options added later when
+    they hold their earlier meaning."""
+    d = {k: v for k, v in d.items() if k != "preset" and not (k == "after_win" and v == "leave")}
+    d["fan"] = {k: v for k, v in d["fan"].items() if k != "middle_five" or v}
+    return d
+
+
 def test_r11_to_dict_roundtrip_and_rules_id_stable():
     for name in PRESETS:
         r = Rules.preset(name).replace(max_fan=6, base=2, fan={"concealed": True})
@@ -136,7 +149,7 @@ def test_r11_to_dict_roundtrip_and_rules_id_stable():
         .sha256(
             __import__("json")
             .dumps(
-                {k: v for k, v in Rules.preset("leshan").replace(max_fan=6).to_dict().items() if k != "preset"},
+                _earlier_fields(Rules.preset("leshan").replace(max_fan=6).to_dict()),
                 sort_keys=True,
             )
             .encode()
@@ -244,5 +257,24 @@ def test_r7_3_shape_items_match_internals():
         "pairs_258",
         "concealed",
         "no_terminals",
+        "middle_five",
     } == SHAPE_ITEMS
     assert FAN_ITEMS.index("self_draw") == 14 and FAN_ITEMS.index("terminals") == 9
+    assert FAN_ITEMS.index("middle_five") == 15
+
+
+def test_r14_after_win_option():
+    assert Rules.preset("xueliu").stay and not Rules.preset("chengdu").stay
+    assert Rules.preset("leshan").replace(after_win="stay").stay
+    with pytest.raises(RulesError, match="after_win = 'remain' is not one of leave, stay"):
+        Rules.preset("leshan").replace(after_win="remain")
+
+
+def test_r14_later_options_keep_earlier_rules_ids():
+    """after_win and middle_five came later: at their earlier meaning they leave a rules id as it
+    was (so stored results keep their ids); set away from it they change it."""
+    six = Rules.preset("leshan").replace(max_fan=6)
+    assert six.rules_id == "leshan-443a6a29"  # the id written before these options existed
+    assert six.replace(after_win="leave", fan={"middle_five": False}).rules_id == six.rules_id
+    assert six.replace(after_win="stay").rules_id != six.rules_id
+    assert six.replace(fan={"middle_five": True}).rules_id != six.rules_id

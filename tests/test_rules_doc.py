@@ -64,6 +64,7 @@ CONTRACT_IDS = (
         "R11.2",
     ]
     + ["R12", "R12.1", "R12.2", "R12.3", "R12.4", "R13"]
+    + ["R14", "R14.1", "R14.2", "R14.3", "R14.4", "R14.5", "R14.6"]
 )
 
 
@@ -141,7 +142,7 @@ def _table(section: str, first_header: str) -> dict[str, list[str]]:
     return rows
 
 
-@pytest.mark.parametrize("column, preset", [(0, "leshan"), (1, "chengdu")])
+@pytest.mark.parametrize("column, preset", [(0, "leshan"), (1, "chengdu"), (2, "xueliu")])
 def test_r11_presets_table_agrees_with_preset_files(column, preset):
     data = tomllib.loads((PRESETS / f"{preset}.toml").read_text(encoding="utf-8"))
     rows = _table(rulebook.section("R11"), "option")
@@ -152,7 +153,7 @@ def test_r11_presets_table_agrees_with_preset_files(column, preset):
         assert value == options[name], (preset, name)
 
 
-@pytest.mark.parametrize("column, preset", [(4, "leshan"), (5, "chengdu")])
+@pytest.mark.parametrize("column, preset", [(4, "leshan"), (5, "chengdu"), (6, "xueliu")])
 def test_r5_fan_table_agrees_with_preset_files(column, preset):
     fan = tomllib.loads((PRESETS / f"{preset}.toml").read_text(encoding="utf-8"))["fan"]
     rows = _table(rulebook.section("R5"), "fan item")

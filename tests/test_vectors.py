@@ -27,7 +27,8 @@ XFAIL: dict[str, str] = {}
 
 
 def _files(root: Path = VECTORS) -> list[Path]:
-    return sorted(root.glob("*.json")) + sorted((root / "random").glob("*.json"))
+    # xueliu/: hands under R14 (winners stay, 血流成河) and the middle_five fan item
+    return sorted(root.glob("*.json")) + sorted((root / "random").glob("*.json")) + sorted((root / "xueliu").glob("*.json"))
 
 
 def test_r13_vectors_present():
@@ -36,6 +37,7 @@ def test_r13_vectors_present():
     files = _files()
     assert len([f for f in files if f.parent == VECTORS]) >= 5
     assert len([f for f in files if f.parent.name == "random"]) >= 45
+    assert len([f for f in files if f.parent.name == "xueliu"]) >= 30
 
 
 def _params():
