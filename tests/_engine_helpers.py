@@ -57,13 +57,14 @@ class CheckedEvents(list):
         e = event.to_json()
         t = e["type"]
         # R12.3: a player that has won or escaped never acts or pays afterwards.
+        # (R14: a winner that stays in the hand goes on acting and paying.)
         if t in DECISION_TYPES and not e.get("forced"):
             s = e["seat"]
-            if rnd.won[s] or rnd.escaped[s]:
+            if (rnd.won[s] and not rnd.stay) or rnd.escaped[s]:
                 raise InvariantError(f"R12.3 seat {s} acts ({e}) after winning or escaping")
         if t == "pay":
             p = e["from"]
-            if rnd.won[p]:
+            if rnd.won[p] and not rnd.stay:
                 raise InvariantError(f"R12.3 seat {p} pays {e} after winning")
             if rnd.escaped[p] and e["rule"] != "R8":
                 raise InvariantError(f"R12.3 seat {p} pays {e} after escaping")
@@ -76,7 +77,8 @@ class CheckedEvents(list):
 def check_state(rnd) -> None:
     """R12.1 tile conservation and R12.2 balanced payments, at any moment of a hand."""
     r = rnd.river
-    outside = Counter(chain(r[0], r[1], r[2], r[3], islice(rnd.wall, rnd.wpos, None)))
+    a = rnd.aside  # R14.1: self-drawn winning tiles set aside
+    outside = Counter(chain(r[0], r[1], r[2], r[3], a[0], a[1], a[2], a[3], islice(rnd.wall, rnd.wpos, None)))
     for ms in rnd.melds:
         for code in ms:
             outside[code % 27] += 3 if code < 27 else 4
@@ -177,6 +179,20 @@ _BOOL = (
     "declare_void",
     "exchange_three",
 )
+
+
+def xueliu_variants(n: int, seed: int = 14) -> list[Rules]:
+    """R14: the xueliu preset, leshan with winners staying, and random option flips of both
+    (middle_five among them)."""
+    rng = random.Random(seed)
+    out = [Rules.preset("xueliu"), Rules.preset("leshan").replace(after_win="stay")]
+    while len(out) < n:
+        over: dict = {k: rng.random() < 0.5 for k in _BOOL}
+        over["max_fan"] = rng.randint(2, 7)
+        over["self_draw_bonus"] = rng.choice(["none", "point", "fan"])
+        over["fan"] = {k: rng.random() < 0.6 for k in ("terminals", "pairs_258", "heaven_earth", "middle_five")}
+        out.append(Rules.preset(rng.choice(["xueliu", "leshan"])).replace(after_win="stay", **over))
+    return out
 
 
 def rule_variants(n: int, seed: int = 7) -> list[Rules]:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from _engine_helpers import CheckedEvents, LeaningBot, check_state, evs, rule_variants
+from _engine_helpers import CheckedEvents, LeaningBot, check_state, evs, rule_variants, xueliu_variants
 
 from xuezhan.engine import IllegalAction, Round, log_lines, play_hand, replay_log, run_round
 from xuezhan.engine.actions import VERBS, Action
@@ -50,6 +50,50 @@ def test_r12_invariants_after_every_event(chunk):
             assert log_lines(again) == lines
     assert ends.get("wall", 0) > 0
     assert ends.get("three_won", 0) > 0
+
+
+# R14 (血流成河): XUEZHAN_XUELIU_HANDS sets the number of hands (the CI run plays the default;
+# a full property run, e.g. XUEZHAN_XUELIU_HANDS=100000, plays more).
+XUELIU_HANDS = int(os.environ.get("XUEZHAN_XUELIU_HANDS", "4000"))
+XUELIU_VARIANTS = xueliu_variants(16)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_r14_r12_invariants_after_every_event_winners_staying(chunk):
+    """R12.1 (with the tiles set aside), R12.2 and zero-sum, R12.3 for escapees, R12.4 replay,
+    after every event of hands where winners stay (R14); winners win again, the hand never
+    ends on three wins, and a winner never pengs or kongs a discard (R14.2)."""
+    ends: dict[str, int] = {}
+    repeat = 0
+    bots = [LeaningBot(chunk * 1000 + i, p_hu=0.8, p_bad=0.0003) for i in range(4)]
+    per_chunk = XUELIU_HANDS // 4
+    for i in range(per_chunk):
+        n = chunk * per_chunk + i
+        rules = XUELIU_VARIANTS[n % len(XUELIU_VARIANTS)]
+        for s, b in enumerate(bots):
+            b.reset(s, rules)
+        rnd = Round.from_seed(rules, hand_seed(1414, n), first_dealer(n))
+        rnd.events = CheckedEvents(rnd, rnd.events)
+        run_round(rnd, bots)
+        assert rnd.over and rnd.end_reason in ("wall", "escape")
+        check_state(rnd)
+        pen = rules.escape_penalty * rules.base if rnd.end_reason == "escape" else 0
+        assert sum(rnd.deltas) == -pen
+        seats = [w.seat for w in rnd.wins]
+        repeat += len(seats) != len(set(seats))
+        won_before: set[int] = set()
+        for e in rnd.events:
+            d = e.to_json()
+            if d["type"] == "win":
+                won_before.add(d["seat"])
+            elif d["type"] in ("peng", "gang"):
+                assert d["seat"] not in won_before, "R14.2: a winner claimed a meld"
+        if n % 2 == 0:
+            lines = log_lines(rnd)
+            assert log_lines(replay_log(lines)) == lines  # R12.4
+        ends[rnd.end_reason] = ends.get(rnd.end_reason, 0) + 1
+    assert ends.get("wall", 0) > 0
+    assert repeat > 0  # some player won more than once
 
 
 def test_r12_4_and_r1_4_same_seed_byte_identical_logs(tmp_path):
