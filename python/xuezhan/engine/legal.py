@@ -187,11 +187,12 @@ def locked_turn_legal(
     """R14.2: the turn of a winner that stays in the hand (its hand is locked), having drawn
     ``t``: a self-drawn win when ``t`` completes its hand; a concealed or added kong of ``t``
     only if its waits (``waits``, the wait mask of its locked hand) stay the same, apart from
-    ``t`` itself, which the drawn tile used up, and not when the wall is empty (R2.1); and the discard of ``t`` (摸什么打什么). Returns the actions and the
-    discard mask, as :func:`turn_legal` does.
+    ``t`` itself, which the drawn tile used up, and not when the wall is empty (R2.1); and the
+    discard of ``t`` (摸什么打什么). Returns the actions and the discard mask, as
+    :func:`turn_legal` does.
 
     >>> c = bytearray(27)
-    >>> for k in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 5): c[k] += 1  # 1112345678999m + 5p
+    >>> for k in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 5): c[k] += 1  # 1112345678 9m 11p, drew 6m
     >>> legal, mask = locked_turn_legal(0, c, [], 2, 5, 0, False, 0)
     >>> [str(a) for a in legal], mask == 1 << 5
     (['0 discard 6m'], True)

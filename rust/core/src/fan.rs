@@ -487,6 +487,51 @@ mod tests {
         fan(&c, melds, w, 0, rules, None).unwrap().unwrap()
     }
 
+    fn with_middle_five() -> RulesCore {
+        RulesCore {
+            items: RulesCore::leshan().items | 1 << item::MIDDLE_FIVE,
+            ..RulesCore::leshan()
+        }
+    }
+
+    #[test]
+    fn middle_five_needs_the_winning_five_in_a_456_run() {
+        let r = with_middle_five();
+        // 123m 456m 789m 234p 55p won on 5m: the 5m completes 4-5-6 (夹心五).
+        let g = f("12345678955m234p", "5m", &[], &r);
+        assert_eq!((g.raw, g.items[item::MIDDLE_FIVE]), (2, 1));
+        // the same hand won on 5p: the pair, not a run
+        let g = f("123456789m23455p", "5p", &[], &r);
+        assert_eq!((g.raw, g.items[item::MIDDLE_FIVE]), (1, 0));
+        // 345m 567m: its only split holds the 5m in 3-4-5 and 5-6-7, never 4-5-6
+        let g = f("345567m11123789p", "5m", &[], &r);
+        assert_eq!(g.items[item::MIDDLE_FIVE], 0);
+        // off by default (leshan)
+        assert_eq!(
+            f("12345678955m234p", "5m", &[], &RulesCore::leshan()).raw,
+            1
+        );
+    }
+
+    #[test]
+    fn middle_five_is_read_in_the_best_split() {
+        let r = with_middle_five();
+        // 444555666m 789m 11p won on 5m: runs 456 ×3 (夹心五) beat no bonus; total 2 fan
+        let g = f("444555666789m11p", "5m", &[], &r);
+        assert_eq!((g.raw, g.items[item::MIDDLE_FIVE]), (2, 1));
+        // 444555666m 888m 11p: the triplet reading (大对子) is worth as much; the fan is the
+        // same and the earlier reading's items are reported
+        let g = f("444555666888m11p", "5m", &[], &r);
+        assert_eq!(
+            (
+                g.raw,
+                g.items[item::ALL_TRIPLETS],
+                g.items[item::MIDDLE_FIVE]
+            ),
+            (2, 1, 0)
+        );
+    }
+
     #[test]
     fn name_tables_match_the_constants() {
         assert_eq!(item::IDS[item::ALL_TRIPLETS], "all_triplets");

@@ -108,10 +108,11 @@ proptest! {
     }
 
     #[test]
-    fn fan_matches_reading_enumeration(seed in any::<u64>(), ctx in 0u8..128, chengdu in any::<bool>(), sdf in any::<bool>()) {
+    fn fan_matches_reading_enumeration(seed in any::<u64>(), ctx in 0u8..128, chengdu in any::<bool>(), sdf in any::<bool>(), mid5 in any::<bool>()) {
         let (c, m, v) = hand(seed, 14);
         let rules = if chengdu { RulesCore::chengdu() } else { RulesCore::leshan() };
-        let rules = RulesCore { self_draw_fan: sdf, ..rules };
+        let items = rules.items | if mid5 { 1 << item::MIDDLE_FIVE } else { 0 };
+        let rules = RulesCore { self_draw_fan: sdf, items, ..rules };
         for win in (0..27).filter(|&k| c[k] > 0) {
             let got = fan(&c, &m, win as u8, ctx, &rules, v).unwrap();
             let want = if ref_is_win(&c, &m, v) {
@@ -125,7 +126,7 @@ proptest! {
                     prop_assert_eq!((g.raw, g.capped), (raw, capped), "{:?} {:?} win {} ctx {}", c, m, win, ctx);
                     prop_assert_eq!(g.points, 1u64 << (capped - 1));
                     // Same total; items may differ only between equally good readings.
-                    let sum = |x: &[u8; 15]| x.iter().enumerate().filter(|(i, _)| *i != 13).map(|(_, &y)| y as u32).sum::<u32>();
+                    let sum = |x: &[u8; 16]| x.iter().enumerate().filter(|(i, _)| *i != 13).map(|(_, &y)| y as u32).sum::<u32>();
                     prop_assert_eq!(sum(&g.items), sum(&items));
                 }
                 (g, w) => prop_assert!(false, "{:?} {:?}: got {:?} want {:?}", c, m, g, w),

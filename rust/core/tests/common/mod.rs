@@ -402,7 +402,7 @@ pub fn ref_fan(
     items_on: u32,
     max_fan: u8,
     self_draw_fan: bool,
-) -> Option<(u8, u8, [u8; 15])> {
+) -> Option<(u8, u8, [u8; 16])> {
     let present = suits_present(c, melds);
     if present == 7 {
         return None;
@@ -411,7 +411,7 @@ pub fn ref_fan(
     let mc = meld_counts(melds);
     let all: Vec<u8> = (0..27).map(|k| c[k] + mc[k]).collect();
     let term = |k: usize| k.is_multiple_of(9) || k % 9 == 8;
-    let mut base = [0u8; 15];
+    let mut base = [0u8; 16];
     if present.count_ones() == 1 && on(1) {
         base[1] = 2;
     }
@@ -436,9 +436,9 @@ pub fn ref_fan(
     if ctx & 1 != 0 && ctx & (1 << 6) == 0 && (self_draw_fan || on(14)) {
         base[14] = 1;
     }
-    let mut best: Option<[u8; 15]> = None;
-    let score = |it: &[u8; 15]| it.iter().map(|&x| x as u32).sum::<u32>();
-    let mut consider = |it: [u8; 15]| {
+    let mut best: Option<[u8; 16]> = None;
+    let score = |it: &[u8; 16]| it.iter().map(|&x| x as u32).sum::<u32>();
+    let mut consider = |it: [u8; 16]| {
         if best.is_none_or(|b| score(&it) > score(&b)) {
             best = Some(it);
         }
@@ -460,6 +460,12 @@ pub fn ref_fan(
         let only258 = (0..27).all(|k| all[k] == 0 || [1, 4, 7].contains(&(k % 9)));
         if trip && only258 && on(10) {
             it[10] = 2;
+        }
+        // 夹心五: the winning 5 in a 4-5-6 run of this reading (no winning tile for 天胡).
+        let mid5 =
+            win % 9 == 4 && ctx & (1 << 5) == 0 && sets.iter().any(|&(t, k)| !t && k + 1 == win);
+        if mid5 && on(15) {
+            it[15] = 1;
         }
         consider(it);
     }
