@@ -22,7 +22,7 @@ from xuezhan.env import encoding as E
 from xuezhan.env.actions import EXCHANGE0, N_ACTIONS, id_action, pick_kinds
 from xuezhan.strategies import GreedyStrategy
 
-PRESETS = ("leshan", "chengdu")
+PRESETS = ("leshan", "chengdu", "xueliu")
 
 
 @pytest.fixture(autouse=True)
@@ -364,6 +364,32 @@ def test_winner_is_terminated_while_the_hand_goes_on():
                 assert len(env.agents) == 4 and env.agent_selection not in now
                 found += 1
                 winners = now
+    assert found >= 5
+
+
+def test_r14_winner_stays_and_acts_again():
+    """R14.1: with winners staying (xueliu) a seat that wins is not terminated; it is selected
+    again (its locked turns) until the hand ends, and observations show its winning tiles."""
+    found = 0
+    for seed in range(12):
+        env = xe.aec_env("xueliu")
+        env.reset(seed=seed)
+        rnd = env.round
+        bots = [GreedyStrategy() for _ in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, env.rules)
+        pick = _strategy_pick(env, bots)
+        for agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                assert rnd.over  # nobody is terminated before the end
+                env.step(None)
+                continue
+            seat = int(agent.rsplit("_", 1)[1])
+            if rnd.won[seat] and rnd.phase.label == "turn":
+                found += 1  # a winner plays its locked turn
+                assert rnd.observation(seat).wins[seat]
+            env.step(pick(obs, agent))
     assert found >= 5
 
 

@@ -70,7 +70,9 @@ class Observation:
       by the engine as they change (not in :meth:`to_dict`: the bot protocol does not carry it)
     - ``wall_count``; ``last_tiles`` (R4.4 phase begun)
     - ``scores`` (match totals before this hand), ``deltas`` (this hand so far)
-    - ``won``, ``escaped``: per seat bools; ``voids``: per seat suit 0–2 or -1 (others' voids
+    - ``won``, ``escaped``: per seat bools; ``wins``: per seat, the tiles it has won so far, in
+      order (public; several only when winners stay, R14, and then a seat that has won plays
+      a locked hand, R14.2); ``voids``: per seat suit 0–2 or -1 (others' voids
       only once all four are revealed; the seat's own choice always)
     - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase;
       only the asked seat sees a claim phase: to the others the hand is between turns)
@@ -96,6 +98,7 @@ class Observation:
         "deltas",
         "won",
         "escaped",
+        "wins",
         "voids",
         "claim_tile",
         "claim_from",
@@ -125,6 +128,7 @@ class Observation:
         self.deltas = st.deltas_view
         v = st._status_view
         self.won, self.escaped = v if v is not None else st.status_view()
+        self.wins = st.wins_view
         if st.voids_known:
             self.voids = st.void_view
         else:
@@ -159,6 +163,7 @@ class Observation:
             "deltas": list(self.deltas),
             "won": list(self.won),
             "escaped": list(self.escaped),
+            "wins": ["".join(_TILE[k] for k in w) for w in self.wins],
             "voids": ["mps"[v] if v >= 0 else None for v in self.voids],
             "claim_tile": _TILE[self.claim_tile] if self.claim_tile is not None else None,
             "claim_from": self.claim_from,

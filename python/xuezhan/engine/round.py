@@ -351,6 +351,9 @@ class Round(ClaimFlow):
 
     def _win(self, seat: int, frm: int | None, kind: int, res: tuple, how: str, forced: bool, group: int) -> None:
         self._leave(seat, self.won)
+        wv = list(self.wins_view)
+        wv[seat] += (kind,)
+        self.wins_view = tuple(wv)
         win, fired = pay.win_record(seat, frm, kind, res, how, forced, group, self.rules.max_fan)
         self.events.append(win)
         self.wins.append(win)

@@ -311,9 +311,10 @@ class XuezhanAEC(AECEnv):
             self._deltas = deltas
         won = obs.won
         if won is not self._won:
-            for s in range(4):
-                if won[s]:
-                    self.terminations[AGENTS[s]] = True
+            if not rnd.rules.stay:  # a winner that stays in the hand (R14) plays on
+                for s in range(4):
+                    if won[s]:
+                        self.terminations[AGENTS[s]] = True
             self._won = won
         if rnd.over:
             for s, a in enumerate(AGENTS):
