@@ -307,6 +307,7 @@ def _synthetic(rng: np.random.Generator, walls: int = 7) -> pd.DataFrame:
                             "dealer": seat == w % 4,
                             "delta": d,
                             "won": won,
+                            "wins": int(won),
                             "win_order": 1 if won else 0,
                             "self_draw": False,
                             "fan": int(rng.integers(1, 5)) if won else 0,

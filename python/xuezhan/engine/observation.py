@@ -23,9 +23,14 @@ _NO_VOIDS = (-1, -1, -1, -1)
 _TILE = TILE_STR
 
 
-def seen_counts(discards: tuple[tuple[int, ...], ...], melds: tuple[tuple[tuple[int, int], ...], ...]) -> bytes:
-    """:attr:`Observation.seen` counted afresh from an observation's ``discards`` and ``melds``
-    (for an observation rebuilt from its :meth:`~Observation.to_dict`, which does not carry it).
+def seen_counts(
+    discards: tuple[tuple[int, ...], ...],
+    melds: tuple[tuple[tuple[int, int], ...], ...],
+    aside: tuple[tuple[int, ...], ...] = (),
+) -> bytes:
+    """:attr:`Observation.seen` counted afresh from an observation's ``discards``, ``melds`` and
+    ``aside`` (for an observation rebuilt from its :meth:`~Observation.to_dict`, which does not
+    carry it).
 
     >>> seen = seen_counts(((0, 0), (), (26,), ()), (((0, 5),), (), (), ((2, 26),)))
     >>> list(seen[:6]), seen[26]
@@ -38,6 +43,9 @@ def seen_counts(discards: tuple[tuple[int, ...], ...], melds: tuple[tuple[tuple[
     for ms in melds:
         for kind, k in ms:
             seen[k] += 3 if kind == 0 else 4  # a pung shows 3; a kong or concealed kong 4 (R2.3)
+    for pile in aside:  # self-drawn winning tiles set aside, face up (R14.1)
+        for k in pile:
+            seen[k] += 1
     return bytes(seen)
 
 
@@ -72,7 +80,8 @@ class Observation:
     - ``scores`` (match totals before this hand), ``deltas`` (this hand so far)
     - ``won``, ``escaped``: per seat bools; ``wins``: per seat, the tiles it has won so far, in
       order (public; several only when winners stay, R14, and then a seat that has won plays
-      a locked hand, R14.2); ``voids``: per seat suit 0–2 or -1 (others' voids
+      a locked hand, R14.2); ``aside``: per seat, its self-drawn winning tiles set aside face
+      up when winners stay (R14.1; a tile won on a discard stays in the discard pile); ``voids``: per seat suit 0–2 or -1 (others' voids
       only once all four are revealed; the seat's own choice always)
     - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase;
       only the asked seat sees a claim phase: to the others the hand is between turns)
@@ -99,6 +108,7 @@ class Observation:
         "won",
         "escaped",
         "wins",
+        "aside",
         "voids",
         "claim_tile",
         "claim_from",
@@ -129,6 +139,7 @@ class Observation:
         v = st._status_view
         self.won, self.escaped = v if v is not None else st.status_view()
         self.wins = st.wins_view
+        self.aside = st.aside_view
         if st.voids_known:
             self.voids = st.void_view
         else:
@@ -164,6 +175,7 @@ class Observation:
             "won": list(self.won),
             "escaped": list(self.escaped),
             "wins": ["".join(_TILE[k] for k in w) for w in self.wins],
+            "aside": ["".join(_TILE[k] for k in a) for a in self.aside],
             "voids": ["mps"[v] if v >= 0 else None for v in self.voids],
             "claim_tile": _TILE[self.claim_tile] if self.claim_tile is not None else None,
             "claim_from": self.claim_from,

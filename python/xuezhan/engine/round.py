@@ -390,6 +390,7 @@ class Round(ClaimFlow):
             self.fired.add("R14.3-repeat-win")
         self.counts[seat][kind] -= 1
         self.aside[seat] += (kind,)
+        self.aside_view = tuple(self.aside)
         self._see(kind, 1)
         self._update_mask(seat)
 

@@ -190,6 +190,7 @@ class HandState:
         # R14.1: each seat's self-drawn winning tiles, set aside in front of it (public); a tile
         # won on a discard stays in the discarder's pile, as several may win on it (R14.3).
         self.aside: list[tuple[int, ...]] = [(), (), (), ()]
+        self.aside_view: tuple[tuple[int, ...], ...] = ((), (), (), ())
         self.wins_view: tuple[tuple[int, ...], ...] = ((), (), (), ())  # each seat's winning tiles
         self.escaped = [False] * 4
         self.active = [True] * 4

@@ -79,13 +79,15 @@ def observation_from_dict(d: Mapping[str, Any]) -> Observation:
         "deltas": tuple(d["deltas"]),
         "won": tuple(d["won"]),
         "escaped": tuple(d["escaped"]),
+        "wins": tuple(_kinds(w) for w in d["wins"]),
+        "aside": tuple(_kinds(a) for a in d["aside"]),
         "voids": tuple(_SUITS.index(v) if v else -1 for v in d["voids"]),
         "claim_tile": _kind(d["claim_tile"]) if d["claim_tile"] else None,
         "claim_from": d["claim_from"],
         "robbing": d["robbing"],
         "legal_actions": tuple(_action(a) for a in d["legal_actions"]),
     }
-    values["seen"] = seen_counts(values["discards"], values["melds"])  # not in the dict
+    values["seen"] = seen_counts(values["discards"], values["melds"], values["aside"])  # not in the dict
     values["discard_mask"] = discard_mask_of(values["legal_actions"])  # nor this
     for name in Observation.__slots__:
         setattr(obs, name, values[name])

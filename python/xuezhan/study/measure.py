@@ -97,6 +97,7 @@ REPORT_COLUMNS: tuple[str, ...] = (
     "dealer",
     "delta",
     "won",
+    "wins",
     "fan",
     "fan_items",
     "dealt_in",
@@ -349,7 +350,9 @@ class _Cells:
             True,
             per_hand(d["kongs"].to_numpy().astype(float)),
         )
-        add(Metric("count.wins", "rules", "wins per hand", "R4.5", "mean"), True, per_hand(won))
+        # R14: a winner that stays may win again; results written before `wins` count one each
+        wins = d["wins"].to_numpy().astype(float) if "wins" in d else won
+        add(Metric("count.wins", "rules", "wins per hand", "R4.5", "mean"), True, per_hand(wins))
         add(
             Metric("count.pigs", "rules", "pigs per hand", "R7.1", "mean"),
             True,

@@ -204,6 +204,7 @@ def rows_from_round(
                 "dealer": seat == rnd.dealer,
                 "delta": sr.delta,
                 "won": sr.won,
+                "wins": sr.wins,
                 "win_order": sr.win_order,
                 "self_draw": sr.how == "self_draw",
                 "fan": sr.fan,

@@ -16,10 +16,11 @@ seat           int8     0–3
 dealer         bool     the seat dealt (R1.2)
 delta          int64    the seat's score change in the hand (escape penalty included, R8)
 won            bool     the seat won (R4)
-win_order      int8     1 = first winner of the hand, 2, 3; 0 = did not win (R4.5)
-self_draw      bool     the win was a self-draw (自摸, ``from`` null; R6.3 included)
-fan            int8     capped fan of the win (R5); 0 without a win
-fan_items      string   the win's fan items, ``+``-joined ids (R5), ``""`` without a win
+wins           int8     how many times it won (more than 1 only when winners stay, R14)
+win_order      int8     1 = first winner of the hand, 2, 3…; 0 = did not win (R4.5); its first win (R14)
+self_draw      bool     the (first) win was a self-draw (自摸, ``from`` null; R6.3 included)
+fan            int8     capped fan of the (first) win (R5); 0 without a win
+fan_items      string   the (first) win's fan items, ``+``-joined ids (R5), ``""`` without a win
 dealt_in       int8     wins paid by this seat as discarder or robbed kong-maker (R6.1, R3.3)
 kongs          int8     kongs this seat made (R2.1, R3.1)
 pig            bool     a pig at the ready check (R7.1)
@@ -87,6 +88,7 @@ COLUMNS: dict[str, str] = {
     "dealer": "bool",
     "delta": "int64",
     "won": "bool",
+    "wins": "int8",
     "win_order": "int8",
     "self_draw": "bool",
     "fan": "int8",
