@@ -81,7 +81,8 @@ class Observation:
     - ``won``, ``escaped``: per seat bools; ``wins``: per seat, the tiles it has won so far, in
       order (public; several only when winners stay, R14, and then a seat that has won plays
       a locked hand, R14.2); ``aside``: per seat, its self-drawn winning tiles set aside face
-      up when winners stay (R14.1; a tile won on a discard stays in the discard pile); ``voids``: per seat suit 0–2 or -1 (others' voids
+      up when winners stay (R14.1; a tile won on a discard stays in the discard pile);
+      ``voids``: per seat suit 0–2 or -1 (others' voids
       only once all four are revealed; the seat's own choice always)
     - ``claim_tile``, ``claim_from``: the tile being claimed and who offered it (claim phase;
       only the asked seat sees a claim phase: to the others the hand is between turns)
