@@ -74,6 +74,7 @@ RULE_WORDS: dict[str, str] = {
     "R11.1-exchange": "exchange of three tiles (换三张)",
     "R11.2-void": "void suit declared (定缺)",
     "R10-defaults": "a decision taken by default (R10)",
+    "R14.3-repeat-win": "a winner won again (血流成河, R14)",
 }
 #: Rules listed even when they never fired in a study (0% is worth reading too).
 HEADLINE_RULES: tuple[str, ...] = (
@@ -352,7 +353,7 @@ class _Cells:
         )
         # R14: a winner that stays may win again; results written before `wins` count one each
         wins = d["wins"].to_numpy().astype(float) if "wins" in d else won
-        add(Metric("count.wins", "rules", "wins per hand", "R4.5", "mean"), True, per_hand(wins))
+        add(Metric("count.wins", "rules", "wins per hand (repeat wins too, R14)", "R4.5", "mean"), True, per_hand(wins))
         add(
             Metric("count.pigs", "rules", "pigs per hand", "R7.1", "mean"),
             True,
@@ -375,7 +376,7 @@ class _Cells:
         self.moments[self.lo : self.hi, 1] += self._sum(key, delta * delta)
         # fan (R5)
         add(
-            Metric("fan.mean", "fan", "average fan of a win", "R5", "mean"),
+            Metric("fan.mean", "fan", "average fan of a seat's (first) win", "R5", "mean"),
             False,
             d["fan"].to_numpy().astype(float),
             "won",
