@@ -37,6 +37,10 @@ __all__ = [
     "TILE_NAMES_CN",
     "MeldType",
     "Meld",
+    "meld_code",
+    "meld_kind",
+    "meld_size",
+    "is_pung_code",
     "HandLike",
     "MeldsLike",
     "tile_kind",
@@ -316,6 +320,31 @@ class MeldType(enum.IntEnum):
     PUNG = 0  #: 碰, written ``666p``
     KONG = 1  #: 明杠 (on a discard) or 加杠 (added kong), written ``7777s``
     CONCEALED_KONG = 2  #: 暗杠, written ``(7777s)`` (shown face up, R2.3)
+
+
+def meld_code(t: MeldType, kind: int) -> int:
+    """The one-byte code of a meld of type ``t`` and ``kind`` (docs/internals.md), without the
+    checks of :class:`Meld` (the engine's melds are built from its own state).
+
+    >>> meld_code(MeldType.CONCEALED_KONG, 5), meld_kind(59), meld_size(59), is_pung_code(5)
+    (59, 5, 4, True)
+    """
+    return t * NUM_KINDS + kind
+
+
+def meld_kind(code: int) -> int:
+    """The kind of a meld code."""
+    return code % NUM_KINDS
+
+
+def meld_size(code: int) -> int:
+    """Tiles in the meld of a code: 3 for a pung, 4 for a kong (R2.3: a concealed kong shows 4)."""
+    return 3 if code < NUM_KINDS else 4
+
+
+def is_pung_code(code: int) -> bool:
+    """The code is a pung's (whose code is its kind): one an added kong can extend (R2.1)."""
+    return code < NUM_KINDS
 
 
 @dataclass(frozen=True, order=True)

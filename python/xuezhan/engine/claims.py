@@ -15,6 +15,7 @@ from xuezhan.engine import settlement as pay
 from xuezhan.engine.actions import HU, PASS, PENG, TILE_STR, Action
 from xuezhan.engine.legal import claim_actions
 from xuezhan.engine.state import AFTER_PENG, ClaimWindow, HandState, KongRecord, Phase
+from xuezhan.tiles import MeldType, meld_code
 
 __all__ = ["ClaimFlow"]
 
@@ -133,7 +134,7 @@ class ClaimFlow(HandState):
             self._set_river(frm, self.river[frm][:-1])  # the claimed discard leaves the pile
             n = 2 if verb == PENG else 3
             self.counts[seat][t] -= n
-            self.melds[seat].append(t if n == 2 else 27 + t)
+            self.melds[seat].append(meld_code(MeldType.PUNG if n == 2 else MeldType.KONG, t))
             self._melds_changed(seat)
             self._see(t, n)  # the discard left the pile; the meld shows n + 1 tiles
             self.meld_from[seat].append(frm)

@@ -46,6 +46,7 @@ from xuezhan.engine.actions import (
     Action,
     act,
 )
+from xuezhan.tiles import MeldType, is_pung_code, meld_code
 
 __all__ = [
     "claim_actions",
@@ -131,7 +132,7 @@ def turn_legal(
                     elif why is not None:
                         why[ang[k]] = "it may not kong tiles of its void suit (R11.2)"
         for code in melds:
-            if code < 27 and c[code]:
+            if is_pung_code(code) and c[code]:
                 legal.append(_JIA[seat][code])
     if why is not None:
         kong_why = (
@@ -209,9 +210,10 @@ def locked_turn_legal(
                 why[_DISC[seat][k]] = f"after a win it discards the tile it drew, {_TILE[t]} (R14.2)"
     kong: list[tuple[Action, list[int]]] = []
     if c[t] == 4 and t // 9 != void:
-        kong.append((_ANG[seat][t], [*melds, 54 + t]))
-    if t in melds:  # a pung of t (pung codes are the kinds themselves)
-        kong.append((_JIA[seat][t], [m if m != t else 27 + t for m in melds]))
+        kong.append((_ANG[seat][t], [*melds, meld_code(MeldType.CONCEALED_KONG, t)]))
+    pung = meld_code(MeldType.PUNG, t)
+    if pung in melds:
+        kong.append((_JIA[seat][t], [m if m != pung else meld_code(MeldType.KONG, t) for m in melds]))
     for a, after in kong:
         if wall_empty:
             reason = "no kong when the wall is empty (R2.1)"

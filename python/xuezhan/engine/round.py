@@ -42,7 +42,7 @@ from xuezhan.engine.result import HandResult, next_dealer
 from xuezhan.engine.setup import deal
 from xuezhan.engine.state import DEALER_FIRST, DRAW_FLAGS, HandState, KongRecord, Phase, TurnFlags
 from xuezhan.rules import Rules, as_rules
-from xuezhan.tiles import parse_tiles
+from xuezhan.tiles import MeldType, meld_code, parse_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.engine.observation import Observation
@@ -323,7 +323,7 @@ class Round(ClaimFlow):
         self.events.append(ev.KONG_EVENT[verb](seat, TILE_STR[k], default))
         if verb == ANGANG:
             self.counts[seat][k] = 0
-            self.melds[seat].append(54 + k)
+            self.melds[seat].append(meld_code(MeldType.CONCEALED_KONG, k))
             self._melds_changed(seat)
             self._see(k, 4)  # a concealed kong is public (R2.3)
             self.meld_from[seat].append(None)
@@ -336,7 +336,7 @@ class Round(ClaimFlow):
     def _complete_jiagang(self, seat: int, k: int) -> None:
         self.counts[seat][k] -= 1
         ms = self.melds[seat]
-        ms[ms.index(k)] = 27 + k
+        ms[ms.index(meld_code(MeldType.PUNG, k))] = meld_code(MeldType.KONG, k)
         self._melds_changed(seat)
         self._see(k, 1)
         self.events.append(ev.Meld(seat, "jiagang", TILE_STR[k], None))

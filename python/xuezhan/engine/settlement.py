@@ -18,7 +18,7 @@ from xuezhan.engine import _core_adapter as core
 from xuezhan.engine.events import Event, Pig, Ready, Win
 from xuezhan.engine.state import Holding, KongRecord
 from xuezhan.rules import FAN_ITEMS, Rules
-from xuezhan.tiles import TILE_STR
+from xuezhan.tiles import TILE_STR, meld_kind
 
 __all__ = [
     "Holding",
@@ -138,7 +138,7 @@ def is_pig(h: Holding, declare_void: bool) -> bool:
     c = h.counts
     suits = [any(c[0:9]), any(c[9:18]), any(c[18:27])]
     for code in h.melds:
-        suits[(code % 27) // 9] = True
+        suits[meld_kind(code) // 9] = True
     if h.void >= 0 and declare_void:
         return suits[h.void]
     return all(suits)

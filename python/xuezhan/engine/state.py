@@ -25,6 +25,7 @@ from xuezhan.engine._core_adapter import (
 )
 from xuezhan.engine.events import Event, Pay, Win
 from xuezhan.rules import Rules
+from xuezhan.tiles import NUM_KINDS, meld_kind, meld_size
 
 __all__ = ["PHASES", "ClaimWindow", "HandState", "InvariantError", "KongRecord", "Phase", "TurnFlags"]
 
@@ -349,7 +350,7 @@ class HandState:
         ms = self.melds[seat]
         self.mbytes[seat] = bytes(ms)
         mv = list(self.meld_view)
-        mv[seat] = tuple(divmod(c, 27) for c in ms)
+        mv[seat] = tuple((c // NUM_KINDS, meld_kind(c)) for c in ms)
         self.meld_view = tuple(mv)
 
     # ------------------------------------------------------------------ R12 invariants
@@ -362,7 +363,7 @@ class HandState:
             for k in range(27):
                 total[k] += c[k]
             for code in self.melds[s]:
-                total[code % 27] += 3 if code < 27 else 4
+                total[meld_kind(code)] += meld_size(code)
             for k in self.river[s]:
                 total[k] += 1
             for k in self.aside[s]:
@@ -379,7 +380,7 @@ class HandState:
             for k in self.river[s]:
                 seen[k] += 1
             for code in self.melds[s]:
-                seen[code % 27] += 3 if code < 27 else 4
+                seen[meld_kind(code)] += meld_size(code)
             for k in self.aside[s]:
                 seen[k] += 1
         if bytes(seen) != self.seen_view or self._seen != seen:

@@ -40,6 +40,7 @@ from xuezhan.engine.actions import (
     act,
 )
 from xuezhan.engine.observation import discard_mask_of
+from xuezhan.tiles import MeldType, meld_code, meld_kind
 
 __all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds"]
 
@@ -54,7 +55,7 @@ def shanten(counts: bytes, mbytes: bytes, void: int) -> int:
 _greedy_discard = _core.greedy_discard
 _DISCARDS = tuple(tuple(act(seat, DISCARD, k) for k in range(27)) for seat in range(4))
 _NOTHING_SEEN = bytes(27)
-_PUNG, _KONG, _CKONG = 0, 1, 2
+_PUNG, _KONG, _CKONG = MeldType.PUNG, MeldType.KONG, MeldType.CONCEALED_KONG
 
 
 def suit_counts(counts: Sequence[int]) -> list[int]:
@@ -62,7 +63,7 @@ def suit_counts(counts: Sequence[int]) -> list[int]:
 
 
 def meld_suits(mbytes: bytes) -> set[int]:
-    return {(code % 27) // 9 for code in mbytes}
+    return {meld_kind(code) // 9 for code in mbytes}
 
 
 def choose_void(counts: Sequence[int], mbytes: bytes = b"") -> int:
@@ -75,7 +76,7 @@ def choose_void(counts: Sequence[int], mbytes: bytes = b"") -> int:
 
 def own_melds(obs: Any) -> bytes:
     """The seat's melds as meld-code bytes (docs/internals.md: ``type * 27 + kind``)."""
-    return bytes(t * 27 + k for t, k in obs.melds[obs.seat])
+    return bytes(meld_code(t, k) for t, k in obs.melds[obs.seat])
 
 
 def discard_mask(legal: Sequence[Action]) -> tuple[int, bool]:
@@ -127,7 +128,7 @@ class GreedyStrategy:
         ms = obs.melds[obs.seat]
         if ms is not self._meld_key:  # its melds changed (the engine builds a new tuple then)
             self._meld_key = ms
-            self._melds = bytes(t * 27 + k for t, k in ms)
+            self._melds = bytes(meld_code(t, k) for t, k in ms)
             self._meld_suits = sum(1 << s for s in meld_suits(self._melds))
         melds = self._melds
         self._update_void(obs, counts, melds)
@@ -193,15 +194,16 @@ class GreedyStrategy:
         for a in legal:
             if a.verb == ANGANG or a.verb == JIAGANG:
                 k = a.arg
-                if k // 9 == void:  # type: ignore[operator]
+                assert isinstance(k, int)  # a kong's argument is its kind
+                if k // 9 == void:
                     continue
                 c = bytearray(counts)
                 if a.verb == ANGANG:
-                    c[k] -= 4  # type: ignore[index]
-                    m = melds + bytes([_CKONG * 27 + k])  # type: ignore[operator]
+                    c[k] -= 4
+                    m = melds + bytes([meld_code(_CKONG, k)])
                 else:
-                    c[k] -= 1  # type: ignore[index]
-                    m = bytes(_KONG * 27 + k if code == k else code for code in melds)
+                    c[k] -= 1
+                    m = bytes(meld_code(_KONG, k) if code == meld_code(_PUNG, k) else code for code in melds)
                 if shanten(bytes(c), m, void) <= now + self.kong_slack:
                     return a
         return None
@@ -229,7 +231,7 @@ class GreedyStrategy:
         if GANG in verbs:
             c = bytearray(counts)
             c[tile] -= 3
-            if shanten(bytes(c), melds + bytes([_KONG * 27 + tile]), void) <= now + self.kong_slack:
+            if shanten(bytes(c), melds + bytes([meld_code(_KONG, tile)]), void) <= now + self.kong_slack:
                 return verbs[GANG]
         if PENG in verbs and self._take_peng(counts, melds, tile, now):
             return verbs[PENG]
@@ -243,4 +245,4 @@ class GreedyStrategy:
         """Peng when it does not raise the shanten ``now``."""
         c = bytearray(counts)
         c[tile] -= 2
-        return shanten(bytes(c), melds + bytes([_PUNG * 27 + tile]), self.void) <= now
+        return shanten(bytes(c), melds + bytes([meld_code(_PUNG, tile)]), self.void) <= now

@@ -60,10 +60,10 @@ from xuezhan.strategies.greedy import (
     shanten,
     suit_counts,
 )
+from xuezhan.tiles import MeldType, meld_code
 
 __all__ = ["ValueStrategy", "triplets_shanten", "danger", "likely_void"]
 
-_PUNG = 0  # meld type of a pung (docs/internals.md meld codes)
 _value_discard = _core.value_discard
 
 #: Shanten toward 对对胡 (four triplets/kongs + a pair) of a 13-tile hand; melds count as
@@ -191,7 +191,7 @@ class ValueStrategy(GreedyStrategy):
         seven = None if melds else _core.shanten_parts(counts, melds, void)[2]
         c = bytearray(counts)
         c[tile] -= 2
-        m = melds + bytes([_PUNG * 27 + tile])
+        m = melds + bytes([meld_code(MeldType.PUNG, tile)])
         after = shanten(bytes(c), m, void)
         if seven is not None and seven <= now and after >= seven:
             return False  # keep the better seven-pairs route
