@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xuezhan.engine import events as ev
+from xuezhan.engine import fired as F
 from xuezhan.engine import settlement as pay
 from xuezhan.engine.actions import HU, PASS, PENG, TILE_STR, Action
 from xuezhan.engine.legal import claim_actions
@@ -93,7 +94,7 @@ class ClaimFlow(HandState):
             if w.fan[seat] and self._lock_opt:
                 # R4.3: it passed a win; remember the best fan passed.
                 self.lock[seat] = max(self.lock[seat], w.fan[seat])
-                self.fired.add("R4.3-pass")
+                self.fired.add(F.PASS_WIN)
             if verb != PASS:
                 w.meld = (seat, verb)
         w.asked += 1
@@ -105,7 +106,7 @@ class ClaimFlow(HandState):
         frm, t = w.frm, w.tile
         if w.hu:
             if len(w.hu) > 1:
-                self.fired.add("R3.2-multi-win")
+                self.fired.add(F.MULTI_WIN)
             self.any_claim = True
             if w.robbing:
                 # R3.3: the kong is cancelled; the robbed tile leaves the kong-maker's hand.
@@ -119,7 +120,7 @@ class ClaimFlow(HandState):
                 res = self._score(s, bytes(h), t, w.ctx)
                 assert res is not None
                 if self.won[s]:
-                    self.fired.add("R14.3-repeat-win")
+                    self.fired.add(F.REPEAT_WIN)
                 self._win(s, frm, t, res, "rob" if w.robbing else "discard", False, self.claim_group)
                 pay.settle_discard_win(self, self.rules, s, frm, res[2], w.kong, w.robbing)
             if len(self.wins) >= 3 and not self.stay:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine import events as ev
+from xuezhan.engine import fired as F
 from xuezhan.engine import settlement as pay
 from xuezhan.engine import setup
 from xuezhan.engine.actions import (
@@ -387,7 +388,7 @@ class Round(ClaimFlow):
         """R14.1: the self-drawn winning tile leaves the hand and is set aside, public; the hand
         is again the locked hand, so its waits are unchanged."""
         if self.won[seat]:
-            self.fired.add("R14.3-repeat-win")
+            self.fired.add(F.REPEAT_WIN)
         self.counts[seat][kind] -= 1
         self.aside[seat] += (kind,)
         self.aside_view = tuple(self.aside)
@@ -418,7 +419,7 @@ class Round(ClaimFlow):
         self.end_reason = reason
         self.next_dealer = nd = next_dealer(self.wins, self.dealer)
         if self.defaults_used:
-            self.fired.add("R10-defaults")
+            self.fired.add(F.DEFAULTS)
         self.events.append(ev.End(reason, list(self.deltas), nd))
 
     # ================================================================== errors

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from xuezhan._core import CoreRules
 from xuezhan.engine import _core_adapter as core
+from xuezhan.engine import fired as F
 from xuezhan.engine.events import Event, Pig, Ready, Win
 from xuezhan.engine.state import Holding, KongRecord
 from xuezhan.rules import FAN_ITEMS, Rules
@@ -57,9 +58,9 @@ def win_record(
     win = Win(seat, frm, TILE_STR[kind], capped, raw, points, {FAN_ITEMS[b]: f for b, f in items}, how, forced, group)
     fired = []
     if raw >= max_fan:
-        fired.append("R5-capped")  # reached the cap (极品)
+        fired.append(F.CAPPED)  # reached the cap (极品)
     if forced:
-        fired.append("R4.4-phase-win")
+        fired.append(F.PHASE_WIN)
     return win, fired
 
 
@@ -71,16 +72,16 @@ def settle_discard_win(
     full income (each winner of a multiple win gets the full amount)."""
     if robbed:
         ledger.pay("R3.3", discarder, winner, points)
-        ledger.fire("R3.3-rob-kong")
+        ledger.fire(F.ROB_KONG)
     else:
         ledger.pay("R6.1", discarder, winner, points)
-        ledger.fire("R6.1-discard-win")
+        ledger.fire(F.DISCARD_WIN)
     if kong is not None and rules.kong_transfer:
         income = kong.income
         if income > 0:
             ledger.pay("R6.5", discarder, winner, income)
             kong.transferred = True
-            ledger.fire("R6.5-kong-transfer")
+            ledger.fire(F.KONG_TRANSFER)
 
 
 def settle_self_draw(
@@ -91,12 +92,12 @@ def settle_self_draw(
     pays alone."""
     if discarder_pays is not None:
         ledger.pay("R6.3", discarder_pays, winner, points)
-        ledger.fire("R6.3-kong-draw-discarder-pays")
+        ledger.fire(F.KONG_DRAW_DISCARDER_PAYS)
         return
     amount = points + (rules.base if rules.self_draw_bonus == "point" else 0)
     for p in payers:
         ledger.pay("R6.2", p, winner, amount)
-    ledger.fire("R6.2-self-draw")
+    ledger.fire(F.SELF_DRAW)
 
 
 def settle_kong(
@@ -115,7 +116,7 @@ def settle_kong(
     for p in payers:
         ledger.pay("R6.4", p, seat, amount)
         rec.pay.append((p, amount))
-    ledger.fire(f"R6.4-{how}")
+    ledger.fire(F.KONG[how])
     return rec
 
 
@@ -127,7 +128,7 @@ def refund_kongs(ledger: Ledger, kongs: Sequence[KongRecord], seat: int, rule: s
             rec.refunded = True
             for p, a in rec.pay:
                 ledger.pay(rule, seat, p, a)
-                ledger.fire("R7.5-refund")
+                ledger.fire(F.REFUND)
 
 
 # --------------------------------------------------------------------------- ready check (R7)
@@ -167,7 +168,7 @@ def _pigs(ledger: Ledger, rules: Rules, held: dict[int, Holding]) -> set[int]:
     pigs = {s for s, h in held.items() if is_pig(h, rules.declare_void)}
     for p in sorted(pigs):
         ledger.record(Pig(p))
-        ledger.fire("R7.2-pig")
+        ledger.fire(F.PIG)
     return pigs
 
 
@@ -200,7 +201,7 @@ def _ready_and_refund(
             continue
         for r, value in ready.items():
             ledger.pay("R7.4", s, r, value)
-            ledger.fire("R7.4-ready-paid")
+            ledger.fire(F.READY_PAID)
     # R7.5: kong refund by every active player not ready (pigs included), except income
     # already handed on by R6.5.
     if rules.kong_refund:
@@ -223,7 +224,7 @@ def end_of_wall(
     seats with their values."""
     if len(held) < 2:
         return set(), {}
-    ledger.fire("R7-ready-check")
+    ledger.fire(F.READY_CHECK)
     pigs = _pigs(ledger, rules, held)
     if rules.pig_penalty:
         # R7.2: each pig pays every non-pig player (active or already won) the capped maximum.
@@ -250,12 +251,12 @@ def settle_escape(
     R7.3–R7.5 is made without the pig penalty; the escapee pays each ready player its value and
     a further ``escape_penalty × base`` to nobody. Returns the pigs and the ready seats with
     their values."""
-    ledger.fire("R8-escape")
+    ledger.fire(F.ESCAPE)
     refund_kongs(ledger, kongs, seat, "R8")
     pigs = _pigs(ledger, rules, held)  # R7.1 still tells who is a pig; R7.2 is not applied (R8)
     ready = _ready_values(ledger, rules, held, pigs, winners)
     if held:
-        ledger.fire("R7-ready-check")
+        ledger.fire(F.READY_CHECK)
     _ready_and_refund(ledger, rules, kongs, list(held), ready, pigs)
     for r, value in ready.items():
         ledger.pay("R8", seat, r, value)

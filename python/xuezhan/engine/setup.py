@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xuezhan._core import shuffled_tiles as _shuffled_tiles
+from xuezhan.engine import fired as F
 from xuezhan.engine.actions import EXCHANGE, TILE_STR, Action, IllegalAction, act
 from xuezhan.engine.events import Exchange, Exchanged, Received, Void, Voids
 from xuezhan.engine.legal import exchange_actions, exchange_reason, void_actions
@@ -142,7 +143,7 @@ def apply_exchange(st: HandState, action: Action, default: bool) -> bool:
     st.events.append(Exchanged(st.exchange_dir))  # type: ignore[arg-type]
     for s in range(4):
         st.events.append(Received(s, "".join(_TILE[k] for k in chosen[(s - off) & 3])))
-    st.fired.add("R11.1-exchange")
+    st.fired.add(F.EXCHANGE)
     return True
 
 
@@ -177,7 +178,7 @@ def apply_void(st: HandState, seat: int, suit: int, default: bool) -> bool:
     st.void_view = tuple(st.void)
     st.voids_known = True
     st.events.append(Voids([_SUIT[v] for v in st.void]))
-    st.fired.add("R11.2-void")
+    st.fired.add(F.VOID)
     return True
 
 

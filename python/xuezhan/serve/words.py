@@ -14,39 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from xuezhan.engine.fired import PAYMENTS
+from xuezhan.rules import FAN_NAMES
+
 __all__ = ["RULE_NAMES", "payment_text", "settlement_lines"]
 
-#: What each payment rule is called (RULES.md R3.3, R6, R7, R8).
-RULE_NAMES: Mapping[str, str] = {
-    "R3.3": "抢杠胡 (robbing a kong)",
-    "R6.1": "win on a discard (点炮)",
-    "R6.2": "self-draw (自摸)",
-    "R6.3": "杠上开花 after a kong on a discard (引杠者输点)",
-    "R6.4": "kong (杠)",
-    "R6.5": "杠上炮 (kong transfer)",
-    "R7.2": "pig (花猪)",
-    "R7.4": "ready check (查叫)",
-    "R7.5": "kong refund (退税)",
-    "R8": "escape (逃跑)",
-}
-
-_ITEM_NAMES = {
-    "all_triplets": "大对子",
-    "one_suit": "清一色",
-    "seven_pairs": "七对",
-    "gen": "根",
-    "single_wait_melded": "金钩钓",
-    "kong_draw": "杠上开花",
-    "kong_discard": "杠上炮",
-    "robbing_kong": "抢杠胡",
-    "last_tile": "海底",
-    "terminals": "带幺九",
-    "pairs_258": "将对",
-    "concealed": "门清",
-    "no_terminals": "中张",
-    "heaven_earth": "天胡/地胡",
-    "self_draw": "自摸加番",
-}
+#: What each payment rule is called (R3.3, R6, R7, R8): the engine's registry.
+RULE_NAMES: Mapping[str, str] = PAYMENTS
+#: Fan item names (R5): the core's labels.
+_ITEM_NAMES: Mapping[str, str] = FAN_NAMES
 
 
 def payment_text(e: Mapping[str, Any]) -> str:

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
+from xuezhan.engine.fired import FIRED, HEADLINE
 from xuezhan.rules import FAN_ITEMS, FAN_NAMES
 from xuezhan.study.estimators import Estimates, ratio_estimates, sd_estimates
 
@@ -51,44 +52,16 @@ SECTIONS: dict[str, str] = {
     "strategies": "Strategies",
 }
 
-#: Words for the rule ids of the ``fired`` column, in the order the report lists them.
+#: The study's own rule row: hands with a 杠上开花 win (read from the fan items, not ``fired``).
+KONG_DRAW = "kong_draw"
+#: Words for the rule ids of the ``fired`` column, in the order the report lists them: the
+#: engine's registry (:mod:`xuezhan.engine.fired`), then the study's own row.
 RULE_WORDS: dict[str, str] = {
-    "R3.2-multi-win": "several wins on one discard (一炮多响)",
-    "R6.5-kong-transfer": "kong income handed on, 杠上炮 (呼叫转移)",
-    "R3.3-rob-kong": "robbed kong (抢杠胡)",
-    "kong_draw": "win on a kong replacement (杠上开花)",
-    "R6.3-kong-draw-discarder-pays": "杠上开花 after a kong on a discard: discarder pays",
-    "R4.4-phase-win": "forced win in the last tiles (R4.4)",
-    "R4.3-pass": "passed win (过水)",
-    "R7-ready-check": "end-of-wall ready check (查叫)",
-    "R7.4-ready-paid": "not-ready player pays a ready one",
-    "R7.2-pig": "pig caught (花猪)",
-    "R7.5-refund": "kong refund (退税)",
-    "R8-escape": "escape (逃跑)",
-    "R5-capped": "win at the cap (极品)",
-    "R6.1-discard-win": "win on a discard",
-    "R6.2-self-draw": "self-draw win (自摸)",
-    "R6.4-gang": "kong on a discard (点杠)",
-    "R6.4-jiagang": "added kong (加杠)",
-    "R6.4-angang": "concealed kong (暗杠)",
-    "R11.1-exchange": "exchange of three tiles (换三张)",
-    "R11.2-void": "void suit declared (定缺)",
-    "R10-defaults": "a decision taken by default (R10)",
-    "R14.3-repeat-win": "a winner won again (血流成河, R14)",
+    **{r.id: r.words for r in FIRED.values()},
+    KONG_DRAW: "win on a kong replacement (杠上开花)",
 }
 #: Rules listed even when they never fired in a study (0% is worth reading too).
-HEADLINE_RULES: tuple[str, ...] = (
-    "R3.2-multi-win",
-    "R6.5-kong-transfer",
-    "R3.3-rob-kong",
-    "kong_draw",
-    "R4.4-phase-win",
-    "R4.3-pass",
-    "R7-ready-check",
-    "R7.2-pig",
-    "R7.5-refund",
-    "R8-escape",
-)
+HEADLINE_RULES: tuple[str, ...] = (*HEADLINE, KONG_DRAW)
 #: The columns :func:`study_report` reads (load only these for a large study).
 REPORT_COLUMNS: tuple[str, ...] = (
     "variant",
@@ -338,13 +311,13 @@ class _Cells:
             per_hand(fan_items[:, fan_ids.index("kong_draw")]) > 0 if "kong_draw" in fan_ids else np.zeros(H, bool)
         )
         rule_cols = {r: fired[:, i] for i, r in enumerate(fired_ids)}
-        rule_cols["kong_draw"] = kong_draw
+        rule_cols[KONG_DRAW] = kong_draw
         for r in HEADLINE_RULES:
             rule_cols.setdefault(r, np.zeros(H, dtype=bool))
         for r, col in rule_cols.items():
             if r == "R5-capped":  # reported once, in scores
                 continue
-            rule_id = "R5 kong_draw" if r == "kong_draw" else r.split("-")[0]
+            rule_id = "R5 kong_draw" if r == KONG_DRAW else FIRED[r].rule if r in FIRED else r.split("-")[0]
             add(Metric(f"rule.{r}", "rules", RULE_WORDS.get(r, r), rule_id), True, col.astype(float))
         add(
             Metric("count.kongs", "rules", "kongs made per hand", "R6.4", "mean"),
