@@ -32,7 +32,7 @@ __all__ = ["COMMANDS", "check_bot_command"]
     "--rules",
     "rules",
     multiple=True,
-    default=("leshan", "chengdu"),
+    default=("leshan", "chengdu", "xueliu"),
     show_default=True,
     help="Preset or TOML rules file; repeat to alternate hands between several.",
 )

@@ -194,7 +194,7 @@ def check_strategy(
     *,
     hands: int = 200,
     seed: int = 0,
-    rules: str | Rules | dict | Sequence[str | Rules | dict] = ("leshan", "chengdu"),
+    rules: str | Rules | dict | Sequence[str | Rules | dict] = ("leshan", "chengdu", "xueliu"),
     opponents: Sequence[str] = ("random", "greedy", "value"),
     timeout: float | None = None,
     cwd: str | None = None,
