@@ -1,0 +1,378 @@
+"""Determinization: a round consistent with what one seat knows, for search (sampling the
+hidden information, then playing the hand forward through the engine itself).
+
+:func:`determinize` builds a new :class:`~xuezhan.engine.round.Round` field by field from a
+whitelist: what every seat sees (discard piles, melds, tiles set aside, wins, voids once
+revealed, scores and payments so far, kong records, who has drawn, the turn and the claim
+being asked), what the seat itself knows (its concealed tiles, the tile it drew, its own
+exchange and void choices, its own pass-win lock), and samples for the rest:
+
+- the other seats' concealed tiles, each seat keeping its (public) number of tiles, and the
+  order of the wall, drawn uniformly from the tiles the seat cannot see, under the constraints
+  its history gives:
+
+  * a seat that declared a void suit (R11.2) and whose last discard since was of another suit
+    holds no tile of its void suit (it would have had to discard one);
+  * the seat that received this seat's three exchanged tiles (R11.1) still holds those it has
+    not discarded or melded since;
+  * a winner that stays in the hand (R14) holds a locked hand that waits on every tile it has
+    won (sampled as a complete hand around its first winning tile, then checked);
+
+- during the exchange, the direction (not shown before the tiles pass) and the choices of the
+  seats that chose before; during the void declaration, the hidden choices already made (each
+  the R10 default on the sampled hand);
+- the other seats' pass-win locks (R4.3: a pass is private) are 0.
+
+Never copied: the seed, the dealt hands, the events, the other seats' tiles or choices. A test
+changes the hidden information of a real round and checks that the determinization with the
+same generator does not change, and that the seat's observation of every sample equals its
+observation of the real round.
+
+Not used (documented approximations): what a seat's not claiming says about its hand (a pass
+is private; in the last-tiles phase, R4.4, a discard not won tells that nobody waited on it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+
+from xuezhan.engine import _core_adapter as core
+from xuezhan.engine.events import Discard, Voids
+from xuezhan.engine.round import Round
+from xuezhan.engine.setup import DIRECTIONS, default_exchange, default_void
+from xuezhan.engine.state import ClaimWindow, HandState, KongRecord, Phase
+from xuezhan.tiles import TILE_STR, meld_kind, meld_size
+
+__all__ = ["DeterminizeError", "determinize"]
+
+_TRIES = 400
+
+
+class DeterminizeError(RuntimeError):
+    """No consistent sample was found (only for a winner's locked hand, R14, after many tries)."""
+
+
+def determinize(rnd: Round, seat: int, rng: random.Random) -> Round:
+    """A round consistent with ``seat``'s knowledge of ``rnd`` (see the module docstring),
+    ready to be played on from ``seat``'s pending decision.
+
+    >>> from xuezhan.engine import Round
+    >>> r = Round.from_seed("leshan", 5, dealer=0)
+    >>> d = determinize(r, 0, random.Random(1))
+    >>> d.counts[0] == r.counts[0], d.wall_count == r.wall_count, d.seed is None
+    (True, True, True)
+    """
+    if rnd.cur != seat:
+        raise ValueError(f"determinize: it is not seat {seat}'s decision")
+    hidden = [s for s in range(4) if s != seat]
+    sizes = {s: sum(rnd.counts[s]) for s in hidden}
+    pool = _unseen(rnd, seat)
+    need, banned = _constraints(rnd, seat)
+    hands = _sample_hands(rnd, seat, pool, sizes, need, banned, rng)
+    rest = bytearray(pool)
+    for s in hidden:
+        for k in range(27):
+            rest[k] -= hands[s][k]
+    wall = [k for k in range(27) for _ in range(rest[k])]
+    rng.shuffle(wall)
+    return _build(rnd, seat, hands, wall, rng)
+
+
+def _unseen(rnd: HandState, seat: int) -> bytearray:
+    """The tiles ``seat`` cannot see: the dealt set less its hand and every visible tile."""
+    pool = bytearray(rnd.dealt)
+    for k in range(27):
+        pool[k] -= rnd.counts[seat][k] + rnd.seen_view[k]
+    return pool
+
+
+def _constraints(rnd: HandState, seat: int) -> tuple[dict[int, bytearray], dict[int, int]]:
+    """Tiles a seat must hold (``need``) and the suit it cannot hold (``banned``)."""
+    need: dict[int, bytearray] = {}
+    banned: dict[int, int] = {}
+    after_voids = not rnd.rules.declare_void
+    last: dict[int, int] = {}
+    discarded = [bytearray(27) for _ in range(4)]
+    for e in rnd.events:
+        if isinstance(e, Voids):
+            after_voids = True
+            last.clear()
+        elif isinstance(e, Discard):
+            k = _kind(e.tile)
+            discarded[e.seat][k] += 1
+            if after_voids:
+                last[e.seat] = k
+    if rnd.voids_known:
+        for s, k in last.items():
+            v = rnd.void[s]
+            if s != seat and v >= 0 and k // 9 != v and not rnd.won[s]:
+                banned[s] = v  # R11.2: its last discard was not of its void suit
+    w = rnd.claims
+    if w is not None and w.meld is not None and w.meld[0] != seat:  # a declared peng or kong
+        m, verb = w.meld
+        req = need.setdefault(m, bytearray(27))
+        req[w.tile] = max(req[w.tile], 2 if verb == "peng" else 3)
+    mine = rnd.x_choice[seat]
+    if mine is not None and rnd.exchange_dir is not None and rnd.phase not in (Phase.EXCHANGE,):
+        to = (seat + DIRECTIONS[rnd.exchange_dir]) & 3
+        melded = bytearray(27)
+        for code in rnd.melds[to]:
+            melded[meld_kind(code)] += meld_size(code)
+        n = bytearray(27)
+        for k in mine:
+            n[k] += 1
+        req = bytearray(max(0, n[k] - discarded[to][k] - melded[k]) for k in range(27))
+        if any(req) and not (rnd.won[to] and not rnd.stay) and not rnd.escaped[to]:
+            old = need.get(to, bytes(27))
+            need[to] = bytearray(max(a, b) for a, b in zip(req, old, strict=True))
+    return need, banned
+
+
+def _kind(tile: str) -> int:
+    return TILE_STR.index(tile)
+
+
+def _sample_hands(
+    rnd: HandState,
+    seat: int,
+    pool: bytearray,
+    sizes: dict[int, int],
+    need: dict[int, bytearray],
+    banned: dict[int, int],
+    rng: random.Random,
+) -> dict[int, bytearray]:
+    """The other seats' concealed tiles: each seat's required tiles reserved first, then the
+    hands that must win, then the seats barred from a suit, then the rest, from what is left.
+    The seats compete for the unseen tiles, so a deal that gets stuck is tried again (the real
+    hands prove that one exists)."""
+    # hands that must win: a locked winner's on every tile it won (R14); a seat that declared a
+    # win on the tile being claimed, on that tile (its claim is public)
+    must_win: dict[int, list[int]] = {}
+    for s in sizes:
+        if rnd.stay and rnd.won[s] and not rnd.escaped[s]:
+            must_win[s] = list(rnd.wins_view[s])
+    w = rnd.claims
+    if w is not None:
+        for s in w.hu:
+            must_win[s] = [w.tile, *must_win.get(s, [])]
+    rest = [s for s in sizes if s not in must_win]
+    for _ in range(_TRIES // 10):
+        left = bytearray(pool)
+        reserved = {s: bytearray(need.get(s, bytes(27))) for s in rest}
+        for h in reserved.values():
+            _take(left, h)
+        won = _winning_hands(rnd, must_win, left, sizes, need, rng) if must_win else {}
+        if won is None:
+            continue
+        for h in won.values():
+            _take(left, h)
+        dealt = _deal_rest(rest, reserved, left, sizes, banned, rng)
+        if dealt is not None:
+            return {**won, **dealt}
+    raise DeterminizeError(f"no sample of the other seats' tiles within their constraints in {_TRIES // 10} tries")
+
+
+def _deal_rest(
+    rest: list[int],
+    reserved: dict[int, bytearray],
+    left: bytearray,
+    sizes: dict[int, int],
+    banned: dict[int, int],
+    rng: random.Random,
+) -> dict[int, bytearray] | None:
+    left = bytearray(left)
+    out: dict[int, bytearray] = {}
+    for s in sorted(rest, key=lambda s: (s not in banned, rng.random())):
+        h = bytearray(reserved[s])
+        allowed = [k for k in range(27) for _ in range(left[k]) if k // 9 != banned.get(s, -1)]
+        extra = sizes[s] - sum(h)
+        if extra > len(allowed):
+            return None
+        for k in rng.sample(allowed, extra):
+            h[k] += 1
+            left[k] -= 1
+        out[s] = h
+    return out
+
+
+def _take(left: bytearray, h: Sequence[int]) -> None:
+    for k in range(27):
+        left[k] -= h[k]
+
+
+def _winning_hands(
+    rnd: HandState,
+    must_win: dict[int, list[int]],
+    left: bytearray,
+    sizes: dict[int, int],
+    need: dict[int, bytearray],
+    rng: random.Random,
+) -> dict[int, bytearray] | None:
+    left = bytearray(left)
+    out = {}
+    for s in sorted(must_win, key=lambda _: rng.random()):
+        h = _winning_hand(rnd, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng)
+        if h is None:
+            return None
+        out[s] = h
+        _take(left, h)
+    return out
+
+
+def _winning_hand(
+    rnd: HandState, s: int, wins: list[int], left: bytearray, size: int, need: Sequence[int], rng: random.Random
+) -> bytearray | None:
+    """A hand of ``size`` tiles for seat ``s`` that waits on every tile of ``wins`` (a locked
+    winner's, R14, or a declared win's) and holds ``need``, from the tiles in ``left``: one
+    winning tile with the hand makes a pair and sets of at most two suits, none of them its void
+    suit. A depth-first search over the blocks, in random order, with a bounded number of steps;
+    None if none was found."""
+    melds = bytes(rnd.melds[s])
+    void = rnd.void[s]
+    sets = (size - 1) // 3
+    used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins}
+    suit_sets = [set(c) for c in ((0, 1), (0, 2), (1, 2)) if used <= set(c) and void not in c]
+    rng.shuffle(suit_sets)
+    budget = [_STEPS]
+    for suits in suit_sets:
+        for w in rng.sample(sorted(set(wins)), len(set(wins))):
+            avail = bytearray(left)
+            avail[w] += 1  # one copy of the winning tile is not among the unseen
+            kinds = [k for k in range(27) if k // 9 in suits]
+            search = _BlockSearch(avail, kinds, rng, budget, w, wins, need, melds, void)
+            found = search.run(bytearray(27), sets, -1, True)
+            if found is not None:
+                return found
+            if budget[0] <= 0:
+                return None
+    return None
+
+
+#: Steps of the search for one winner's hand.
+_STEPS = 4000
+
+
+@dataclasses.dataclass
+class _BlockSearch:
+    """Depth-first search for a pair and sets (see :func:`_winning_hand`)."""
+
+    avail: bytearray
+    kinds: list[int]
+    rng: random.Random
+    budget: list[int]
+    w: int
+    wins: list[int]
+    need: Sequence[int]
+    melds: bytes
+    void: int
+
+    def run(self, h: bytearray, sets: int, last: int, pair: bool) -> bytearray | None:
+        self.budget[0] -= 1
+        if self.budget[0] <= 0:
+            return None
+        if not pair and sets == 0:
+            return self._check(h)
+        avail = self.avail
+        options: list[tuple[int, ...]] = []
+        if pair:
+            options = [(k, k) for k in self.kinds if avail[k] >= 2]
+        else:  # sets in non-decreasing order of a key, so each hand is built once
+            for k in self.kinds:
+                if 2 * k >= last and avail[k] >= 3:
+                    options.append((k, k, k))
+                if 2 * k + 1 >= last and k % 9 <= 6 and avail[k] and avail[k + 1] and avail[k + 2]:
+                    options.append((k, k + 1, k + 2))
+        self.rng.shuffle(options)
+        for block in options:
+            for t in block:
+                avail[t] -= 1
+                h[t] += 1
+            key = last if pair else 2 * block[0] + (block[1] != block[0])
+            found = self.run(h, sets - (not pair), key, False)
+            for t in block:
+                avail[t] += 1
+                h[t] -= 1
+            if found is not None or self.budget[0] <= 0:
+                return found
+        return None
+
+    def _check(self, h: bytearray) -> bytearray | None:
+        if not h[self.w]:
+            return None
+        h13 = bytearray(h)
+        h13[self.w] -= 1
+        if any(h13[k] < self.need[k] for k in range(27)):
+            return None
+        mask = core.wait_mask(bytes(h13), self.melds, self.void)
+        return h13 if all(mask >> x & 1 for x in self.wins) else None
+
+
+def _build(rnd: Round, seat: int, hands: dict[int, bytearray], wall: list[int], rng: random.Random) -> Round:
+    """The new round: public and own fields copied, hidden ones from the sample."""
+    new_hands = [list(rnd.counts[seat]) if s == seat else list(hands[s]) for s in range(4)]
+    counts = [bytearray(c) if s == seat else hands[s] for s, c in enumerate(rnd.counts)]
+    d = Round.__new__(Round)
+    exchange = rnd.exchange_dir
+    if rnd.phase is Phase.EXCHANGE:
+        exchange = rng.choice(sorted(DIRECTIONS))  # not shown before the tiles pass (R11.1)
+    HandState.__init__(d, rnd.rules, [[] for _ in range(4)], wall, rnd.dealer, exchange, None, rnd.scores)
+    d.counts = counts
+    d.hands0 = [[k for k in range(27) for _ in range(c[k])] for c in new_hands]
+    d.dealt = rnd.dealt
+    for name in ("melds", "meld_from", "river", "aside"):
+        setattr(d, name, [list(x) if isinstance(x, list) else x for x in getattr(rnd, name)])
+    d.mbytes = list(rnd.mbytes)
+    d.won, d.escaped, d.active = list(rnd.won), list(rnd.escaped), list(rnd.active)
+    d.n_active = rnd.n_active
+    d.voids_known = rnd.voids_known
+    d.void = list(rnd.void) if rnd.voids_known else [rnd.void[s] if s == seat else -1 for s in range(4)]
+    d.lock = [rnd.lock[s] if s == seat else 0 for s in range(4)]
+    d.last_phase = rnd.last_phase
+    d.deltas = list(rnd.deltas)
+    d.kongs = [KongRecord(k.seat, k.kind, k.how, k.frm, list(k.pay), k.transferred, k.refunded) for k in rnd.kongs]
+    d.payments = list(rnd.payments)
+    d.wins = list(rnd.wins)
+    d.phase = rnd.phase
+    d.cur = rnd.cur
+    d.legal = list(rnd.legal)
+    d.discard_mask = rnd.discard_mask
+    d.drawn = rnd.drawn
+    kong_of = {id(k): n for k, n in zip(rnd.kongs, d.kongs, strict=True)}
+    d.turn = rnd.turn if rnd.turn.kong is None else dataclasses.replace(rnd.turn, kong=kong_of[id(rnd.turn.kong)])
+    d.any_claim = rnd.any_claim
+    d.first_drawn = list(rnd.first_drawn)
+    d.claim_group = rnd.claim_group
+    # setup choices pending: its own as made; the others' made before it (hidden) are the R10
+    # defaults on their sampled tiles (once the exchange or the voids are done, none is pending)
+    d.x_choice = [None] * 4
+    d.v_choice = [-1] * 4
+    for s in range(4):
+        if rnd.phase is Phase.EXCHANGE and rnd.x_choice[s] is not None:
+            d.x_choice[s] = rnd.x_choice[s] if s == seat else default_exchange(counts[s], s).arg  # type: ignore[assignment]
+        if rnd.phase is Phase.VOID and rnd.v_choice[s] >= 0:
+            d.v_choice[s] = rnd.v_choice[s] if s == seat else default_void(counts[s], s).arg  # type: ignore[assignment]
+    w = rnd.claims
+    if w is not None:
+        queue = [s for s in w.queue[w.asked :]]
+        kong = None if w.kong is None else kong_of[id(w.kong)]
+        d.claims = ClaimWindow(w.tile, w.frm, w.robbing, w.ctx, kong, queue, 0, list(w.hu), w.meld, [0, 0, 0, 0])
+        d.claims.fan[seat] = w.fan[seat]
+    # views
+    d.meld_view = rnd.meld_view
+    d._river_view = rnd._river_view
+    d.scores_view = rnd.scores_view
+    d.deltas_view = rnd.deltas_view
+    d._status_view = None
+    d._seen = bytearray(rnd.seen_view)
+    d.seen_view = rnd.seen_view
+    d.void_view = tuple(d.void) if d.voids_known else (-1, -1, -1, -1)
+    d.wins_view = rnd.wins_view
+    d.aside_view = rnd.aside_view
+    for s in range(4):  # its own waits as they are; the others' from their sampled tiles
+        if s == seat:
+            d.mask[s] = rnd.mask[s]
+        elif sum(d.counts[s]) % 3 == 1:
+            d._update_mask(s)
+    return d

@@ -1,0 +1,126 @@
+"""Determinization (engine/determinize.py): a sampled round never contradicts the seat's
+observation, never depends on what the seat cannot know, and plays on under the R12 invariants."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _engine_helpers import CheckedEvents, LeaningBot, check_state
+
+from xuezhan.engine import Round, run_round
+from xuezhan.engine.determinize import determinize
+from xuezhan.engine.match import first_dealer, hand_seed
+from xuezhan.strategies import GreedyStrategy
+
+PRESETS = ("leshan", "chengdu", "xueliu")
+
+
+def _view(rnd: Round, seat: int) -> dict:
+    obs = rnd.observation(seat)
+    return {**obs.to_dict(), "seen": obs.seen, "discard_mask": obs.discard_mask}
+
+
+def _positions(preset: str, hands: int, every: int, seed: int = 3):
+    """Decision points of seeded hands played by leaning random bots: (round, seat)."""
+    for n in range(hands):
+        rnd = Round.from_seed(preset, hand_seed(seed, n), first_dealer(n))
+        bots = [LeaningBot(n * 4 + i, p_hu=0.8) for i in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, rnd.rules)
+        step = 0
+        while not rnd.over:
+            seat = rnd.cur
+            if step % every == n % every:
+                yield rnd, seat
+            rnd.apply(bots[seat].act(rnd.observation(seat)))
+            step += 1
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_sample_never_contradicts_the_seats_observation(preset):
+    rng = random.Random(11)
+    checked = 0
+    for rnd, seat in _positions(preset, 60, 7):
+        want = _view(rnd, seat)
+        d = determinize(rnd, seat, rng)
+        assert _view(d, seat) == want
+        d.check_invariants()  # R12.1 (the sampled tiles are the unseen ones), R12.2, R12.3
+        assert [sum(c) for c in d.counts] == [sum(c) for c in rnd.counts]  # hand sizes are public
+        assert d.seed is None and d.events == []  # nothing of the real hand's record
+        checked += 1
+    assert checked > 400
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_sample_does_not_depend_on_hidden_information(preset):
+    """Swap a tile between another seat's hand and the wall, or reorder the wall: what the seat
+    cannot see changes, the sample (same generator) does not."""
+    moved = 0
+    for rnd, seat in _positions(preset, 30, 11, seed=5):
+        a = determinize(rnd, seat, random.Random(7))
+        other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
+        rest = rnd.wall[rnd.wpos :]
+        if other is None or not rest:
+            continue
+        k = next(k for k in range(27) if rnd.counts[other][k])
+        j = next((i for i, t in enumerate(rest) if t != k), None)
+        if j is None:
+            continue
+        t = rest[j]
+        if _banned_by_history(rnd, other, t):
+            continue
+        twin = _hidden_twin(rnd)
+        twin.counts[other][k] -= 1
+        twin.counts[other][t] += 1
+        twin.wall[twin.wpos + j] = k
+        twin.wall[twin.wpos :] = reversed(twin.wall[twin.wpos :])
+        b = determinize(twin, seat, random.Random(7))
+        assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts]
+        assert a.wall == b.wall
+        moved += 1
+    assert moved > 50
+
+
+def _hidden_twin(rnd: Round) -> Round:
+    """The same round with its own copy of what the test changes (the hands and the wall)."""
+    twin = Round.__new__(Round)
+    twin.__dict__.update(rnd.__dict__)
+    twin.counts = [bytearray(c) for c in rnd.counts]
+    twin.wall = list(rnd.wall)
+    return twin
+
+
+def _banned_by_history(rnd: Round, seat: int, kind: int) -> bool:
+    # the swap must keep the twin consistent with its own public history (a void suit it may not
+    # hold, R11.2): skip those cases rather than build an impossible twin
+    return rnd.voids_known and rnd.void[seat] == kind // 9
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r12_invariants_hold_in_every_rollout_from_a_sample(preset):
+    rng = random.Random(2)
+    rolled = 0
+    for rnd, seat in _positions(preset, 25, 13, seed=9):
+        d = determinize(rnd, seat, rng)
+        d.events = CheckedEvents(d, d.events)
+        bots = [GreedyStrategy() for _ in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, d.rules)
+        run_round(d, bots)
+        assert d.over
+        check_state(d)
+        rolled += 1
+    assert rolled > 100
+
+
+def test_determinize_is_only_for_the_seat_to_decide():
+    rnd = Round.from_seed("leshan", 1, 0)
+    with pytest.raises(ValueError, match="not seat 2's decision"):
+        determinize(rnd, 2, random.Random(0))
+
+
+def test_the_exchange_direction_is_sampled_before_the_tiles_pass():
+    rnd = Round.from_seed("chengdu", 4, 0)
+    dirs = {determinize(rnd, 0, random.Random(i)).exchange_dir for i in range(40)}
+    assert dirs == {"next", "prev", "across"}
