@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from xuezhan.rules import Rules
 
-__all__ = ["ConfigError", "StrategySpec", "TournamentConfig", "load_config", "SEATS"]
+__all__ = ["ConfigError", "OptionTypeError", "StrategySpec", "TournamentConfig", "load_config", "SEATS"]
 
 SEATS = 4
 SEATINGS = ("duplicate", "random")
@@ -68,6 +68,11 @@ def auto_chunk(hands: int) -> int:
 
 class ConfigError(ValueError):
     """A tournament definition that is not valid; the message names the offending key."""
+
+
+class OptionTypeError(ConfigError, TypeError):
+    """A field or option of the wrong type (``True``, ``4.0`` or ``"4"`` where an integer is
+    meant); the message names the field. Both a :class:`ConfigError` and a :class:`TypeError`."""
 
 
 @dataclass(frozen=True)
@@ -217,7 +222,7 @@ class TournamentConfig:
         for key in ("hands", "seed", "workers", "chunk"):
             value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{key}: expected an integer, got {value!r}")
+                raise OptionTypeError(f"{key}: expected an integer, got {value!r}")
         if not 1 <= self.hands <= MAX_HANDS:
             raise ConfigError(f"hands: must be 1 to {MAX_HANDS:,} (one run; split bigger studies), got {self.hands:,}")
         if not 0 <= self.seed <= MAX_SEED:
@@ -227,15 +232,17 @@ class TournamentConfig:
         if not 0 <= self.chunk <= MAX_HANDS:
             raise ConfigError(f"chunk: must be 0 (automatic) or 1 to {MAX_HANDS:,}, got {self.chunk}")
         if not isinstance(self.name, str) or not self.name:
-            raise ConfigError(f"name: expected a non-empty string, got {self.name!r}")
+            raise OptionTypeError(f"name: expected a non-empty string, got {self.name!r}")
         if self.output is not None and (not isinstance(self.output, str) or not self.output):
-            raise ConfigError(f"output: expected a folder path (a string), got {self.output!r}")
+            raise OptionTypeError(f"output: expected a folder path (a string), got {self.output!r}")
+        if self.hand_logs is not None and (not isinstance(self.hand_logs, str) or not self.hand_logs):
+            raise OptionTypeError(f"hand_logs: expected a folder path (a string), got {self.hand_logs!r}")
         if not isinstance(self.seating, str):
-            raise ConfigError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
+            raise OptionTypeError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
         if self.seating not in SEATINGS:
             raise ConfigError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
         if not isinstance(self.rules, Mapping):
-            raise ConfigError(f"rules: expected a table, got {self.rules!r}")
+            raise OptionTypeError(f"rules: expected a table, got {self.rules!r}")
         object.__setattr__(self, "rules", dict(self.rules))
         if self.chunk == 0:
             object.__setattr__(self, "chunk", auto_chunk(self.n_games))
