@@ -32,7 +32,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -330,21 +329,19 @@ def config_from_dict(
     try:
         return TournamentConfig(strategies=tuple(specs), **kwargs)
     except ConfigError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
+        raise type(exc)(f"{source}: {exc}") from None
 
 
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
-    """Read a tournament TOML file; errors name the file and the key."""
-    from xuezhan.files import InputFileError, read_text
+    """Read a tournament file (TOML; JSON when it ends in ``.json``) through the one bounded
+    reader of input files (:func:`xuezhan.files.read_document`); errors name the file and the
+    key."""
+    from xuezhan.files import InputFileError, read_document
 
     p = Path(path)
     try:
-        data = tomllib.loads(read_text(p, what="tournament file"))
+        data = read_document(p, what="tournament file")
     except InputFileError as exc:
         raise ConfigError(str(exc)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{p}: not a usable tournament file: nested too deeply") from None
     data.setdefault("name", p.stem)
     return config_from_dict(data, source=str(p), base_dir=str(p.resolve().parent))

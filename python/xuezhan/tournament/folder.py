@@ -98,23 +98,10 @@ class Manifest(BaseModel):
     started: str = ""
 
 
-def _depth(value: Any) -> int:
-    """Nesting depth of a parsed JSON value, without recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        deepest = max(deepest, d)
-        if isinstance(v, dict):
-            stack += [(x, d + 1) for x in v.values()]
-        elif isinstance(v, list):
-            stack += [(x, d + 1) for x in v]
-    return deepest
-
-
 def read_manifest(path: str | os.PathLike[str]) -> Manifest:
     """The manifest in the file ``path``; :class:`~.errors.RunRefused` naming the file when it is
     not a regular file, too large, not UTF-8 JSON, nested too deeply or not a manifest."""
-    from xuezhan.files import InputFileError, read_text
+    from xuezhan.files import InputFileError, depth, read_text
 
     p = Path(path)
     fix = "restore it, or start over with --overwrite"
@@ -126,7 +113,7 @@ def read_manifest(path: str | os.PathLike[str]) -> Manifest:
         raise RunRefused(f"{p}: a damaged manifest (not JSON: {' '.join(str(exc).split())[:120]}); {fix}") from None
     if not isinstance(data, dict):
         raise RunRefused(f"{p}: a damaged manifest (a JSON {type(data).__name__}, not an object); {fix}")
-    if _depth(data) > MAX_MANIFEST_DEPTH:
+    if depth(data) > MAX_MANIFEST_DEPTH:
         raise RunRefused(f"{p}: a damaged manifest (nested more than {MAX_MANIFEST_DEPTH} levels); {fix}")
     try:
         return Manifest.model_validate(data)
