@@ -252,7 +252,7 @@ class OutputFolder:
                 )
             if old.kind != manifest.kind or old.identity != manifest.identity:
                 raise RunRefused(
-                    f"{self.path}: --resume of a different {what} (the folder holds {old.kind} {old.name!r}, "
+                    f"{self.manifest_path}: --resume of a different {what} (the folder holds {old.kind} {old.name!r}, "
                     f"identity {old.identity}; now {manifest.name!r}, identity {manifest.identity}): the hands, "
                     "seed, seating, rules, variants or line-up changed; start over with --overwrite or "
                     "choose another output folder"

@@ -98,9 +98,10 @@ RUN_KEY = "xuezhan.run"
 #: closes, so this and :data:`SEGMENT_CHUNKS` bound the main process's memory: a million
 #: hands leave 16 segments.
 SEGMENT_ROWS = 1 << 18
-#: Row groups (chunks) a segment holds at most: with ``chunk = 1`` a segment closes after this
-#: many chunks rather than after 65,536, so the open writer's metadata stays a few MB.
-SEGMENT_CHUNKS = 4096
+#: Row groups (chunks) a segment holds at most. The open writer keeps about 20 KB per row group
+#: until the segment closes (and the allocator keeps the peak), so with ``chunk = 1`` a segment
+#: closes after 1,024 chunks (some 40 MB at most) rather than after 65,536 (1.3 GB).
+SEGMENT_CHUNKS = 1024
 #: Rows per row group of the final ``results.parquet`` (writing one holds two or three copies
 #: of it in memory: 65,536 rows keep that near 100 MB).
 FINAL_ROW_GROUP = 1 << 16
