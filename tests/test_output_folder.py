@@ -237,6 +237,14 @@ def test_a_damaged_manifest_is_one_line_naming_it(tmp_path, kind, damage):
 
 
 @pytest.mark.parametrize("kind", ["tournament", "study"])
+def test_an_unusable_lock_file_is_one_line_naming_it(tmp_path, kind):
+    toml = write(tmp_path / "t.toml", TOURNAMENT if kind == "tournament" else STUDY)
+    out = tmp_path / "o"
+    (out / ".lock").mkdir(parents=True)
+    one_error(cli(kind, str(toml), "-o", str(out), "--no-report"), 2, str(out / ".lock"), "lock file")
+
+
+@pytest.mark.parametrize("kind", ["tournament", "study"])
 def test_a_folder_holding_results_is_refused_with_exit_2(tmp_path, kind):
     toml = write(tmp_path / "t.toml", TOURNAMENT if kind == "tournament" else STUDY)
     out = tmp_path / "o"
@@ -269,6 +277,8 @@ def _odd(tmp_path: Path, case: str) -> Path:
         p.write_bytes(STUDY.encode() + b"# \xff\xfe\n")
     elif case == "deep nesting":
         p.write_text(STUDY + "deep = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    elif case == "unknown key":
+        p.write_text("bogus = 1\n" + STUDY, encoding="utf-8")
     elif case == "JSON list":
         p = p.with_suffix(".json")
         p.write_text("[]", encoding="utf-8")
@@ -282,6 +292,7 @@ ODD = {
     "not UTF-8": "not UTF-8",
     "deep nesting": "nested",
     "JSON list": "a JSON list at the top",
+    "unknown key": "unknown key 'bogus'",
 }
 
 
@@ -289,7 +300,8 @@ ODD = {
 @pytest.mark.parametrize("kind", ["study", "tournament"])
 def test_odd_study_and_tournament_files_are_one_error_naming_them(tmp_path, kind, case):
     """Study files go through the tournament files' reader: a FIFO does not hang (a subprocess
-    with a time limit), /dev/zero is not read, 16 MB at most, UTF-8, bounded nesting."""
+    with a time limit), /dev/zero is not read, 16 MB at most, UTF-8, bounded nesting; bad input
+    exits 2 for both commands."""
     p = _odd(tmp_path, case)
     r = subprocess.run([*CLI, kind, str(p), "-o", str(tmp_path / "out")], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2, r.stderr
