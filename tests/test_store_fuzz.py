@@ -25,7 +25,7 @@ from xuezhan.tournament.driver import play
 from xuezhan.tournament.errors import RunRefused
 from xuezhan.tournament.results import rows_to_table
 from xuezhan.tournament.scheduling import chunk_games
-from xuezhan.tournament.store import SegmentWriter, chunk_digest
+from xuezhan.tournament.store import PartError, SegmentWriter, chunk_digest
 
 LINE_UP = ["random", "greedy", "random", "greedy"]
 SEGMENT = "parts/seg-000000.parquet"
@@ -175,3 +175,65 @@ def test_every_single_bit_flip_in_a_closed_segments_data_is_caught(runs, tmp_pat
         p.write_bytes(bytes(data))
         outcomes.append(_resume_is_exact_or_one_error(out, ours.reference, SEGMENT))
     assert "error" in outcomes
+
+
+def test_each_byte_of_a_journal_flipped_gives_its_first_chunks_or_one_error(runs, tmp_path):
+    """Reading a killed run's journal (before anything is written from it), for a flipped bit in
+    each of its first 1,024 bytes (schema, first batch) and in every 24th byte after: the batches
+    read are the first ones written, unchanged (the rest is played again), or one error naming
+    the journal. Never another chunk, never other rows, never a crash."""
+    from xuezhan.tournament.store import _journal_batches
+
+    ours, _ = runs
+    run_id = config(4).identity()
+    clean, torn, _ = _journal_batches(ours.folder / JOURNAL, run_id)
+    assert [e.chunk for e in clean] == [4, 6, 5] and not torn
+    data = (ours.folder / JOURNAL).read_bytes()
+    p = tmp_path / "seg-000001.journal"
+    outcomes = {"prefix": 0, "error": 0}
+    for i in [*range(min(len(data), 1024)), *range(1024, len(data), 24)]:
+        flipped = bytearray(data)
+        flipped[i] ^= 1 << (i % 8)
+        p.write_bytes(bytes(flipped))
+        try:
+            entries, _, _ = _journal_batches(p, run_id)
+        except PartError as exc:
+            assert str(p) in str(exc) and "\n" not in str(exc)
+            outcomes["error"] += 1
+            continue
+        got = [(e.chunk, e.checksum, e.batch.to_pylist()) for e in entries]
+        want = [(e.chunk, e.checksum, e.batch.to_pylist()) for e in clean[: len(entries)]]
+        assert got == want, i
+        outcomes["prefix"] += 1
+    assert outcomes["prefix"] and outcomes["error"], outcomes
+
+
+def test_each_byte_of_a_closed_segment_flipped_gives_its_rows_or_one_error(runs, tmp_path):
+    """Reading a closed segment back as ``--resume`` and the final merge do, for a flipped bit in
+    every 8th byte (data pages, page headers, footer): the row groups read are the ones written,
+    or one error naming the segment."""
+    from xuezhan.tournament.store import _open_segment, _read_segment, _verified_row_group
+
+    ours, _ = runs
+    data = (ours.folder / SEGMENT).read_bytes()
+    p = tmp_path / "seg-000000.parquet"
+    clean = [ours.tables[c] for c in range(4)]
+    outcomes = {"same": 0, "error": 0}
+    for i in range(0, len(data), 8):
+        flipped = bytearray(data)
+        flipped[i] ^= 1 << (i % 8)
+        p.write_bytes(bytes(flipped))
+        try:
+            seg = _read_segment(p)
+            f = _open_segment(seg)
+            try:
+                tables = [_verified_row_group(f, seg, rg) for rg in range(len(seg.chunks))]
+            finally:
+                f.close()
+        except PartError as exc:
+            assert str(p) in str(exc) and "\n" not in str(exc)
+            outcomes["error"] += 1
+            continue
+        assert seg.chunks == (0, 1, 2, 3) and all(t.equals(c) for t, c in zip(tables, clean, strict=True)), i
+        outcomes["same"] += 1
+    assert outcomes["same"] and outcomes["error"], outcomes

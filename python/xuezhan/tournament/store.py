@@ -275,7 +275,7 @@ def _journal_batches(path: Path, run: str | None = None) -> tuple[list[_Entry], 
     out: list[_Entry] = []
     try:
         reader = pa.ipc.open_stream(pa.OSFile(str(path)))
-    except (pa.ArrowInvalid, OSError):
+    except (pa.ArrowException, OSError):  # every Arrow error type, for any damage
         return out, path.stat().st_size > 0, None  # killed before the schema was complete
     journal_run = _journal_run(path, reader.schema)
     if run is not None and journal_run != run:
@@ -286,8 +286,10 @@ def _journal_batches(path: Path, run: str | None = None) -> tuple[list[_Entry], 
             batch, meta = reader.read_next_batch_with_custom_metadata()
         except StopIteration:
             return out, False, journal_run
-        except (pa.ArrowInvalid, OSError):
-            return out, True, journal_run  # the batch being written when the run was killed
+        except (pa.ArrowException, OSError):
+            # the batch being written when the run was killed (or damage past the last good
+            # batch): dropped, so its chunks are played again
+            return out, True, journal_run
         where = f"{path} (batch {index}"
         try:
             chunk = int(meta[b"chunk"])
@@ -297,9 +299,9 @@ def _journal_batches(path: Path, run: str | None = None) -> tuple[list[_Entry], 
         where += f", chunk {chunk})"
         try:
             batch.validate(full=True)
-        except (pa.ArrowInvalid, ValueError) as exc:
+        except (pa.ArrowException, ValueError) as exc:
             raise PartError(f"{where}: damaged ({_short(exc)}); {_RECOVER}") from None
-        if batch.schema.names != SCHEMA.names or chunk < 0 or chunk_digest(journal_run, chunk, batch) != checksum:
+        if not batch.schema.equals(SCHEMA) or chunk < 0 or chunk_digest(journal_run, chunk, batch) != checksum:
             raise PartError(f"{where}: its rows do not match their checksum (damaged); {_RECOVER}")
         out.append(_Entry(chunk, batch, checksum))
         index += 1
@@ -514,6 +516,8 @@ def _verified_row_group(f: pq.ParquetFile, seg: Segment, rg: int) -> pa.Table:
         table.validate(full=True)
     except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
         raise PartError(f"{where}: not readable ({_short(exc)}); {_RECOVER}") from None
+    if not table.schema.equals(SCHEMA):  # a damaged footer can change a column's name or type
+        raise PartError(f"{where}: its columns are not the results table's (damaged); {_RECOVER}")
     if table.num_rows != seg.rows[rg] or chunk_digest(seg.run, seg.chunks[rg], table) != seg.checksums[rg]:
         raise PartError(f"{where}: its rows do not match their checksum (damaged); {_RECOVER}")
     return table
