@@ -138,7 +138,7 @@ CASES = [(rel, how) for rel in (SEGMENT, JOURNAL, MANIFEST) for how in ("flip", 
 @pytest.mark.parametrize(("rel", "how"), CASES, ids=[f"{r.split('/')[-1]}-{h.replace(' ', '-')}" for r, h in CASES])
 def test_damage_to_a_killed_run_gives_the_uninterrupted_rows_or_one_error(runs, tmp_path, rel, how):
     ours, theirs = runs
-    trials = {"flip": 30, "truncate": 10}.get(how, 3)
+    trials = {"flip": 24, "truncate": 8}.get(how, 3)
     rng = random.Random(f"{rel}/{how}")
     outcomes = []
     for t in range(trials):

@@ -120,7 +120,10 @@ def read_manifest(path: str | os.PathLike[str]) -> Manifest:
     except ValidationError as exc:
         err = exc.errors()[0]
         at = ".".join(str(x) for x in err["loc"]) or "(top)"
-        raise RunRefused(f"{p}: a damaged manifest ({at}: {err['msg']}); {fix}") from None
+        raise RunRefused(
+            f"{p}: not a manifest this xuezhan reads ({at}: {err['msg']}): damaged, or written by an older "
+            f"version; {fix}"
+        ) from None
 
 
 def write_manifest(path: str | os.PathLike[str], manifest: Manifest) -> None:
