@@ -112,6 +112,8 @@ def _resolve(config: StudyConfig | str | Path | dict[str, Any], workers: int | N
         config = load_study(config)
     elif isinstance(config, dict):
         config = study_from_dict(config)
+    elif not isinstance(config, StudyConfig):
+        raise TypeError(f"config: expected a StudyConfig, a TOML path or a dict, got {type(config).__name__}")
     if workers is not None:
         config = config.replace(workers=workers)
     return config

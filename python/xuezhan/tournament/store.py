@@ -167,11 +167,10 @@ def chunk_digest(run: str, chunk_id: int, table: pa.Table | pa.RecordBatch) -> s
     (64, False)
     """
     sink = pa.BufferOutputStream()
+    batches = [table] if isinstance(table, pa.RecordBatch) else table.combine_chunks().to_batches()
     with pa.ipc.new_stream(sink, SCHEMA) as w:
-        if isinstance(table, pa.RecordBatch):
-            w.write_batch(table)
-        else:
-            for batch in table.combine_chunks().to_batches():
+        for batch in batches:
+            if batch.num_rows:  # an empty chunk: the same bytes as a batch or as no batch
                 w.write_batch(batch)
     h = hashlib.sha256(f"xuezhan chunk\n{run}\n{chunk_id}\n".encode())
     h.update(sink.getvalue())
