@@ -390,3 +390,20 @@ def test_run_options_refuse_unknown_names_and_contradictions(tmp_path):
     opts = RunOptions(output=tmp_path / "t", progress=False)
     assert len(run(c, opts)) == 16
     assert load_results(tmp_path / "t").equals(run(c, opts.replace(output=tmp_path / "u")))
+
+
+def test_a_report_of_an_unfinished_run_with_a_damaged_segment_is_one_error_naming_it(tmp_path):
+    """An interrupted run's report reads the stored chunks through their checksums too."""
+    toml = write(tmp_path / "t.toml", TOURNAMENT)
+    out = tmp_path / "o"
+    assert cli("tournament", str(toml), "-o", str(out), "--no-report").exit_code == 0
+    (out / "results.parquet").unlink()
+    seg = segments(out)[0]
+    f = pq.ParquetFile(seg.path)
+    column = f.metadata.row_group(1).column(f.schema_arrow.get_field_index("delta"))
+    data = bytearray(seg.path.read_bytes())
+    end = column.data_page_offset + column.total_compressed_size
+    for i in range(end - 4, end):  # the values' last bytes
+        data[i] ^= 0xFF
+    seg.path.write_bytes(bytes(data))
+    one_error(cli("report", str(out), "--no-plots"), 2, "seg-000000.parquet (row group 1, chunk")
