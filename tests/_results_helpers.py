@@ -14,7 +14,8 @@ from xuezhan.tournament.store import SegmentWriter, segments
 
 def rewrite_chunks(out: Path, edit: Callable[[int, pa.Table], pa.Table | None]) -> None:
     """Rewrite every closed segment, each chunk's table replaced by ``edit(chunk_id, table)``
-    (``None``: the chunk is dropped), the footer still naming the original chunk ids."""
+    (``None``: the chunk is dropped), the footer still naming the original chunk ids and run
+    (with checksums of the new contents: a tamperer who knows the format)."""
     for seg in segments(out):
         n = int(seg.path.stem.split("-")[1])
         f = pq.ParquetFile(seg.path)
@@ -23,7 +24,7 @@ def rewrite_chunks(out: Path, edit: Callable[[int, pa.Table], pa.Table | None]) 
         seg.path.unlink()
         kept = [(c, t2) for c, t in tables if (t2 := edit(c, t)) is not None]
         if kept:
-            with SegmentWriter(out, first=n, journal=False) as w:
+            with SegmentWriter(out, run=seg.run, first=n, journal=False) as w:
                 for c, t in kept:
                     w.add(c, t)
 

@@ -35,8 +35,9 @@ from xuezhan.strategies.greedy import GreedyStrategy
 from xuezhan.strategies.guarded import GuardedFactory, observation_from_dict
 from xuezhan.tournament import ConfigError, TournamentConfig, TournamentError, run
 from xuezhan.tournament.config import StrategySpec
+from xuezhan.tournament.folder import OutputLock
 from xuezhan.tournament.play import strategy_factory
-from xuezhan.tournament.results import OutputLock, done_chunks, load_results, read_parts
+from xuezhan.tournament.results import done_chunks, load_results, read_parts
 from xuezhan.tournament.store import SegmentWriter
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -532,9 +533,9 @@ def test_resume_refuses_stored_chunks_that_are_not_their_hands(tmp_path):
         run(c, output=out, resume=True, progress=False)
     # a chunk stored twice (in two segments) is refused too
     seg.unlink()
-    with SegmentWriter(out, first=0, journal=False) as w:
+    with SegmentWriter(out, run=c.identity(), first=0, journal=False) as w:
         w.add(0, chunk0)
-    with SegmentWriter(out, first=1, journal=False) as w:
+    with SegmentWriter(out, run=c.identity(), first=1, journal=False) as w:
         w.add(0, chunk0)
     with pytest.raises(TournamentError, match=r"chunk 0 is stored twice"):
         run(c, output=out, resume=True, progress=False)

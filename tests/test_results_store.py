@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 
 from xuezhan.tournament import TournamentConfig, executors, load_results, run
+from xuezhan.tournament.options import RunOptions
 from xuezhan.tournament.play import HandRunner
 from xuezhan.tournament.results import done_chunks, read_parts, rows_to_table, table_to_frame
 from xuezhan.tournament.scheduling import chunk_games, chunks, game
@@ -85,7 +86,7 @@ def test_the_driver_keeps_no_chunk_tables(tmp_path, monkeypatch):
     from xuezhan.tournament import driver
 
     monkeypatch.setattr(driver, "executor_for", lambda name, address=None: fake_execute)
-    driver._run(c, tmp_path / "o", False, False, False, False, "local", None, None)
+    driver._execute(c, tmp_path / "o", set(), RunOptions(progress=False), None)
     alive = fake_execute.alive
     assert len(alive) == len(chunks(c)) // 20 == 10
     assert max(alive) <= alive[0] + 2, alive  # bounded, not growing with chunks
@@ -102,7 +103,7 @@ def test_a_torn_journal_keeps_its_finished_chunks_and_replays_the_torn_one(tmp_p
     for s in segments(out):
         s.path.unlink()
     # the state a killed run leaves: a journal whose last batch is cut, a footer-less segment
-    w = SegmentWriter(out, first=0)
+    w = SegmentWriter(out, run=c.identity(), first=0)
     for cid in (0, 2, 1, 3):
         t = rows_to_table(full[full["hand"].isin(list(chunk_games(c, cid)))].to_dict("records"))
         w.add(cid, t)
@@ -125,10 +126,10 @@ def test_a_journal_beside_its_closed_segment_is_not_counted_twice(tmp_path):
     run(c, output=out, progress=False)
     seg = segments(out)[0]
     # killed after the rename, before the journal was deleted
-    w = SegmentWriter(out, first=0)
+    w = SegmentWriter(out, run=c.identity(), first=0)
     w.add(0, rows_to_table(reference(c).head(16).to_dict("records")))
     w._sink.flush()
-    notes = recover(out)
+    notes = recover(out, c.identity())
     assert notes == [
         ".seg-000000.parquet.tmp: an unfinished segment file of a killed run, deleted (its journal keeps its chunks)"
     ]

@@ -17,7 +17,6 @@ from scipy import stats
 from xuezhan.study import (
     STUDY_COLUMNS,
     StudyConfigError,
-    StudyError,
     load_study,
     load_study_results,
     run_study,
@@ -25,6 +24,7 @@ from xuezhan.study import (
 )
 from xuezhan.study.measure import SECTIONS, study_report, study_report_file
 from xuezhan.study.report import format_study, write_study_report
+from xuezhan.tournament.errors import RunRefused
 from xuezhan.tournament.results import COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -266,15 +266,15 @@ def test_resume_gives_the_same_tidy_table(tmp_path):
     shutil.rmtree(out / "variants" / "max_fan=6")
     partial, _ = load_study_results(out)
     assert 0 < len(partial) < len(full)
-    with pytest.raises(StudyError, match="--resume"):
+    with pytest.raises(RunRefused, match="--resume"):
         run_study(cfg, output=out, progress=False)
-    with pytest.raises(StudyError, match="different study"):
+    with pytest.raises(RunRefused, match="different study"):
         run_study({**cfg, "seed": 6}, output=out, resume=True, progress=False)
     resumed = run_study(cfg, output=out, resume=True, progress=False)
     pd.testing.assert_frame_equal(full, resumed)
     on_disk, manifest = load_study_results(out)
     pd.testing.assert_frame_equal(full, on_disk)
-    assert manifest is not None and manifest["base_variant"] == "max_fan=4"
+    assert manifest is not None and manifest.base_variant == "max_fan=4"
 
 
 # ----------------------------------------------------------------------------- statistics

@@ -18,14 +18,19 @@ xuezhan.files.InputFileError: /dev/null: not a regular file (a device, pipe or s
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+import tomllib
 import zlib
+from typing import Any
 
-__all__ = ["MAX_BYTES", "InputFileError", "gunzip", "read_bytes", "read_text"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "InputFileError", "depth", "gunzip", "read_bytes", "read_document", "read_text"]
 
 #: The largest input file read (16 MiB): far above any real script, log or TOML file.
 MAX_BYTES = 16 * 1024 * 1024
+#: The deepest nesting of tables and lists a configuration document may have (a real one has 4).
+MAX_DEPTH = 32
 
 
 class InputFileError(ValueError):
@@ -87,3 +92,54 @@ def read_text(path: str | os.PathLike[str], *, what: str = "file", limit: int | 
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputFileError(f"{os.fspath(path)}: not UTF-8 text (byte {exc.start}): not a {what}") from None
+
+
+def depth(value: Any) -> int:
+    """Nesting depth of a parsed document (a scalar is 1), counted without recursion.
+
+    >>> depth(1), depth({"a": [1, {"b": 2}]})
+    (1, 4)
+    """
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if isinstance(v, dict):
+            stack += [(x, d + 1) for x in v.values()]
+        elif isinstance(v, list):
+            stack += [(x, d + 1) for x in v]
+    return deepest
+
+
+def read_document(path: str | os.PathLike[str], *, what: str = "file") -> dict[str, Any]:
+    """A configuration document (a tournament or study file): TOML, or JSON when the name ends
+    in ``.json``, read by :func:`read_text` (a regular file, at most :data:`MAX_BYTES`, UTF-8),
+    a table at the top, nested at most :data:`MAX_DEPTH` levels. Every error is one
+    :class:`InputFileError` naming the file.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    ...     _ = f.write('[1, 2]')
+    >>> read_document(f.name, what="study file")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xuezhan.files.InputFileError: ...json: not a study file: a JSON list at the top, not a table of fields
+    >>> os.unlink(f.name)
+    """
+    p = os.fspath(path)
+    text = read_text(p, what=what)
+    as_json = p.endswith(".json")
+    try:
+        data = json.loads(text) if as_json else tomllib.loads(text)
+    except RecursionError:
+        raise InputFileError(f"{p}: not a {what}: nested more than {MAX_DEPTH} levels") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(f"{p}: not valid TOML: {exc}") from None
+    except ValueError as exc:  # json.JSONDecodeError
+        raise InputFileError(f"{p}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        kind = {list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(data), "number")
+        raise InputFileError(f"{p}: not a {what}: a JSON {kind} at the top, not a table of fields")
+    if depth(data) > MAX_DEPTH:
+        raise InputFileError(f"{p}: not a {what}: nested more than {MAX_DEPTH} levels")
+    return data

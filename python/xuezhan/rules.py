@@ -350,6 +350,11 @@ class Rules:
             elif key == "fan":
                 if not isinstance(value, Mapping):
                     raise RulesError(f"fan = {value!r} is not a table of fan items (item id = true/false)")
+                for item in value:
+                    if f"fan.{item}" in overrides:  # one way to switch an item, never a silent winner
+                        raise RulesError(
+                            f"fan item {item!r} is switched twice, by 'fan.{item}' and by the fan table: write it once"
+                        )
                 fan_changes.update(value)
             elif key in ("preset", "preset_name"):
                 raise RulesError(

@@ -1,20 +1,34 @@
 """What every command shares: exit codes, one-line errors, and the guard against tracebacks.
 
-Exit codes: 0 = done (a hand that matches its ``expect``, logs that reproduce); 1 = a finding
-(a log or an ``expect`` that differs, a refused script line not expected); 2 = bad input (a file
-that cannot be read or is not a valid document, a bad option); click's usage errors are 2 too.
+Exit codes, for every command: 0 = done (a hand that matches its ``expect``, logs that
+reproduce, a run that finished); 1 = a finding (a log or an ``expect`` that differs, a refused
+script line not expected, a run that could not finish: a worker died); 2 = bad input or a
+refused request (a file that cannot be read or is not a valid document, a bad option, an output
+folder in use or holding other or damaged results); click's usage errors are 2 too.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
 
-__all__ = ["BadInput", "GuardedGroup", "emit_json", "fail", "interrupted", "one_line", "run_to_folder"]
+__all__ = [
+    "BadInput",
+    "GuardedGroup",
+    "check_output_folder",
+    "emit_json",
+    "fail",
+    "interrupted",
+    "one_line",
+    "run_options",
+    "run_to_folder",
+]
 
 T = TypeVar("T")
 
@@ -73,19 +87,82 @@ def run_to_folder(
     command: str,
     file: os.PathLike[str] | str,
     out: os.PathLike[str] | str,
-    errors: tuple[type[Exception], ...],
     call: Callable[[], T],
 ) -> T:
-    """``call()``, a run writing to ``out`` (a tournament, a study): Ctrl-C says how to continue
-    (:func:`interrupted`), ``errors`` and a failure of the output folder are one ``Error:`` line."""
+    """``call()``, a run writing to ``out`` (a tournament, a study), with one exit convention:
+    Ctrl-C says how to continue (:func:`interrupted`, 130); a refused request (the folder in
+    use, holding other or damaged results) or bad input is one ``Error:`` line and exit 2; a
+    run that could not finish (a worker died, the output folder failed) is one line and exit 1."""
+    from xuezhan.tournament.config import ConfigError
+    from xuezhan.tournament.errors import RunRefused, TournamentError
+
     try:
         return call()
     except KeyboardInterrupt:
         interrupted(command, file, out)
-    except errors as exc:
-        raise click.ClickException(str(exc)) from None
+    except (RunRefused, ConfigError) as exc:
+        raise BadInput(str(exc)) from None
+    except (TournamentError, RuntimeError) as exc:
+        raise click.ClickException(one_line(str(exc))) from None
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     except OSError as exc:
-        raise click.ClickException(f"output folder {out}: {exc.strerror or exc}") from None
+        raise click.ClickException(one_line(f"output folder {out}: {exc.strerror or exc}")) from None
+
+
+def check_output_folder(out: Path) -> None:
+    """The output folder can be created and written to (said, exit 2, before any hand is played
+    and before anything is written but the folder itself)."""
+    for parent in (out, *out.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise BadInput(f"output folder {out}: {parent} is a file, not a folder")
+            break
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".xuezhan-write-check-"):
+            pass
+    except OSError as exc:
+        raise BadInput(f"output folder {out}: cannot write there: {exc.strerror or exc}") from None
+
+
+def run_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The flags ``xuezhan tournament`` and ``xuezhan study`` share, in one place: the run's
+    (:class:`xuezhan.tournament.options.RunOptions`: ``--output``, ``--resume``,
+    ``--overwrite``, ``--workers``, ``--csv``, ``--progress``, ``--executor``, ``--address``)
+    and the configuration's overrides (``--hands``, ``--seed``) and ``--no-report``."""
+    options = [
+        click.option(
+            "--output",
+            "-o",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            help="Output folder (default: the file's 'output', else results/<file name>).",
+        ),
+        click.option("--resume", is_flag=True, help="Continue an interrupted run in the output folder."),
+        click.option("--overwrite", is_flag=True, help="Delete earlier results in the output folder first."),
+        click.option("--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores)."),
+        click.option("--hands", "-n", type=int, default=None, help="Override the number of hands."),
+        click.option("--seed", type=int, default=None, help="Override the base seed."),
+        click.option(
+            "--executor",
+            type=click.Choice(["local", "ray"]),
+            default="local",
+            show_default=True,
+            help="Where hands are played: a local process pool or a Ray cluster (docs/studies.md).",
+        ),
+        click.option(
+            "--address",
+            default=None,
+            help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster).",
+        ),
+        click.option("--csv", "csv_", is_flag=True, help="Also write results.csv."),
+        click.option("--no-report", is_flag=True, help="Do not print or write the report at the end."),
+        click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 class GuardedGroup(click.Group):

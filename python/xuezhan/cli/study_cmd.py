@@ -11,54 +11,14 @@ from pathlib import Path
 
 import click
 
-from xuezhan.cli._common import run_to_folder
+from xuezhan.cli._common import BadInput, check_output_folder, run_options, run_to_folder
 
 __all__ = ["COMMANDS", "study_command"]
 
 
 @click.command("study")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Output folder (default: the file's 'output', else results/<file name>).",
-)
-@click.option("--resume", is_flag=True, help="Continue an interrupted study in the output folder.")
-@click.option(
-    "--overwrite",
-    is_flag=True,
-    help="Delete earlier results in the output folder first.",
-)
-@click.option("--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores).")
-@click.option(
-    "--hands",
-    "-n",
-    type=int,
-    default=None,
-    help="Override the number of hands per variant.",
-)
-@click.option("--seed", type=int, default=None, help="Override the base seed.")
-@click.option(
-    "--executor",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="Where hands are played: a local process pool or a Ray cluster.",
-)
-@click.option(
-    "--address",
-    default=None,
-    help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster).",
-)
-@click.option("--csv", "csv_", is_flag=True, help="Also write results.csv.")
-@click.option("--no-report", is_flag=True, help="Do not print or write the report at the end.")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar (default: on a terminal).",
-)
+@run_options
 def study_command(
     file: Path,
     output: Path | None,
@@ -74,33 +34,18 @@ def study_command(
     progress: bool | None,
 ) -> None:
     """Play the rule study defined in FILE (TOML) and report what each variant changes."""
-    from xuezhan.study import StudyConfigError, StudyError, load_study
+    from xuezhan.study import load_study
     from xuezhan.study.runner import play_study
-    from xuezhan.tournament import ConfigError, TournamentError
+    from xuezhan.tournament.config import ConfigError
+    from xuezhan.tournament.options import RunOptions
 
-    if address is not None and executor != "ray":
-        raise click.ClickException("--address is for --executor ray (the address of a Ray cluster)")
     try:
         config = load_study(file)
         changes = {k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers)) if v is not None}
         if changes:
             config = config.replace(**changes)
-    except (StudyConfigError, ConfigError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
-    out = output or (Path(config.output) if config.output else Path("results") / file.stem)
-    click.echo(
-        f"{config.name}: {len(config.variants)} variants × {config.n_games} hands "
-        f"({', '.join(v.name for v in config.variants)}); "
-        f"{', '.join(config.labels)}; executor {executor}; output {out}",
-        err=True,
-    )
-    results = run_to_folder(
-        "study",
-        file,
-        out,
-        (StudyError, TournamentError, ConfigError, ValueError, RuntimeError),
-        lambda: play_study(
-            config,
+        out = output or (Path(config.output) if config.output else Path("results") / file.stem)
+        options = RunOptions(
             output=out,
             resume=resume,
             overwrite=overwrite,
@@ -108,8 +53,17 @@ def study_command(
             csv=csv_,
             executor=executor,
             address=address,
-        ),
+        )
+    except (ConfigError, ValueError) as exc:
+        raise BadInput(str(exc)) from None
+    check_output_folder(out)
+    click.echo(
+        f"{config.name}: {len(config.variants)} variants × {config.n_games} hands "
+        f"({', '.join(v.name for v in config.variants)}); "
+        f"{', '.join(config.labels)}; executor {executor}; output {out}",
+        err=True,
     )
+    results = run_to_folder("study", file, out, lambda: play_study(config, options))
     click.echo(f"results: {results}", err=True)
     if not no_report:
         from xuezhan.study.measure import study_report_file

@@ -7,13 +7,12 @@ crash loses nothing; ``--resume`` continues), then writes ``results.parquet`` an
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from xuezhan.cli._common import BadInput, run_to_folder
+from xuezhan.cli._common import BadInput, check_output_folder, run_options, run_to_folder
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,48 +32,9 @@ def _print_report(df: pd.DataFrame, out_dir: Path | None, title: str, plots: boo
         click.echo(f"report: {paths['html']}  (plots and summary.csv beside it)")
 
 
-def _check_output(out: Path) -> None:
-    """The output folder can be created and written to (said before any hand is played)."""
-    for parent in (out, *out.parents):
-        if parent.exists():
-            if not parent.is_dir():
-                raise BadInput(f"output folder {out}: {parent} is a file, not a folder")
-            break
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out, prefix=".xuezhan-write-check-"):
-            pass
-    except OSError as exc:
-        raise BadInput(f"output folder {out}: cannot write there: {exc.strerror or exc}") from None
-
-
 @click.command("tournament")
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Output folder (default: the file's 'output', else results/<file name>).",
-)
-@click.option("--resume", is_flag=True, help="Continue an interrupted run in the output folder.")
-@click.option("--overwrite", is_flag=True, help="Delete earlier results in the output folder first.")
-@click.option("--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores).")
-@click.option("--hands", "-n", type=int, default=None, help="Override the number of hands.")
-@click.option("--seed", type=int, default=None, help="Override the base seed.")
-@click.option("--csv", "csv_", is_flag=True, help="Also write results.csv.")
-@click.option("--no-report", is_flag=True, help="Do not print or write the report at the end.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-@click.option(
-    "--executor",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="Where hands are played: a local process pool or a Ray cluster (docs/studies.md).",
-)
-@click.option(
-    "--address", default=None, help="Ray cluster address (with --executor ray; 'auto' = this machine's cluster)."
-)
+@run_options
 @click.option(
     "--logs",
     "hand_logs",
@@ -97,17 +57,12 @@ def tournament_command(
     hand_logs: bool = False,
 ) -> None:
     """Play the tournament defined in FILE (TOML) and report the results."""
-    from xuezhan.tournament import ConfigError, TournamentError, load_config, run
+    from xuezhan.tournament import ConfigError, load_config, run
+    from xuezhan.tournament.options import RunOptions
 
     try:
         config = load_config(file)
-        changes = {}
-        if hands is not None:
-            changes["hands"] = hands
-        if seed is not None:
-            changes["seed"] = seed
-        if workers is not None:
-            changes["workers"] = workers
+        changes = {k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers)) if v is not None}
         if changes:
             config = config.replace(**changes)
         out = output or (Path(config.output) if config.output else Path("results") / file.stem)
@@ -115,25 +70,7 @@ def tournament_command(
             from xuezhan.tournament.hand_logs import LOG_DIR
 
             config = config.replace(hand_logs=str(out / LOG_DIR))
-        config.build_rules()  # fail early, naming the bad rule field
-        from xuezhan.tournament.driver import check_programs
-
-        check_programs(config)  # unknown strategies, bad options, missing programs
-    except (ConfigError, ValueError) as exc:
-        raise BadInput(f"{file}: {exc}" if str(file) not in str(exc) else str(exc)) from None
-    _check_output(out)
-    click.echo(
-        f"{config.name}: {config.n_games} hands, {config.seating} seating, "
-        f"{', '.join(config.labels)}; {config.effective_workers} worker(s); output {out}",
-        err=True,
-    )
-    df = run_to_folder(
-        "tournament",
-        file,
-        out,
-        (TournamentError, ConfigError, ValueError, RuntimeError),
-        lambda: run(
-            config,
+        options = RunOptions(
             output=out,
             resume=resume,
             overwrite=overwrite,
@@ -141,8 +78,20 @@ def tournament_command(
             csv=csv_,
             executor=executor,
             address=address,
-        ),
+        )
+        config.build_rules()  # fail early, naming the bad rule field
+        from xuezhan.tournament.driver import check_programs
+
+        check_programs(config)  # unknown strategies, bad options, missing programs
+    except (ConfigError, ValueError) as exc:
+        raise BadInput(f"{file}: {exc}" if str(file) not in str(exc) else str(exc)) from None
+    check_output_folder(out)
+    click.echo(
+        f"{config.name}: {config.n_games} hands, {config.seating} seating, "
+        f"{', '.join(config.labels)}; {config.effective_workers} worker(s); output {out}",
+        err=True,
     )
+    df = run_to_folder("tournament", file, out, lambda: run(config, options))
     click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
     if not no_report:
         _print_report(df, out, f"{config.name} ({config.n_games} hands, rules {df['rules_id'].iloc[0]})", True)

@@ -41,18 +41,18 @@ import itertools
 import json
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xuezhan.tournament.config import ConfigError, StrategySpec, TournamentConfig
+from xuezhan.tournament.config import ConfigError, OptionTypeError, StrategySpec, TournamentConfig
 
 __all__ = [
     "MAX_VARIANTS",
     "StudyConfig",
     "StudyConfigError",
+    "StudyOptionTypeError",
     "Variant",
     "load_study",
     "study_from_dict",
@@ -60,10 +60,16 @@ __all__ = [
 
 #: More variants than this is almost surely a sweep written by mistake (a cartesian product).
 MAX_VARIANTS = 64
+#: The longest folder name of a variant (file systems allow 255 bytes; the slug is ASCII).
+MAX_SLUG = 128
 
 
 class StudyConfigError(ConfigError):
     """A study definition that is not valid; the message names the file and the field."""
+
+
+class StudyOptionTypeError(StudyConfigError, OptionTypeError):
+    """A study field of the wrong type (``True`` or ``4.0`` where an integer is meant)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,15 @@ class Variant:
     name: str
     overrides: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise StudyConfigError(f"name: expected a non-empty string, got {self.name!r}")
+        if len(self.slug) > MAX_SLUG:
+            raise StudyConfigError(
+                f"name: the variant name {self.name[:40]!r}… is {len(self.name)} characters, too long for the "
+                f"name of its folder (at most {MAX_SLUG}): give the variant a shorter name"
+            )
+
     @property
     def slug(self) -> str:
         """A file-name-safe form of the name (the variant's output sub-folder)."""
@@ -81,13 +96,21 @@ class Variant:
 
 
 def _flatten_rules(table: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """``{"fan": {"gen": x}}`` → ``{"fan.gen": x}``; other keys unchanged."""
+    """``{"fan": {"gen": x}}`` → ``{"fan.gen": x}``; other keys unchanged. A fan item is
+    switched one way only: ``"fan.gen"`` and ``fan = {gen = ...}`` in one table is an error
+    naming both (whichever came last would otherwise win silently)."""
     flat: dict[str, Any] = {}
     for key, value in table.items():
         if key == "fan":
             if not isinstance(value, Mapping):
                 raise StudyConfigError(f"{where}.fan: expected a table of fan items, got {value!r}")
             for item, on in value.items():
+                if f"fan.{item}" in table:
+                    raise StudyConfigError(
+                        f'{where}: the fan item {item!r} is switched twice, by "fan.{item}" = '
+                        f"{_value_text(table[f'fan.{item}'])} and by fan = {{ {item} = {_value_text(on)} }}: "
+                        "write it once"
+                    )
                 flat[f"fan.{item}"] = on
         else:
             flat[key] = value
@@ -124,6 +147,18 @@ class StudyConfig:
     name: str = "study"
 
     def __post_init__(self) -> None:
+        for key in ("hands", "seed", "workers", "chunk"):
+            value = getattr(self, key)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise StudyOptionTypeError(f"{key}: expected an integer, got {value!r}")
+        if not isinstance(self.name, str) or not self.name:
+            raise StudyOptionTypeError(f"name: expected a non-empty string, got {self.name!r}")
+        if self.output is not None and (not isinstance(self.output, str) or not self.output):
+            raise StudyOptionTypeError(f"output: expected a folder path (a string), got {self.output!r}")
+        if not isinstance(self.base_variant, str):
+            raise StudyOptionTypeError(f"base_variant: expected a variant name, got {self.base_variant!r}")
+        if not isinstance(self.variants, tuple) or not all(isinstance(v, Variant) for v in self.variants):
+            raise StudyOptionTypeError(f"variants: expected a tuple of Variant, got {self.variants!r}")
         if not self.variants:
             raise StudyConfigError("variants: a study needs at least one variant")
         names = [v.name for v in self.variants]
@@ -185,7 +220,7 @@ class StudyConfig:
                 name=f"{self.name}/{variant.name}",
             )
         except ConfigError as exc:
-            raise StudyConfigError(str(exc)) from None
+            raise _study_error(exc, str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -231,6 +266,18 @@ _TOP_KEYS = {
 }
 
 
+def _study_error(exc: ConfigError, message: str) -> StudyConfigError:
+    """``exc`` as a study's error with ``message``, a type error staying one (TypeError too)."""
+    return StudyOptionTypeError(message) if isinstance(exc, TypeError) else StudyConfigError(message)
+
+
+def _variant(name: str, overrides: Mapping[str, Any], where: str) -> Variant:
+    try:
+        return Variant(name, overrides)
+    except StudyConfigError as exc:
+        raise StudyConfigError(f"{where}.{exc}") from None
+
+
 def _expand(entry: Mapping[str, Any], where: str) -> list[Variant]:
     """One ``[[variants]]`` entry → its variants (several for a sweep)."""
     name = entry.get("name")
@@ -252,13 +299,13 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[Variant]:
     fixed = {k: v for k, v in overrides.items() if k not in swept}
     if not swept:
         label = name or (", ".join(f"{k}={_value_text(v)}" for k, v in fixed.items()) or "base")
-        return [Variant(label, fixed)]
+        return [_variant(label, fixed, where)]
     keys = list(swept)
     out = []
     for combo in itertools.product(*(swept[k] for k in keys)):
         point = dict(zip(keys, combo, strict=True))
         text = ", ".join(f"{k}={_value_text(v)}" for k, v in point.items())
-        out.append(Variant(f"{name} {text}" if name else text, {**fixed, **point}))
+        out.append(_variant(f"{name} {text}" if name else text, {**fixed, **point}, where))
     return out
 
 
@@ -297,7 +344,7 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
         try:
             expanded = _expand(entry, where)
         except StudyConfigError as exc:
-            raise StudyConfigError(f"{source}: {exc}") from None
+            raise _study_error(exc, f"{source}: {exc}") from None
         variants += expanded
         origin += [where] * len(expanded)
     if len(variants) > MAX_VARIANTS:
@@ -324,7 +371,7 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
     try:
         config = StudyConfig(strategies=specs, variants=tuple(variants), rules=dict(rules), **kwargs)
     except ConfigError as exc:
-        raise StudyConfigError(f"{source}: {exc}") from None
+        raise _study_error(exc, f"{source}: {exc}") from None
     # Every variant's rules must be valid: name the variant and the field (R11: nothing ignored).
     from xuezhan.rules import RulesError
 
@@ -349,16 +396,15 @@ def _names(message: str, key: str) -> bool:
 
 
 def load_study(path: str | os.PathLike[str]) -> StudyConfig:
-    """Read a study TOML file; errors name the file and the field."""
+    """Read a study file (TOML; JSON when it ends in ``.json``) through the same bounded reader
+    as tournament files (:func:`xuezhan.files.read_document`: a regular file of at most 16 MB,
+    UTF-8, bounded nesting); errors name the file and the field."""
+    from xuezhan.files import InputFileError, read_document
+
     p = Path(path)
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise StudyConfigError(f"{p}: no such study file") from None
-    except IsADirectoryError:
-        raise StudyConfigError(f"{p}: is a folder, not a study file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyConfigError(f"{p}: not valid TOML: {exc}") from None
+        data = read_document(p, what="study file")
+    except InputFileError as exc:
+        raise StudyConfigError(str(exc)) from None
     data.setdefault("name", p.stem)
     return study_from_dict(data, source=str(p))

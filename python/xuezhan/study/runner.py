@@ -18,11 +18,8 @@ optionally only some columns with the strings as categoricals (what the report n
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,8 +29,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from xuezhan.study.config import StudyConfig, load_study, study_from_dict
-from xuezhan.tournament.driver import TournamentError, play, run
-from xuezhan.tournament.results import COLUMNS, CSV, FINAL, SCHEMA, done_chunks, load_results
+from xuezhan.tournament.driver import play, run
+from xuezhan.tournament.errors import RunRefused, TournamentError
+from xuezhan.tournament.folder import CSV, FINAL, STUDY_MANIFEST, VARIANTS, Manifest, OutputFolder, read_manifest
+from xuezhan.tournament.options import RunOptions
+from xuezhan.tournament.results import COLUMNS, SCHEMA, done_chunks, load_results
 from xuezhan.tournament.scheduling import chunks
 from xuezhan.tournament.store import FINAL_ROW_GROUP
 
@@ -42,14 +42,13 @@ __all__ = [
     "STUDY_MANIFEST",
     "VARIANTS",
     "StudyError",
+    "manifest_of",
     "load_study_results",
     "play_study",
     "run_study",
     "tidy",
 ]
 
-STUDY_MANIFEST = "study.json"
-VARIANTS = "variants"
 #: The tidy table's columns: the variant's name, then the tournament's columns.
 STUDY_COLUMNS: dict[str, str] = {"variant": "string", **COLUMNS}
 #: The tidy table as Arrow sees it (with the pandas metadata giving back STUDY_COLUMNS' dtypes).
@@ -74,39 +73,23 @@ def tidy(frames: dict[str, pd.DataFrame], order: list[str] | None = None) -> pd.
     return df.astype(STUDY_COLUMNS)
 
 
-def _check_output(config: StudyConfig, out: Path, resume: bool, overwrite: bool) -> None:
-    manifest_path = out / STUDY_MANIFEST
-    exists = manifest_path.is_file() or (out / VARIANTS).is_dir()
-    if overwrite:
-        shutil.rmtree(out / VARIANTS, ignore_errors=True)
-        for name in (STUDY_MANIFEST, FINAL, "results.csv"):
-            (out / name).unlink(missing_ok=True)
-        exists = False
-    if exists and not resume:
-        raise StudyError(
-            f"{out}: already holds study results; continue them with --resume or start over with --overwrite"
-        )
-    if exists:
-        if not manifest_path.is_file():
-            raise StudyError(f"{out}: variant folders without {STUDY_MANIFEST}: cannot tell which study they belong to")
-        on_disk = json.loads(manifest_path.read_text(encoding="utf-8")).get("identity")
-        if on_disk != config.identity():
-            raise StudyError(
-                f"{out}: --resume of a different study (identity {on_disk} on disk, {config.identity()} now): "
-                "the hands, seed, seating, rules, variants or line-up changed"
-            )
-    out.mkdir(parents=True, exist_ok=True)
-    manifest = {
-        "identity": config.identity(),
-        "config": config.to_dict(),
-        "variants": {v.name: f"{VARIANTS}/{v.slug}" for v in config.variants},
-        "base_variant": config.base_variant,
-        "n_games": config.n_games,
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
-    tmp = out / f".{STUDY_MANIFEST}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
-    os.replace(tmp, manifest_path)
+def manifest_of(config: StudyConfig) -> Manifest:
+    """The manifest of a study's output folder: its identity, configuration, and each variant's
+    folder and rules."""
+    rules = {}
+    for v in config.variants:
+        r = config.tournament(v).build_rules()
+        rules[v.name] = {"rules_id": r.rules_id, **r.to_dict()}
+    return Manifest(
+        kind="study",
+        identity=config.identity(),
+        name=config.name,
+        config=config.to_dict(),
+        rules=rules,
+        n_games=config.n_games,
+        variants={v.name: f"{VARIANTS}/{v.slug}" for v in config.variants},
+        base_variant=config.base_variant,
+    )
 
 
 def _hands_done(config: StudyConfig, out: Path | None, resume: bool) -> int:
@@ -115,12 +98,12 @@ def _hands_done(config: StudyConfig, out: Path | None, resume: bool) -> int:
     total = 0
     for v in config.variants:
         tc = config.tournament(v)
-        sizes = [len(r) for r in chunks(tc)]
+        all_chunks = chunks(tc)
         try:
             done = done_chunks(out / VARIANTS / v.slug)
         except ValueError:  # damaged stored chunks: the variant's resume names them
             done = set()
-        total += sum(sizes[i] for i in done if 0 <= i < len(sizes))
+        total += all_chunks.hands(i for i in done if 0 <= i < len(all_chunks))
     return total
 
 
@@ -129,6 +112,8 @@ def _resolve(config: StudyConfig | str | Path | dict[str, Any], workers: int | N
         config = load_study(config)
     elif isinstance(config, dict):
         config = study_from_dict(config)
+    elif not isinstance(config, StudyConfig):
+        raise TypeError(f"config: expected a StudyConfig, a TOML path or a dict, got {type(config).__name__}")
     if workers is not None:
         config = config.replace(workers=workers)
     return config
@@ -136,47 +121,34 @@ def _resolve(config: StudyConfig | str | Path | dict[str, Any], workers: int | N
 
 def run_study(
     config: StudyConfig | str | Path | dict[str, Any],
+    options: RunOptions | None = None,
     *,
-    output: str | Path | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
-    progress: bool | None = None,
-    csv: bool = False,
-    workers: int | None = None,
-    executor: str = "local",
-    address: str | None = None,
     on_variant: Callable[[str], None] | None = None,
+    **kwargs: Any,
 ) -> pd.DataFrame:
     """Play every variant of a study and return the tidy table (``variant`` + tournament columns).
 
-    ``config`` is a :class:`StudyConfig`, a TOML path or a dict in the TOML layout. ``output``
-    (default ``config.output``; none: results only returned) holds one tournament folder per
-    variant and the tidy ``results.parquet``. ``resume``, ``overwrite``, ``workers``, ``csv``,
-    ``executor`` and ``address`` mean what they mean for :func:`xuezhan.tournament.run`;
-    ``progress`` shows one bar over the whole study. ``on_variant(name)`` is called before each
-    variant starts. For studies too large to hold as one DataFrame use :func:`play_study`.
+    ``config`` is a :class:`StudyConfig`, a TOML path or a dict in the TOML layout. ``options``
+    (:class:`~xuezhan.tournament.options.RunOptions`, or its fields as keyword arguments) mean
+    what they mean for :func:`xuezhan.tournament.run`: the output folder (default
+    ``config.output``; none: results only returned) holds one tournament folder per variant
+    and the tidy ``results.parquet``; ``progress`` shows one bar over the whole study.
+    ``on_variant(name)`` is called before each variant starts. For studies too large to hold
+    as one DataFrame use :func:`play_study`.
     """
-    config = _resolve(config, workers)
-    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
-    kw: dict[str, Any] = dict(
-        resume=resume,
-        overwrite=overwrite,
-        progress=progress,
-        csv=csv,
-        executor=executor,
-        address=address,
-        on_variant=on_variant,
-    )
+    opts = RunOptions.of(options, kwargs)
+    config = _resolve(config, opts.workers)
+    out = opts.output_folder(config.output)
     if out is not None:
-        play_study(config, output=out, **kw)
+        play_study(config, opts.replace(output=out, workers=None), on_variant=on_variant)
         return load_study_results(out)[0]
     frames: dict[str, pd.DataFrame] = {}
-    with _bar(config, None, False, progress) as tick:
+    with _bar(config, None, False, opts.progress) as tick:
         for v in config.variants:
             if on_variant is not None:
                 on_variant(v.name)
             frames[v.name] = run(
-                config.tournament(v), progress=False, executor=executor, address=address, on_hands=tick
+                config.tournament(v), opts.replace(progress=False, workers=None, csv=False), on_hands=tick
             )
     return tidy(frames, [v.name for v in config.variants])
 
@@ -210,42 +182,33 @@ class _bar:
 
 def play_study(
     config: StudyConfig | str | Path | dict[str, Any],
+    options: RunOptions | None = None,
     *,
-    output: str | Path | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
-    progress: bool | None = None,
-    csv: bool = False,
-    workers: int | None = None,
-    executor: str = "local",
-    address: str | None = None,
     on_variant: Callable[[str], None] | None = None,
+    **kwargs: Any,
 ) -> Path:
     """Play every variant of a study into its output folder; return the tidy table's path.
 
     The same as :func:`run_study` with an output folder (required), without loading the
     table: each variant is played by :func:`xuezhan.tournament.driver.play` and the tidy
-    ``results.parquet`` is written from the variants' tables one row group at a time.
+    ``results.parquet`` is written from the variants' tables one row group at a time. The
+    study's folder (:class:`~xuezhan.tournament.folder.OutputFolder`) stays locked for the
+    whole run: a second run, ``--resume`` or ``--overwrite`` of it is refused meanwhile.
     """
-    config = _resolve(config, workers)
-    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    opts = RunOptions.of(options, kwargs)
+    config = _resolve(config, opts.workers)
+    out = opts.output_folder(config.output)
     if out is None:
         raise StudyError("play_study() writes its results to an output folder: give output= (or output in the file)")
-    _check_output(config, out, resume, overwrite)
-    with _bar(config, out, resume, progress) as tick:
-        for v in config.variants:
-            if on_variant is not None:
-                on_variant(v.name)
-            play(
-                config.tournament(v),
-                output=out / VARIANTS / v.slug,
-                resume=resume,
-                progress=False,
-                executor=executor,
-                address=address,
-                on_hands=tick,
-            )
-    _write_tidy(out, [(v.name, out / VARIANTS / v.slug / FINAL) for v in config.variants], csv)
+    with OutputFolder(out, manifest_name=STUDY_MANIFEST) as folder:
+        folder.prepare(manifest_of(config), resume=opts.resume, overwrite=opts.overwrite)
+        variant_opts = RunOptions(resume=opts.resume, progress=False, executor=opts.executor, address=opts.address)
+        with _bar(config, out, opts.resume, opts.progress) as tick:
+            for v in config.variants:
+                if on_variant is not None:
+                    on_variant(v.name)
+                play(config.tournament(v), variant_opts.replace(output=out / VARIANTS / v.slug), on_hands=tick)
+        _write_tidy(out, [(v.name, out / VARIANTS / v.slug / FINAL) for v in config.variants], opts.csv)
     return out / FINAL
 
 
@@ -286,9 +249,10 @@ class _Null:
 
 def load_study_results(
     path: str | Path, *, columns: list[str] | None = None, categories: bool = False
-) -> tuple[pd.DataFrame, dict[str, Any] | None]:
+) -> tuple[pd.DataFrame, Manifest | None]:
     """The tidy table of a study folder (or its ``results.parquet``, or any tidy Parquet/CSV)
-    and the study's manifest when there is one. A folder whose study was interrupted gives the
+    and the study's manifest (:class:`~xuezhan.tournament.folder.Manifest`) when there is one.
+    A folder whose study was interrupted gives the
     variants' chunks stored so far. ``columns`` reads only those columns (``variant`` always);
     ``categories`` reads the strings as pandas categoricals (a million-row table in a few
     hundred MB: what the report needs)."""
@@ -299,18 +263,21 @@ def load_study_results(
         mp = p / STUDY_MANIFEST
         if not mp.is_file():
             raise FileNotFoundError(f"{p}: no {STUDY_MANIFEST}: not a study output folder")
-        manifest = json.loads(mp.read_text(encoding="utf-8"))
+        try:
+            manifest = read_manifest(mp)
+        except RunRefused as exc:
+            raise ValueError(str(exc)) from None
         if (p / FINAL).is_file():
             df = _read_tidy(p / FINAL, list(wanted), categories)
         else:
             frames = {}
-            for name, folder in manifest["variants"].items():
+            for name, folder in manifest.variants.items():
                 if (p / folder).is_dir():
                     try:
                         frames[name] = load_results(p / folder)
                     except FileNotFoundError:
                         continue
-            df = tidy(frames, [n for n in manifest["variants"] if n in frames])
+            df = tidy(frames, [n for n in manifest.variants if n in frames])
     elif not p.exists():
         raise FileNotFoundError(f"{p}: no such study results file or folder")
     elif p.suffix == ".csv":

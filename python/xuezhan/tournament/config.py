@@ -32,7 +32,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from xuezhan.rules import Rules
 
-__all__ = ["ConfigError", "StrategySpec", "TournamentConfig", "load_config", "SEATS"]
+__all__ = ["ConfigError", "OptionTypeError", "StrategySpec", "TournamentConfig", "load_config", "SEATS"]
 
 SEATS = 4
 SEATINGS = ("duplicate", "random")
@@ -68,6 +67,11 @@ def auto_chunk(hands: int) -> int:
 
 class ConfigError(ValueError):
     """A tournament definition that is not valid; the message names the offending key."""
+
+
+class OptionTypeError(ConfigError, TypeError):
+    """A field or option of the wrong type (``True``, ``4.0`` or ``"4"`` where an integer is
+    meant); the message names the field. Both a :class:`ConfigError` and a :class:`TypeError`."""
 
 
 @dataclass(frozen=True)
@@ -217,7 +221,7 @@ class TournamentConfig:
         for key in ("hands", "seed", "workers", "chunk"):
             value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{key}: expected an integer, got {value!r}")
+                raise OptionTypeError(f"{key}: expected an integer, got {value!r}")
         if not 1 <= self.hands <= MAX_HANDS:
             raise ConfigError(f"hands: must be 1 to {MAX_HANDS:,} (one run; split bigger studies), got {self.hands:,}")
         if not 0 <= self.seed <= MAX_SEED:
@@ -227,15 +231,17 @@ class TournamentConfig:
         if not 0 <= self.chunk <= MAX_HANDS:
             raise ConfigError(f"chunk: must be 0 (automatic) or 1 to {MAX_HANDS:,}, got {self.chunk}")
         if not isinstance(self.name, str) or not self.name:
-            raise ConfigError(f"name: expected a non-empty string, got {self.name!r}")
+            raise OptionTypeError(f"name: expected a non-empty string, got {self.name!r}")
         if self.output is not None and (not isinstance(self.output, str) or not self.output):
-            raise ConfigError(f"output: expected a folder path (a string), got {self.output!r}")
+            raise OptionTypeError(f"output: expected a folder path (a string), got {self.output!r}")
+        if self.hand_logs is not None and (not isinstance(self.hand_logs, str) or not self.hand_logs):
+            raise OptionTypeError(f"hand_logs: expected a folder path (a string), got {self.hand_logs!r}")
         if not isinstance(self.seating, str):
-            raise ConfigError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
+            raise OptionTypeError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
         if self.seating not in SEATINGS:
             raise ConfigError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
         if not isinstance(self.rules, Mapping):
-            raise ConfigError(f"rules: expected a table, got {self.rules!r}")
+            raise OptionTypeError(f"rules: expected a table, got {self.rules!r}")
         object.__setattr__(self, "rules", dict(self.rules))
         if self.chunk == 0:
             object.__setattr__(self, "chunk", auto_chunk(self.n_games))
@@ -323,21 +329,19 @@ def config_from_dict(
     try:
         return TournamentConfig(strategies=tuple(specs), **kwargs)
     except ConfigError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
+        raise type(exc)(f"{source}: {exc}") from None
 
 
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
-    """Read a tournament TOML file; errors name the file and the key."""
-    from xuezhan.files import InputFileError, read_text
+    """Read a tournament file (TOML; JSON when it ends in ``.json``) through the one bounded
+    reader of input files (:func:`xuezhan.files.read_document`); errors name the file and the
+    key."""
+    from xuezhan.files import InputFileError, read_document
 
     p = Path(path)
     try:
-        data = tomllib.loads(read_text(p, what="tournament file"))
+        data = read_document(p, what="tournament file")
     except InputFileError as exc:
         raise ConfigError(str(exc)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{p}: not a usable tournament file: nested too deeply") from None
     data.setdefault("name", p.stem)
     return config_from_dict(data, source=str(p), base_dir=str(p.resolve().parent))

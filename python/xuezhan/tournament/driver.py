@@ -1,18 +1,20 @@
 """``xuezhan.tournament.run``: play a tournament (resumable) and return its results table.
 
 Before the first hand every external bot and guarded Python strategy of the line-up passes a
-start-up check (:func:`check_bots`); one run at a time holds the output folder's lock; finished
-chunks stream to a few Parquet segments (:mod:`.store`) and are dropped from memory; on
-``--resume`` a folder left by a killed run is repaired and every stored chunk is verified
-against the hands its id names before it is trusted.
+start-up check (:func:`check_bots`); the output folder (:class:`~.folder.OutputFolder`) is
+locked for the whole run and its manifest names the run; finished chunks stream to a few
+checksummed Parquet segments (:mod:`.store`) and are dropped from memory; on ``--resume`` a
+folder left by a killed run is repaired and every stored chunk is verified (its checksum, the
+run that wrote it, the hands its id names) before it is trusted. Chunks are handed to the
+workers lazily (:class:`~.scheduling.Pending`), so the main process's memory does not depend
+on the number of hands or chunks.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-import shutil
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,25 +23,16 @@ import pandas as pd
 import pyarrow as pa
 
 from xuezhan.tournament.config import ConfigError, TournamentConfig, load_config
+from xuezhan.tournament.errors import RunRefused, TournamentError
 from xuezhan.tournament.executors import WorkerLost, executor_for
-from xuezhan.tournament.results import (
-    CSV,
-    FINAL,
-    MANIFEST,
-    SCHEMA,
-    OutputBusy,
-    OutputLock,
-    load_results,
-    read_manifest,
-    table_to_frame,
-    write_manifest,
-)
-from xuezhan.tournament.scheduling import Game, chunks, game
+from xuezhan.tournament.folder import CSV, FINAL, MANIFEST, PARTS, Manifest, OutputFolder
+from xuezhan.tournament.options import RunOptions
+from xuezhan.tournament.results import SCHEMA, load_results, table_to_frame
+from xuezhan.tournament.scheduling import Chunks, Game, Pending, chunks, game
 from xuezhan.tournament.store import (
-    PARTS,
     PartError,
-    Segment,
     SegmentWriter,
+    has_results,
     next_segment,
     recover,
     segments,
@@ -48,14 +41,10 @@ from xuezhan.tournament.store import (
     write_final,
 )
 
-__all__ = ["TournamentError", "play", "run"]
+__all__ = ["RunRefused", "TournamentError", "manifest_of", "play", "run"]
 
 
-class TournamentError(RuntimeError):
-    """A tournament that cannot start or continue (e.g. ``--resume`` of a different tournament)."""
-
-
-def _games_of(config: TournamentConfig, all_chunks: list[range]) -> Callable[[int], list[Game]]:
+def _games_of(config: TournamentConfig, all_chunks: Chunks) -> Callable[[int], list[Game]]:
     def games_of(chunk_id: int) -> list[Game]:
         if not 0 <= chunk_id < len(all_chunks):
             raise IndexError(chunk_id)
@@ -64,60 +53,35 @@ def _games_of(config: TournamentConfig, all_chunks: list[range]) -> Callable[[in
     return games_of
 
 
-def _prepare_output(
-    config: TournamentConfig, out: Path, resume: bool, overwrite: bool
-) -> tuple[dict[str, Any], set[int]]:
-    """Check, repair (``--resume`` after a kill) and verify the output folder; returns the
-    manifest to keep up to date and the chunks already stored."""
-    manifest = read_manifest(out)
-    has_parts = next_segment(out) > 0
-    if overwrite:
-        shutil.rmtree(out / PARTS, ignore_errors=True)
-        for name in (FINAL, MANIFEST, CSV):
-            (out / name).unlink(missing_ok=True)
-        manifest, has_parts = None, False
-    if resume:
-        if manifest is None and not has_parts:
-            # nothing to resume: a fresh start
-            pass
-        elif manifest is None:
-            raise TournamentError(
-                f"{out}: stored results without {MANIFEST}: cannot tell which tournament they belong to"
-            )
-        elif manifest.get("identity") != config.identity():
-            raise TournamentError(
-                f"{out}: --resume of a different tournament (identity {manifest.get('identity')} on disk, "
-                f"{config.identity()} now): the hands, seed, seating, rules or line-up changed"
-            )
-    elif manifest is not None or has_parts:
-        raise TournamentError(
-            f"{out}: already holds tournament results; continue them with --resume or start over with --overwrite"
-        )
-    all_chunks = chunks(config)
-    done: set[int] = set()
-    stored: list[Segment] = []
-    if resume and has_parts:
-        try:
-            for note in recover(out):
-                print(f"{out}/{PARTS}/{note}", file=sys.stderr)
-            stored = segments(out)
-            games_of = _games_of(config, all_chunks)
-            for seg in stored:
-                verify_segment(seg, games_of)
-            done = set(stored_chunks(out))
-        except PartError as exc:
-            raise TournamentError(f"{exc}; delete it and --resume plays its chunks again") from None
-    new = {
-        "identity": config.identity(),
-        "config": config.to_dict(),
-        "n_games": config.n_games,
-        "chunks": len(all_chunks),
-        "started": (manifest or {}).get("started", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
-        # which chunk ids each segment holds (the segments' footers say the same)
-        "segments": {seg.path.name: list(seg.chunks) for seg in stored},
-    }
-    write_manifest(out, new)
-    return new, done
+def manifest_of(config: TournamentConfig) -> Manifest:
+    """The manifest of a tournament's output folder: its identity, configuration and rules."""
+    rules = config.build_rules()
+    return Manifest(
+        kind="tournament",
+        identity=config.identity(),
+        name=config.name,
+        config=config.to_dict(),
+        rules={"rules_id": rules.rules_id, **rules.to_dict()},
+        n_games=config.n_games,
+    )
+
+
+def _stored(config: TournamentConfig, out: Path) -> set[int]:
+    """``--resume``: repair the folder after a kill and verify every stored chunk; the ids of
+    the chunks stored. A damaged or foreign chunk is refused naming the file, the row group and
+    the chunk (nothing is trusted before it is checked)."""
+    if not has_results(out):
+        return set()
+    run = config.identity()
+    try:
+        for note in recover(out, run):
+            print(f"{out}/{PARTS}/{note}", file=sys.stderr)
+        games_of = _games_of(config, chunks(config))
+        for seg in segments(out):
+            verify_segment(seg, games_of, run)
+        return set(stored_chunks(out))
+    except PartError as exc:
+        raise RunRefused(str(exc)) from None
 
 
 def check_programs(config: TournamentConfig) -> None:
@@ -195,6 +159,8 @@ def _resolve(config: TournamentConfig | str | Path | dict[str, Any], workers: in
         from xuezhan.tournament.config import config_from_dict
 
         config = config_from_dict(config)
+    elif not isinstance(config, TournamentConfig):
+        raise TypeError(f"config: expected a TournamentConfig, a TOML path or a dict, got {type(config).__name__}")
     if workers is not None:
         config = config.replace(workers=workers)
     check_programs(config)
@@ -204,23 +170,18 @@ def _resolve(config: TournamentConfig | str | Path | dict[str, Any], workers: in
 
 def run(
     config: TournamentConfig | str | Path | dict[str, Any],
+    options: RunOptions | None = None,
     *,
-    output: str | Path | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
-    progress: bool | None = None,
-    csv: bool = False,
-    workers: int | None = None,
-    executor: str = "local",
-    address: str | None = None,
     on_hands: Callable[[int], None] | None = None,
+    **kwargs: Any,
 ) -> pd.DataFrame:
     """Play a tournament and return its per-(hand, seat) results table, sorted by (hand, seat).
 
     ``config`` is a :class:`TournamentConfig`, a TOML path, or a dict in the TOML layout.
-    ``output`` (default ``config.output``) is the output folder: finished chunks are stored in
+    ``options`` (:class:`~.options.RunOptions`, or its fields as keyword arguments) say how:
+    the output folder (default ``config.output``), where finished chunks are stored in
     ``parts/`` as they finish (:mod:`.store`) and the final table is written to
-    ``results.parquet`` (``results.csv`` with ``csv``), then read back. Without any output
+    ``results.parquet`` (``results.csv`` with ``csv``), then read back; without any output
     folder the results are only returned. ``resume`` continues an interrupted run in the same
     folder (same tournament required). ``workers`` overrides the configuration (0 = all
     cores). ``progress`` shows a tqdm bar (default: when stderr is a tty). ``executor`` is
@@ -229,38 +190,22 @@ def run(
     finished chunk's number of hands (a caller's own progress bar). For runs too large to
     hold as one DataFrame, :func:`play` writes the table without loading it.
     """
-    config = _resolve(config, workers)
-    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    opts = RunOptions.of(options, kwargs)
+    config = _resolve(config, opts.workers)
+    out = opts.output_folder(config.output)
     if out is None:
-        table = _run(config, None, resume, overwrite, progress, csv, executor, address, on_hands)
-        assert table is not None
+        table = _collect(config, opts, on_hands)
         return table_to_frame(table)
-    play(
-        config,
-        output=out,
-        resume=resume,
-        overwrite=overwrite,
-        progress=progress,
-        csv=csv,
-        executor=executor,
-        address=address,
-        on_hands=on_hands,
-    )
+    play(config, opts.replace(output=out, workers=None), on_hands=on_hands)
     return load_results(out)
 
 
 def play(
     config: TournamentConfig | str | Path | dict[str, Any],
+    options: RunOptions | None = None,
     *,
-    output: str | Path | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
-    progress: bool | None = None,
-    csv: bool = False,
-    workers: int | None = None,
-    executor: str = "local",
-    address: str | None = None,
     on_hands: Callable[[int], None] | None = None,
+    **kwargs: Any,
 ) -> Path:
     """Play a tournament into its output folder and return the path of ``results.parquet``.
 
@@ -268,104 +213,116 @@ def play(
     loaded: the main process holds at most a few chunks at a time, whatever the number of
     hands. Read the table (or only some columns) with :func:`~.results.load_results`.
     """
-    config = _resolve(config, workers)
-    out = Path(output) if output is not None else (Path(config.output) if config.output else None)
+    opts = RunOptions.of(options, kwargs)
+    config = _resolve(config, opts.workers)
+    out = opts.output_folder(config.output)
     if out is None:
-        raise TournamentError("play() writes its results to an output folder: give output= (or output in the file)")
-    lock = OutputLock(out)
-    try:
-        lock.acquire()
-    except OutputBusy as exc:
-        raise TournamentError(str(exc)) from None
-    try:
-        _run(config, out, resume, overwrite, progress, csv, executor, address, on_hands)
-    finally:
-        lock.release()
-    return out / FINAL
-
-
-def _run(
-    config: TournamentConfig,
-    out: Path | None,
-    resume: bool,
-    overwrite: bool,
-    progress: bool | None,
-    csv: bool,
-    executor: str,
-    address: str | None,
-    on_hands: Callable[[int], None] | None,
-) -> pa.Table | None:
-    execute = executor_for(executor, address)
-    all_chunks = chunks(config)
-    done: set[int] = set()
-    manifest: dict[str, Any] = {}
-    if out is not None:
-        manifest, done = _prepare_output(config, out, resume, overwrite)
-    pending = [i for i in range(len(all_chunks)) if i not in done]
-    done_hands = sum(len(all_chunks[i]) for i in done)
-
-    if progress is None:
-        progress = sys.stderr.isatty()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=config.n_games,
-            initial=done_hands,
-            unit="hand",
-            desc=config.name,
-            dynamic_ncols=True,
-            smoothing=0.1,
-        )
-
-    collected: dict[int, pa.Table] = {}
-    writer: SegmentWriter | None = None
-    if out is not None:
-
-        def record(seg: Segment) -> None:
-            manifest["segments"][seg.path.name] = list(seg.chunks)
-            write_manifest(out, manifest)
-
-        writer = SegmentWriter(out, first=next_segment(out), on_close=record)
-
-    def on_chunk(chunk_id: int, table: pa.Table) -> None:
-        # stored (or, without an output folder, collected) at once; nothing else keeps it
-        if writer is not None:
-            writer.add(chunk_id, table)
-        else:
-            collected[chunk_id] = table
-        if bar is not None:
-            bar.update(len(all_chunks[chunk_id]))
-        if on_hands is not None:
-            on_hands(len(all_chunks[chunk_id]))
-
-    try:
-        execute(config, pending, on_chunk=on_chunk)
-    except WorkerLost as exc:
-        spans = ", ".join(f"{all_chunks[c][0]}-{all_chunks[c][-1]}" for c in exc.chunks)
-        saved = f"the finished chunks are saved in {out}; continue with --resume" if out else "nothing was saved"
-        raise TournamentError(
-            f"a worker process died (killed, or out of memory) while chunk(s) {', '.join(map(str, exc.chunks))} "
-            f"(hands {spans}) were unfinished; {saved}"
-        ) from None
-    finally:
-        if writer is not None:
-            writer.close()  # however the run ends, every finished chunk is in a closed segment
-        if bar is not None:
-            bar.close()
-
-    if out is not None:
+        raise RunRefused("play() writes its results to an output folder: give output= (or output in the file)")
+    with OutputFolder(out, manifest_name=MANIFEST) as folder:
+        folder.prepare(manifest_of(config), resume=opts.resume, overwrite=opts.overwrite)
+        done = _stored(config, out) if opts.resume else set()
+        _execute(config, out, done, opts, on_hands)
+        all_chunks = chunks(config)
         stored = stored_chunks(out)
-        missing = [c for c in range(len(all_chunks)) if c not in stored]
-        if missing:
-            have = sum(len(all_chunks[c]) for c in stored if 0 <= c < len(all_chunks))
+        missing = list(itertools.islice((c for c in range(len(all_chunks)) if c not in stored), 11))
+        if len(stored) < len(all_chunks):
+            have = all_chunks.hands(c for c in stored if 0 <= c < len(all_chunks))
             raise TournamentError(
                 f"{out}: expected {config.n_games} hands in {PARTS}/, found {have} "
                 f"(chunk(s) {', '.join(map(str, missing[:10]))}{'…' if len(missing) > 10 else ''} missing)"
             )
-        write_final(out, out / FINAL, range(len(all_chunks)), csv=out / CSV if csv else None)
-        return None
+        try:
+            write_final(out, out / FINAL, range(len(all_chunks)), csv=out / CSV if opts.csv else None)
+        except PartError as exc:
+            raise RunRefused(str(exc)) from None
+    return out / FINAL
+
+
+class _Progress:
+    """The run's progress: a tqdm bar (when asked for) and the caller's ``on_hands``."""
+
+    def __init__(
+        self, config: TournamentConfig, done_hands: int, show: bool | None, on_hands: Callable[[int], None] | None
+    ) -> None:
+        self.on_hands = on_hands
+        self.bar = None
+        if show is None:
+            show = sys.stderr.isatty()
+        if show:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=config.n_games,
+                initial=done_hands,
+                unit="hand",
+                desc=config.name,
+                dynamic_ncols=True,
+                smoothing=0.1,
+            )
+
+    def __call__(self, hands: int) -> None:
+        if self.bar is not None:
+            self.bar.update(hands)
+        if self.on_hands is not None:
+            self.on_hands(hands)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _lost(exc: WorkerLost, all_chunks: Chunks, out: Path | None) -> TournamentError:
+    spans = ", ".join(f"{all_chunks[c][0]}-{all_chunks[c][-1]}" for c in exc.chunks)
+    saved = f"the finished chunks are saved in {out}; continue with --resume" if out else "nothing was saved"
+    return TournamentError(
+        f"a worker process died (killed, or out of memory) while chunk(s) {', '.join(map(str, exc.chunks))} "
+        f"(hands {spans}) were unfinished; {saved}"
+    )
+
+
+def _execute(
+    config: TournamentConfig,
+    out: Path,
+    done: set[int],
+    opts: RunOptions,
+    on_hands: Callable[[int], None] | None,
+) -> None:
+    """Play the chunks not ``done``, each stored in ``out`` as it finishes."""
+    execute = executor_for(opts.executor, opts.address)
+    all_chunks = chunks(config)
+    progress = _Progress(config, all_chunks.hands(done), opts.progress, on_hands)
+    writer = SegmentWriter(out, run=config.identity(), first=next_segment(out))
+
+    def on_chunk(chunk_id: int, table: pa.Table) -> None:
+        writer.add(chunk_id, table)  # stored at once; nothing else keeps it
+        progress(len(all_chunks[chunk_id]))
+
+    try:
+        execute(config, Pending(len(all_chunks), done), on_chunk=on_chunk)
+    except WorkerLost as exc:
+        raise _lost(exc, all_chunks, out) from None
+    finally:
+        writer.close()  # however the run ends, every finished chunk is in a closed segment
+        progress.close()
+
+
+def _collect(config: TournamentConfig, opts: RunOptions, on_hands: Callable[[int], None] | None) -> pa.Table:
+    """Play every chunk and return the table (no output folder: small runs only)."""
+    execute = executor_for(opts.executor, opts.address)
+    all_chunks = chunks(config)
+    progress = _Progress(config, 0, opts.progress, on_hands)
+    collected: dict[int, pa.Table] = {}
+
+    def on_chunk(chunk_id: int, table: pa.Table) -> None:
+        collected[chunk_id] = table
+        progress(len(all_chunks[chunk_id]))
+
+    try:
+        execute(config, Pending(len(all_chunks)), on_chunk=on_chunk)
+    except WorkerLost as exc:
+        raise _lost(exc, all_chunks, None) from None
+    finally:
+        progress.close()
     if not collected:
         return SCHEMA.empty_table()
     table = pa.concat_tables([collected[c] for c in sorted(collected)])

@@ -23,7 +23,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
@@ -32,8 +32,10 @@ import pyarrow as pa
 
 from xuezhan.strategies.botprocess import kill_all
 from xuezhan.tournament.config import TournamentConfig
+from xuezhan.tournament.folder import forget_inherited_locks
+from xuezhan.tournament.options import EXECUTORS
 from xuezhan.tournament.play import HandRunner
-from xuezhan.tournament.results import forget_inherited_locks, rows_to_table
+from xuezhan.tournament.results import rows_to_table
 from xuezhan.tournament.scheduling import chunk_games, game
 
 __all__ = ["WorkerLost", "execute", "play_chunk"]
@@ -113,15 +115,17 @@ def _worker_chunk(config: TournamentConfig, chunk_id: int) -> tuple[int, pa.Tabl
     return chunk_id, play_chunk(_RUNNER, config, chunk_id)
 
 
-def execute(config: TournamentConfig, pending: Iterable[int], *, on_chunk: OnChunk) -> None:
+def execute(config: TournamentConfig, pending: Collection[int], *, on_chunk: OnChunk) -> None:
     """Play the ``pending`` chunks; hand each to ``on_chunk(chunk_id, table)`` as it finishes.
+
+    ``pending`` is iterated lazily (e.g. :class:`~.scheduling.Pending`): the next chunk id is
+    taken when a worker is free, so nothing here grows with the number of chunks.
 
     ``on_chunk`` runs in the main process (it stores the chunk and shows progress); nothing is
     kept here. On ``KeyboardInterrupt`` the queued chunks are cancelled, the chunks in progress
     finish and are handed over, and the interrupt is re-raised. A pool worker that dies raises
     :class:`WorkerLost` after every chunk finished before it was handed over.
     """
-    pending = list(pending)
     finished = on_chunk
 
     workers = min(config.effective_workers, max(1, len(pending)))
@@ -182,10 +186,6 @@ def execute(config: TournamentConfig, pending: Iterable[int], *, on_chunk: OnChu
 
 def cpu_count() -> int:
     return os.cpu_count() or 1
-
-
-#: The executors ``--executor`` names: ``local`` (this module) and ``ray`` (:mod:`.ray_executor`).
-EXECUTORS = ("local", "ray")
 
 
 def executor_for(name: str, address: str | None = None) -> Callable[..., None]:

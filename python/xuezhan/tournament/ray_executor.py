@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import atexit
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection
 from functools import cache
 from typing import Any
 
@@ -87,22 +87,22 @@ def connect(address: str | None = None) -> None:
 
 def execute_ray(
     config: TournamentConfig,
-    pending: Iterable[int],
+    pending: Collection[int],
     *,
     on_chunk: Callable[[int, pa.Table], None],
     address: str | None = None,
 ) -> None:
     """Play the ``pending`` chunks as Ray tasks; hand each to ``on_chunk`` as it finishes.
 
-    Same contract as :func:`xuezhan.tournament.executors.execute`. At most twice as many
+    Same contract as :func:`xuezhan.tournament.executors.execute` (``pending`` is iterated
+    lazily). At most twice as many
     chunks as the cluster has CPUs are in flight, so Ctrl-C or a lost cluster leaves little
     queued work and the stored chunks tell exactly which are done.
     """
     import ray
     from ray.exceptions import RayError, RayTaskError
 
-    pending = list(pending)
-    if not pending:
+    if not len(pending):
         return
     connect(address)
     remote = _remote()

@@ -37,43 +37,34 @@ During a run every finished chunk of hands is streamed to a few Parquet segments
 behind and how ``--resume`` repairs and verifies it); the final table is ``results.parquet``
 (and ``results.csv`` with ``--csv``), sorted by (hand, seat). A chunk's rows are built as an
 Arrow table column by column (:func:`rows_to_table`), never as a DataFrame of row dicts.
-One run at a time uses an output folder: :class:`OutputLock` holds an ``flock`` on its
-``.lock`` file, which the system releases when the run ends, however it ends.
+The output folder itself (its lock, manifest, ``--overwrite`` and ``--resume``) is
+:class:`xuezhan.tournament.folder.OutputFolder`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from xuezhan.tournament.folder import CSV, FINAL, PARTS
+
 __all__ = [
     "COLUMNS",
     "CSV",
     "FINAL",
-    "LOCK",
-    "MANIFEST",
     "SCHEMA",
-    "OutputBusy",
-    "OutputLock",
     "done_chunks",
-    "forget_inherited_locks",
     "load_results",
-    "read_manifest",
     "read_parts",
     "rows_to_frame",
     "rows_to_table",
     "table_to_frame",
-    "write_manifest",
 ]
 
 COLUMNS: dict[str, str] = {
@@ -103,11 +94,6 @@ COLUMNS: dict[str, str] = {
     "end": "string",
     "fired": "string",
 }
-
-MANIFEST = "manifest.json"
-FINAL = "results.parquet"
-CSV = "results.csv"
-LOCK = ".lock"
 
 
 def _schema() -> pa.Schema:
@@ -240,7 +226,7 @@ def load_results(path: str | Path, *, columns: Sequence[str] | None = None, cate
     """
     p = Path(path)
     if p.is_dir():
-        from xuezhan.tournament.store import PARTS, PartError, read_stored
+        from xuezhan.tournament.store import PartError, read_stored
 
         if (p / FINAL).is_file():
             return _checked(_read_table(p / FINAL, columns, categories), p / FINAL, columns)
@@ -254,76 +240,3 @@ def load_results(path: str | Path, *, columns: Sequence[str] | None = None, cate
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such results file or folder")
     return _checked(_read_table(p, columns, categories), p, columns)
-
-
-def write_manifest(out_dir: str | Path, data: Mapping[str, Any]) -> None:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = out / f".{MANIFEST}.tmp"
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str), encoding="utf-8")
-    os.replace(tmp, out / MANIFEST)
-
-
-def read_manifest(out_dir: str | Path) -> dict[str, Any] | None:
-    p = Path(out_dir) / MANIFEST
-    if not p.is_file():
-        return None
-    return json.loads(p.read_text(encoding="utf-8"))
-
-
-class OutputBusy(RuntimeError):
-    """Another run holds the output folder's lock."""
-
-
-_HELD: set[int] = set()  # lock file descriptors held by this process
-
-
-class OutputLock:
-    """An exclusive ``flock`` on ``OUT/.lock`` for the duration of a run (a context manager).
-
-    The kernel drops the lock when the process ends, however it ends, so a crashed run never
-    leaves a stale lock. The file records the holder's pid for the message of a refused run.
-    """
-
-    def __init__(self, out_dir: str | Path) -> None:
-        self.path = Path(out_dir) / LOCK
-        self.fd: int | None = None
-
-    def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 64).decode("ascii", "replace").strip() or "?"
-            os.close(fd)
-            raise OutputBusy(
-                f"{self.path.parent}: another run (pid {holder}) is writing to this output folder; "
-                "wait for it to end or choose another output folder"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self.fd = fd
-        _HELD.add(fd)
-
-    def release(self) -> None:
-        fd, self.fd = self.fd, None
-        if fd is not None:
-            _HELD.discard(fd)
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
-
-    def __enter__(self) -> Self:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
-
-
-def forget_inherited_locks() -> None:
-    """In a forked child: close the inherited lock descriptors (without unlocking the parent's)."""
-    for fd in list(_HELD):
-        _HELD.discard(fd)
-        with contextlib.suppress(OSError):
-            os.close(fd)

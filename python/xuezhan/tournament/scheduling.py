@@ -13,14 +13,15 @@ never depend on how the work is split between processes (or resumed after an int
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
+from typing import overload
 
 from xuezhan._core import shuffled_range as _shuffled_range
 from xuezhan.engine.seeds import derive_seed, random_key
 from xuezhan.tournament.config import SEATS, TournamentConfig
 
-__all__ = ["Game", "derive_seed", "game", "games", "chunks", "chunk_games"]
+__all__ = ["Chunks", "Game", "Pending", "derive_seed", "game", "games", "chunks", "chunk_games"]
 
 
 @dataclass(frozen=True)
@@ -51,14 +52,74 @@ def games(config: TournamentConfig, indices: Iterable[int] | None = None) -> Ite
         yield game(config, i)
 
 
-def chunks(config: TournamentConfig) -> list[range]:
+class Chunks(Sequence[range]):
+    """The units of work of a tournament: fixed ranges of ``config.chunk`` hands (independent of
+    ``workers``), computed when asked for. Nothing is built up front, so a billion hands in
+    chunks of one cost no more memory than a thousand.
+
+    >>> from xuezhan.tournament.config import TournamentConfig
+    >>> c = chunks(TournamentConfig(strategies=["random"] * 4, hands=10, chunk=4))
+    >>> len(c), c[2], c.hands(range(1, 3))
+    (3, range(8, 12), 8)
+    """
+
+    def __init__(self, n_games: int, size: int) -> None:
+        self.n_games = n_games
+        self.size = size
+
+    def __len__(self) -> int:
+        return -(-self.n_games // self.size)
+
+    @overload
+    def __getitem__(self, index: int) -> range: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[range]: ...
+    def __getitem__(self, index: int | slice) -> range | Sequence[range]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"a chunk id is an integer, got {index!r}")
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"chunk {index} is outside the tournament's {n} chunks")
+        start = index * self.size
+        return range(start, min(start + self.size, self.n_games))
+
+    def hands(self, chunk_ids: Iterable[int]) -> int:
+        """The number of hands in the chunks ``chunk_ids``."""
+        return sum(len(self[c]) for c in chunk_ids)
+
+
+def chunks(config: TournamentConfig) -> Chunks:
     """The units of work: fixed ranges of ``config.chunk`` hands (independent of ``workers``)."""
-    n, size = config.n_games, config.chunk
-    return [range(start, min(start + size, n)) for start in range(0, n, size)]
+    return Chunks(config.n_games, config.chunk)
 
 
 def chunk_games(config: TournamentConfig, chunk_id: int) -> range:
-    start = chunk_id * config.chunk
-    if not 0 <= start < config.n_games:
-        raise IndexError(f"chunk {chunk_id} is outside the tournament")
-    return range(start, min(start + config.chunk, config.n_games))
+    """The hand indices of chunk ``chunk_id``."""
+    try:
+        return chunks(config)[chunk_id]
+    except IndexError:
+        raise IndexError(f"chunk {chunk_id} is outside the tournament") from None
+
+
+class Pending:
+    """The chunks still to play, in order: ``range(total)`` without ``done``, iterated lazily
+    (an executor takes the next one when a worker is free) and sized without being listed."""
+
+    def __init__(self, total: int, done: Set[int] = frozenset()) -> None:
+        self.total = total
+        self.done = done
+        self._len = total - sum(1 for c in done if 0 <= c < total)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __contains__(self, chunk_id: object) -> bool:
+        return isinstance(chunk_id, int) and 0 <= chunk_id < self.total and chunk_id not in self.done
+
+    def __iter__(self) -> Iterator[int]:
+        done = self.done
+        return (c for c in range(self.total) if c not in done)

@@ -4,27 +4,39 @@ While a run plays, the main process streams every finished chunk (an Arrow table
 :func:`xuezhan.tournament.results.rows_to_table`) to one :class:`SegmentWriter` and drops it::
 
     OUT/parts/seg-000000.parquet     a closed segment: one row group per chunk, in the order the
-                                     chunks finished; the footer's key ``xuezhan.chunks`` lists
-                                     the chunk id of each row group (the segment's manifest)
-    OUT/parts/seg-000001.journal     the open segment's journal: an Arrow IPC stream, one record
-                                     batch per chunk (its id in the batch's metadata)
+                                     chunks finished; its footer names the run, the chunk id
+                                     of each row group and each chunk's checksum
+    OUT/parts/seg-000001.journal     the open segment's journal: an Arrow IPC stream (its schema
+                                     names the run), one record batch per chunk (its id and
+                                     checksum in the batch's metadata)
     OUT/parts/.seg-000001.parquet.tmp  the open segment's Parquet file, footer not yet written
+
+Every stored chunk carries a checksum (:func:`chunk_digest`): the SHA-256 of the run's
+identity, the chunk id and the chunk's Arrow IPC bytes. It is written with the chunk, in the
+journal and in the segment's footer, and checked whenever a chunk is read back: when
+``--resume`` repairs and verifies a folder, and when the final table is assembled. So a bit
+flipped anywhere in a stored chunk, a chunk renamed to another id, or a segment or journal
+copied from another run (another variant of a study: same walls, other rules) is refused with
+an error naming the file, the row group (or journal batch) and the chunk; it never becomes
+rows of the table.
 
 A Parquet file cannot be read until its footer is written, so the open segment is kept twice:
 its Parquet file grows row group by row group, and each chunk is appended to the journal
 first. A segment is closed (footer written, file synced, renamed to ``seg-NNNNNN.parquet``,
-journal deleted) when it reaches :data:`SEGMENT_ROWS` rows and whenever the run stops
-cleanly: at the end, on Ctrl-C, when a worker dies, on any error. A chunk counts as done once
-its batch is in the journal (a killed process keeps it) and is durable against a power loss
-once its segment is closed.
+journal deleted) when it reaches :data:`SEGMENT_ROWS` rows or :data:`SEGMENT_CHUNKS` chunks,
+and whenever the run stops cleanly: at the end, on Ctrl-C, when a worker dies, on any error.
+A chunk counts as done once its batch is in the journal (a killed process keeps it) and is
+durable against a power loss once its segment is closed.
 
 After a ``kill -9`` or a crash, :func:`recover` (run by ``--resume``) repairs the folder: the
-torn ``.tmp`` Parquet file is deleted; the journal's complete batches become a closed segment;
-a torn last batch (the process died while writing it) is dropped, so its chunk is simply played
-again; a journal left beside its closed segment (killed between rename and delete) is deleted.
-Nothing finished is lost and no chunk is stored twice (:func:`stored_chunks` refuses a chunk
-found in two places). Every stored chunk is then checked by :func:`verify_segment` against the
-hands its id names before it is trusted.
+torn ``.tmp`` Parquet file is deleted; the journal's complete batches, each validated
+(:meth:`pyarrow.RecordBatch.validate`) and checked against its checksum before it is written
+anywhere, become a closed segment; a torn last batch (the process died while writing it) is
+dropped, so its chunk is simply played again; a journal left beside its closed segment (killed
+between rename and delete) is deleted. Nothing finished is lost and no chunk is stored twice
+(:func:`stored_chunks` refuses a chunk found in two places). Every stored chunk is then
+checked by :func:`verify_segment` against its checksum and the hands its id names before it
+is trusted.
 
 The final table (:func:`write_final`) is read back row group by row group in chunk order, so no
 step holds more than one chunk per segment plus one output row group in memory.
@@ -33,12 +45,13 @@ step holds more than one chunk per segment plus one output row group in memory.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,17 +60,23 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from xuezhan.tournament.folder import PARTS
 from xuezhan.tournament.results import SCHEMA
 from xuezhan.tournament.scheduling import Game
 
 __all__ = [
+    "CHECKSUMS_KEY",
     "CHUNKS_KEY",
     "FINAL_ROW_GROUP",
     "PARTS",
+    "RUN_KEY",
+    "SEGMENT_CHUNKS",
     "SEGMENT_ROWS",
     "PartError",
     "Segment",
     "SegmentWriter",
+    "chunk_digest",
+    "has_results",
     "journal_chunks",
     "next_segment",
     "read_stored",
@@ -68,14 +87,21 @@ __all__ = [
     "write_final",
 ]
 
-PARTS = "parts"
 #: Footer key of a segment: the JSON list of the chunk id of each row group.
 CHUNKS_KEY = "xuezhan.chunks"
+#: Footer key of a segment: the JSON list of each row group's :func:`chunk_digest`.
+CHECKSUMS_KEY = "xuezhan.checksums"
+#: Footer key of a segment and schema key of a journal: the identity of the run that wrote it.
+RUN_KEY = "xuezhan.run"
 #: Rows (4 per hand) a segment holds before it is closed and the next one opened. The open
-#: segment's Parquet writer keeps about 20 KB of metadata per row group (one per chunk) until it
-#: closes, so this bounds the main process's memory: 65,536 hands in 1,638 chunks of 40 is about
-#: 35 MB, and a million hands leave 16 segments.
+#: segment's Parquet writer keeps some metadata per row group (one per chunk) until it
+#: closes, so this and :data:`SEGMENT_CHUNKS` bound the main process's memory: a million
+#: hands leave 16 segments.
 SEGMENT_ROWS = 1 << 18
+#: Row groups (chunks) a segment holds at most. The open writer keeps about 20 KB per row group
+#: until the segment closes (and the allocator keeps the peak), so with ``chunk = 1`` a segment
+#: closes after 1,024 chunks (some 40 MB at most) rather than after 65,536 (1.3 GB).
+SEGMENT_CHUNKS = 1024
 #: Rows per row group of the final ``results.parquet`` (writing one holds two or three copies
 #: of it in memory: 65,536 rows keep that near 100 MB).
 FINAL_ROW_GROUP = 1 << 16
@@ -83,11 +109,13 @@ FINAL_ROW_GROUP = 1 << 16
 _SEGMENT = re.compile(r"seg-(\d{6})\.parquet")
 _JOURNAL = re.compile(r"seg-(\d{6})\.journal")
 _TORN = re.compile(r"\.seg-(\d{6})\.parquet\.tmp")
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+_RECOVER = "delete it and --resume plays its chunks again (or start over with --overwrite)"
 
 
 class PartError(ValueError):
-    """Stored results that cannot be trusted (unreadable, or not the hands of their chunk);
-    the message names the file."""
+    """Stored results that cannot be trusted (unreadable, damaged, from another run, or not the
+    hands of their chunk); the message names the file, the row group and the chunk."""
 
 
 def segment_path(out_dir: str | Path, n: int) -> Path:
@@ -110,8 +138,8 @@ def _numbered(out_dir: str | Path, pattern: re.Pattern[str]) -> list[tuple[int, 
 
 
 def has_results(out_dir: str | Path) -> bool:
-    """Whether ``out_dir`` holds stored chunks (closed segments or a journal)."""
-    return bool(_numbered(out_dir, _SEGMENT) or _numbered(out_dir, _JOURNAL))
+    """Whether ``out_dir`` holds stored chunks (closed segments, journals or torn files)."""
+    return next_segment(out_dir) > 0
 
 
 def next_segment(out_dir: str | Path) -> int:
@@ -128,32 +156,80 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
+def chunk_digest(run: str, chunk_id: int, table: pa.Table | pa.RecordBatch) -> str:
+    """The checksum of a stored chunk: SHA-256 of the run's identity, the chunk id and the
+    chunk's Arrow IPC stream bytes (the same for equal tables, however they were built or read
+    back, since the writer leaves out offsets and empty validity buffers).
+
+    >>> from xuezhan.tournament.results import rows_to_table
+    >>> len(chunk_digest("run", 0, rows_to_table([]))), chunk_digest("a", 0, SCHEMA.empty_table()) == \\
+    ...     chunk_digest("b", 0, SCHEMA.empty_table())
+    (64, False)
+    """
+    sink = pa.BufferOutputStream()
+    batches = [table] if isinstance(table, pa.RecordBatch) else table.combine_chunks().to_batches()
+    with pa.ipc.new_stream(sink, SCHEMA) as w:
+        for batch in batches:
+            if batch.num_rows:  # an empty chunk: the same bytes as a batch or as no batch
+                w.write_batch(batch)
+    h = hashlib.sha256(f"xuezhan chunk\n{run}\n{chunk_id}\n".encode())
+    h.update(sink.getvalue())
+    return h.hexdigest()
+
+
 @dataclass(frozen=True)
 class Segment:
-    """A closed segment: its file, the chunk id of each row group and each row group's rows."""
+    """A closed segment: its file, the run that wrote it, and per row group the chunk id, the
+    rows and the checksum."""
 
     path: Path
     chunks: tuple[int, ...]
     rows: tuple[int, ...]
+    checksums: tuple[str, ...]
+    run: str
+
+
+def _footer_list(kv: dict[bytes, bytes], key: str) -> list[Any] | None:
+    raw = kv.get(key.encode())
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return value if isinstance(value, list) else None
 
 
 def _read_segment(path: Path) -> Segment:
     try:
         meta = pq.read_metadata(path)
+        rows = tuple(meta.row_group(i).num_rows for i in range(meta.num_row_groups))
+        names = meta.schema.to_arrow_schema().names
     except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
-        raise PartError(f"{path}: not a readable results segment ({type(exc).__name__}: {exc})") from None
+        raise PartError(f"{path}: not a readable results segment ({_short(exc)}); {_RECOVER}") from None
     kv = meta.metadata or {}
-    raw = kv.get(CHUNKS_KEY.encode())
-    rows = tuple(meta.row_group(i).num_rows for i in range(meta.num_row_groups))
-    try:
-        chunks = tuple(int(c) for c in json.loads(raw)) if raw is not None else None
-    except (ValueError, TypeError):
-        chunks = None
-    if chunks is None or len(chunks) != len(rows):
-        raise PartError(f"{path}: not a results segment: its footer does not list a chunk id per row group")
-    if meta.schema.to_arrow_schema().names != SCHEMA.names:
-        raise PartError(f"{path}: not a results segment: its columns are not the results table's")
-    return Segment(path, chunks, rows)
+    chunks = _footer_list(kv, CHUNKS_KEY)
+    if chunks is None or len(chunks) != len(rows) or not all(type(c) is int and c >= 0 for c in chunks):
+        raise PartError(f"{path}: not a results segment: its footer does not list a chunk id per row group; {_RECOVER}")
+    checksums = _footer_list(kv, CHECKSUMS_KEY)
+    run = kv.get(RUN_KEY.encode(), b"").decode("utf-8", "replace")
+    if (
+        checksums is None
+        or len(checksums) != len(rows)
+        or not all(isinstance(c, str) and _DIGEST.fullmatch(c) for c in checksums)
+        or not run
+    ):
+        raise PartError(
+            f"{path}: its footer has no checksum per row group or does not name its run (damaged, or "
+            f"written by an older xuezhan); {_RECOVER}"
+        )
+    if names != SCHEMA.names:
+        raise PartError(f"{path}: not a results segment: its columns are not the results table's; {_RECOVER}")
+    return Segment(path, tuple(chunks), rows, tuple(checksums), run)
+
+
+def _short(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
 
 
 def segments(out_dir: str | Path) -> list[Segment]:
@@ -167,54 +243,97 @@ def stored_chunks(out_dir: str | Path) -> dict[int, tuple[Segment, int]]:
     for seg in segments(out_dir):
         for rg, chunk in enumerate(seg.chunks):
             if chunk in where:
-                raise PartError(f"{seg.path}: chunk {chunk} is stored twice (also in {where[chunk][0].path})")
+                raise PartError(
+                    f"{seg.path}: chunk {chunk} is stored twice (also in {where[chunk][0].path}); "
+                    "delete one of the two files and --resume"
+                )
             where[chunk] = (seg, rg)
     return where
 
 
-def _journal_batches(path: Path) -> tuple[list[tuple[int, pa.RecordBatch]], bool]:
-    """The complete (chunk id, batch) pairs of a journal and whether its tail was torn."""
-    out: list[tuple[int, pa.RecordBatch]] = []
+@dataclass(frozen=True)
+class _Entry:
+    chunk: int
+    batch: pa.RecordBatch
+    checksum: str
+
+
+def _journal_run(path: Path, schema: pa.Schema) -> str:
+    if schema.names != SCHEMA.names or schema.types != SCHEMA.types:
+        raise PartError(f"{path}: not a results journal: its columns are not the results table's; {_RECOVER}")
+    run = (schema.metadata or {}).get(RUN_KEY.encode())
+    if not run:
+        raise PartError(f"{path}: the journal does not name its run (damaged, or an older xuezhan's); {_RECOVER}")
+    return run.decode("utf-8", "replace")
+
+
+def _journal_batches(path: Path, run: str | None = None) -> tuple[list[_Entry], bool, str | None]:
+    """The complete, verified batches of a journal, whether its tail was torn, and the run that
+    wrote it (None for an empty journal). Each batch is validated and checked against its
+    checksum before anything else sees it; ``run`` (when given) must be the journal's."""
+    out: list[_Entry] = []
     try:
         reader = pa.ipc.open_stream(pa.OSFile(str(path)))
-    except (pa.ArrowInvalid, OSError):
-        return out, path.stat().st_size > 0
-    if reader.schema.names != SCHEMA.names:
-        raise PartError(f"{path}: not a results journal: its columns are not the results table's")
+    except (pa.ArrowException, OSError):  # every Arrow error type, for any damage
+        return out, path.stat().st_size > 0, None  # killed before the schema was complete
+    journal_run = _journal_run(path, reader.schema)
+    if run is not None and journal_run != run:
+        raise PartError(f"{path}: a journal of another run ({journal_run}; this run is {run}); {_RECOVER}")
+    index = 0
     while True:
         try:
             batch, meta = reader.read_next_batch_with_custom_metadata()
         except StopIteration:
-            return out, False
-        except (pa.ArrowInvalid, OSError):
-            return out, True
+            return out, False, journal_run
+        except (pa.ArrowException, OSError):
+            # the batch being written when the run was killed (or damage past the last good
+            # batch): dropped, so its chunks are played again
+            return out, True, journal_run
+        where = f"{path} (batch {index}"
         try:
             chunk = int(meta[b"chunk"])
-        except (TypeError, KeyError, ValueError):
-            raise PartError(f"{path}: a batch of the journal names no chunk") from None
-        out.append((chunk, batch))
+            checksum = meta[b"sha256"].decode("ascii")
+        except (TypeError, KeyError, ValueError, UnicodeDecodeError):
+            raise PartError(f"{where}): names no chunk or checksum (damaged); {_RECOVER}") from None
+        where += f", chunk {chunk})"
+        try:
+            batch.validate(full=True)
+        except (pa.ArrowException, ValueError) as exc:
+            raise PartError(f"{where}: damaged ({_short(exc)}); {_RECOVER}") from None
+        if not batch.schema.equals(SCHEMA) or chunk < 0 or chunk_digest(journal_run, chunk, batch) != checksum:
+            raise PartError(f"{where}: its rows do not match their checksum (damaged); {_RECOVER}")
+        out.append(_Entry(chunk, batch, checksum))
+        index += 1
 
 
 def journal_chunks(out_dir: str | Path) -> set[int]:
     """Chunk ids in the open journal(s): finished chunks of a running or killed run."""
-    return {c for _, p in _numbered(out_dir, _JOURNAL) for c, _ in _journal_batches(p)[0]}
+    return {e.chunk for _, p in _numbered(out_dir, _JOURNAL) for e in _journal_batches(p)[0]}
 
 
-def recover(out_dir: str | Path) -> list[str]:
-    """Repair a folder left by a killed run (see the module's docstring); returns what was done."""
+def recover(out_dir: str | Path, run: str) -> list[str]:
+    """Repair a folder left by a killed run of ``run`` (see the module's docstring); returns what
+    was done. A damaged journal, or one of another run, is refused (:class:`PartError`) before
+    anything is written."""
     notes: list[str] = []
+    journals: list[tuple[int, Path, list[_Entry] | None, bool]] = []
+    for n, p in _numbered(out_dir, _JOURNAL):
+        if segment_path(out_dir, n).exists():  # killed after the segment was closed
+            journals.append((n, p, None, False))
+            continue
+        entries, torn, _ = _journal_batches(p, run)  # every batch verified before any is written
+        journals.append((n, p, entries, torn))
     for _, p in _numbered(out_dir, _TORN):
         notes.append(f"{p.name}: an unfinished segment file of a killed run, deleted (its journal keeps its chunks)")
         p.unlink()
-    for n, p in _numbered(out_dir, _JOURNAL):
-        if segment_path(out_dir, n).exists():  # killed after the segment was closed
+    for n, p, batches, torn in journals:
+        if batches is None:
             p.unlink()
             continue
-        batches, torn = _journal_batches(p)
         if batches:
-            writer = SegmentWriter(out_dir, first=n, journal=False)
-            for chunk, batch in batches:
-                writer.add(chunk, pa.Table.from_batches([batch]))
+            writer = SegmentWriter(out_dir, run=run, first=n, journal=False)
+            for e in batches:
+                writer.add(e.chunk, pa.Table.from_batches([e.batch]), checksum=e.checksum)
             writer.close()
         p.unlink()
         lost = "; the chunk it was writing when killed is played again" if torn else ""
@@ -244,23 +363,27 @@ def _held_interrupt() -> Iterator[None]:
 
 
 class SegmentWriter:
-    """Writes finished chunks into segments of :data:`SEGMENT_ROWS` rows (a context manager).
+    """Writes finished chunks of the run ``run`` (its identity) into segments (a context manager).
 
-    ``add(chunk_id, table)`` appends the chunk to the journal (unless ``journal=False``) and as
-    one row group to the open segment; ``close()`` closes the open segment cleanly. Numbers
-    segments from ``first`` (see :func:`next_segment`).
+    ``add(chunk_id, table)`` appends the chunk and its checksum to the journal (unless
+    ``journal=False``) and as one row group to the open segment; ``close()`` closes the open
+    segment cleanly. Numbers segments from ``first`` (see :func:`next_segment`).
     """
 
     def __init__(
         self,
         out_dir: str | Path,
         *,
+        run: str,
         first: int = 0,
         rows_per_segment: int | None = None,
         journal: bool = True,
         on_close: Callable[[Segment], None] | None = None,
     ) -> None:
+        if not isinstance(run, str) or not run:
+            raise ValueError(f"run: expected the run's identity (a non-empty string), got {run!r}")
         self.out = Path(out_dir)
+        self.run = run
         self.next = first
         self.rows_per_segment = SEGMENT_ROWS if rows_per_segment is None else rows_per_segment
         self.journal = journal
@@ -271,41 +394,49 @@ class SegmentWriter:
         self._ipc: Any = None
         self._chunks: list[int] = []
         self._rows: list[int] = []
+        self._sums: list[str] = []
 
     def _open(self) -> None:
         self._n, self.next = self.next, self.next + 1
         (self.out / PARTS).mkdir(parents=True, exist_ok=True)
         if self.journal:
             self._sink = pa.OSFile(str(_journal_path(self.out, self._n)), "wb")
-            self._ipc = pa.ipc.new_stream(self._sink, SCHEMA)
+            schema = SCHEMA.with_metadata({**(SCHEMA.metadata or {}), RUN_KEY.encode(): self.run.encode()})
+            self._ipc = pa.ipc.new_stream(self._sink, schema)
         # no column statistics: segments are read by row group, and statistics cost ~20 KB of
         # writer memory per row group (a segment holds thousands)
         self._pq = pq.ParquetWriter(str(_tmp_path(self.out, self._n)), SCHEMA, write_statistics=False)
-        self._chunks, self._rows = [], []
+        self._chunks, self._rows, self._sums = [], [], []
 
-    def add(self, chunk_id: int, table: pa.Table) -> None:
-        """Store one finished chunk (its rows in (hand, seat) order)."""
+    def add(self, chunk_id: int, table: pa.Table, *, checksum: str | None = None) -> None:
+        """Store one finished chunk (its rows in (hand, seat) order). ``checksum`` is the chunk's
+        :func:`chunk_digest` when already known (a journal's, checked before)."""
         with _held_interrupt():
-            self._add(chunk_id, table)
+            self._add(chunk_id, table, checksum)
 
-    def _add(self, chunk_id: int, table: pa.Table) -> None:
+    def _add(self, chunk_id: int, table: pa.Table, checksum: str | None) -> None:
         if self._pq is None:
             self._open()
         assert self._pq is not None
         table = table.combine_chunks()
+        batches = table.to_batches() or [pa.RecordBatch.from_pylist([], schema=SCHEMA)]
+        if checksum is None:
+            checksum = chunk_digest(self.run, chunk_id, table)
         if self._ipc is not None:
             # the journal first: once the batch is written a killed process keeps the chunk
-            for batch in table.to_batches() or [pa.RecordBatch.from_pylist([], schema=SCHEMA)]:
-                self._ipc.write_batch(batch, custom_metadata={"chunk": str(chunk_id)})
+            (batch,) = batches  # combine_chunks: one batch
+            self._ipc.write_batch(batch, custom_metadata={"chunk": str(chunk_id), "sha256": checksum})
             self._sink.flush()
         self._pq.write_table(table, row_group_size=max(1, table.num_rows))
         self._chunks.append(chunk_id)
         self._rows.append(table.num_rows)
-        if sum(self._rows) >= self.rows_per_segment:
+        self._sums.append(checksum)
+        if sum(self._rows) >= self.rows_per_segment or len(self._chunks) >= SEGMENT_CHUNKS:
             self._close_segment()
 
     def close_segment(self) -> None:
-        """Close the open segment: footer with its chunk ids, sync, rename, drop the journal."""
+        """Close the open segment: footer with its run, chunk ids and checksums, sync, rename,
+        drop the journal."""
         with _held_interrupt():
             self._close_segment()
 
@@ -313,7 +444,9 @@ class SegmentWriter:
         if self._pq is None:
             return
         writer, self._pq = self._pq, None
-        writer.add_key_value_metadata({CHUNKS_KEY: json.dumps(self._chunks)})
+        writer.add_key_value_metadata(
+            {CHUNKS_KEY: json.dumps(self._chunks), CHECKSUMS_KEY: json.dumps(self._sums), RUN_KEY: self.run}
+        )
         writer.close()
         tmp, final = _tmp_path(self.out, self._n), segment_path(self.out, self._n)
         _fsync(tmp)
@@ -325,7 +458,7 @@ class SegmentWriter:
             self._ipc = self._sink = None
             _journal_path(self.out, self._n).unlink()
         if self.on_close is not None:
-            self.on_close(Segment(final, tuple(self._chunks), tuple(self._rows)))
+            self.on_close(Segment(final, tuple(self._chunks), tuple(self._rows), tuple(self._sums), self.run))
 
     def close(self) -> None:
         self.close_segment()
@@ -357,56 +490,86 @@ def _check_chunk(where: str, cols: dict[str, np.ndarray], games: Sequence[Game])
     chunk = f"its chunk holds hands {games[0].index}-{games[-1].index}"
     hands = sorted(set(have["hand"].tolist()))
     if not hands:
-        raise PartError(f"{where}: no rows, but {chunk}")
+        raise PartError(f"{where}: no rows, but {chunk}; {_RECOVER}")
     if set(hands) != {g.index for g in games}:
         shown = f"{hands[0]}-{hands[-1]}" if len(hands) > 1 else str(hands[0])
-        raise PartError(f"{where}: holds hands {shown} ({len(hands)} distinct), but {chunk}")
+        raise PartError(f"{where}: holds hands {shown} ({len(hands)} distinct), but {chunk}; {_RECOVER}")
     rows = list(zip(*(have[k].tolist() for k in _KEYS), strict=True))
     wanted = set(zip(*(want[k].tolist() for k in _KEYS), strict=True))
     if len(rows) != len(set(rows)) or len(rows) != len(wanted):
-        raise PartError(f"{where}: {len(rows)} rows for {len(games)} hands: a (hand, seat) row is repeated or missing")
+        raise PartError(
+            f"{where}: {len(rows)} rows for {len(games)} hands: a (hand, seat) row is repeated or missing; {_RECOVER}"
+        )
     wrong = min(set(rows) - wanted)
     raise PartError(
         f"{where}: hand {wrong[0]} seat {wrong[2]} has wall seed {wrong[1]} and entry {wrong[3]}, "
-        f"which are not this tournament's"
+        f"which are not this tournament's; {_RECOVER}"
     )
 
 
-def verify_segment(seg: Segment, games_of: Callable[[int], Sequence[Game]]) -> None:
-    """Check that every row group of ``seg`` holds exactly the hands of the chunk the footer
-    names (hand indices, wall seeds (R1.4), one row per seat, the seating's entries; nothing
-    else). ``games_of(chunk_id)`` gives a chunk's hands (``IndexError``: no such chunk).
-    Raises :class:`PartError` naming the file, the row group and the chunk."""
+def _verified_row_group(f: pq.ParquetFile, seg: Segment, rg: int) -> pa.Table:
+    """Row group ``rg`` of ``seg`` after checking it against its checksum."""
+    where = f"{seg.path} (row group {rg}, chunk {seg.chunks[rg]})"
     try:
-        table = pq.read_table(seg.path, columns=_KEYS)
+        table = f.read_row_group(rg)
+        table.validate(full=True)
     except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
-        raise PartError(f"{seg.path}: not a readable results segment ({type(exc).__name__}: {exc})") from None
-    cols = {k: table.column(k).to_numpy() for k in _KEYS}
-    start = 0
-    for rg, (chunk, n) in enumerate(zip(seg.chunks, seg.rows, strict=True)):
-        where = f"{seg.path} (row group {rg}, chunk {chunk})"
-        try:
-            games = games_of(chunk)
-        except IndexError:
-            raise PartError(f"{where}: this tournament has no chunk {chunk}") from None
-        _check_chunk(where, {k: v[start : start + n] for k, v in cols.items()}, games)
-        start += n
+        raise PartError(f"{where}: not readable ({_short(exc)}); {_RECOVER}") from None
+    if not table.schema.equals(SCHEMA):  # a damaged footer can change a column's name or type
+        raise PartError(f"{where}: its columns are not the results table's (damaged); {_RECOVER}")
+    if table.num_rows != seg.rows[rg] or chunk_digest(seg.run, seg.chunks[rg], table) != seg.checksums[rg]:
+        raise PartError(f"{where}: its rows do not match their checksum (damaged); {_RECOVER}")
+    return table
 
 
-def _chunk_tables(out_dir: str | Path, chunk_ids: Sequence[int]) -> Iterator[pa.Table]:
-    """The stored chunks in the order of ``chunk_ids``. A segment's file is open only from its
-    first chunk read to its last: an open file holds its footer (some kilobytes per row group,
-    thousands of row groups), so keeping every segment open would grow with the run."""
+def _open_segment(seg: Segment) -> pq.ParquetFile:
+    try:
+        return pq.ParquetFile(seg.path)
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
+        raise PartError(f"{seg.path}: not a readable results segment ({_short(exc)}); {_RECOVER}") from None
+
+
+def verify_segment(seg: Segment, games_of: Callable[[int], Sequence[Game]], run: str) -> None:
+    """Check that ``seg`` was written by the run ``run`` and that every row group holds exactly
+    the rows its checksum names, and the hands of the chunk the footer names (hand indices, wall
+    seeds (R1.4), one row per seat, the seating's entries; nothing else). ``games_of(chunk_id)``
+    gives a chunk's hands (``IndexError``: no such chunk). Raises :class:`PartError` naming
+    the file, the row group and the chunk, and how to recover."""
+    if seg.run != run:
+        raise PartError(
+            f"{seg.path}: a segment of another run ({seg.run}; this run is {run}: another tournament, "
+            f"or another variant of the study); {_RECOVER}"
+        )
+    f = _open_segment(seg)
+    try:
+        for rg, chunk in enumerate(seg.chunks):
+            where = f"{seg.path} (row group {rg}, chunk {chunk})"
+            table = _verified_row_group(f, seg, rg)
+            try:
+                games = games_of(chunk)
+            except IndexError:
+                raise PartError(f"{where}: this tournament has no chunk {chunk}; {_RECOVER}") from None
+            _check_chunk(where, {k: table.column(k).to_numpy() for k in _KEYS}, games)
+    finally:
+        f.close()
+
+
+def _chunk_tables(out_dir: str | Path, chunk_ids: Iterable[int]) -> Iterator[pa.Table]:
+    """The stored chunks in the order of ``chunk_ids``, each checked against its checksum. A
+    segment's file is open only from its first chunk read to its last: an open file holds its
+    footer (some kilobytes per row group, thousands of row groups), so keeping every segment
+    open would grow with the run."""
     where = stored_chunks(out_dir)
-    last = {where[c][0].path: i for i, c in enumerate(chunk_ids)}
+    ids = list(chunk_ids)
+    last = {where[c][0].path: i for i, c in enumerate(ids)}
     files: dict[Path, pq.ParquetFile] = {}
     try:
-        for i, c in enumerate(chunk_ids):
+        for i, c in enumerate(ids):
             seg, rg = where[c]
             f = files.get(seg.path)
             if f is None:
-                f = files[seg.path] = pq.ParquetFile(seg.path)
-            yield f.read_row_group(rg)
+                f = files[seg.path] = _open_segment(seg)
+            yield _verified_row_group(f, seg, rg)
             if last[seg.path] == i:
                 files.pop(seg.path).close()
     finally:
@@ -428,9 +591,10 @@ def _batches(tables: Iterator[pa.Table], rows: int) -> Iterator[pa.Table]:
         yield pa.concat_tables(buf).sort_by([("hand", "ascending"), ("seat", "ascending")])
 
 
-def write_final(out_dir: str | Path, path: Path, chunk_ids: Sequence[int], *, csv: Path | None = None) -> int:
+def write_final(out_dir: str | Path, path: Path, chunk_ids: Iterable[int], *, csv: Path | None = None) -> int:
     """Write the stored ``chunk_ids`` (consecutive chunks in hand order) to ``path`` (Parquet,
-    atomically) and ``csv``, sorted by (hand, seat), one batch at a time. Returns the rows."""
+    atomically) and ``csv``, sorted by (hand, seat), one batch at a time, every chunk checked
+    against its checksum. Returns the rows."""
     tmp = path.with_name(f".{path.name}.tmp")
     rows = 0
     writer = pq.ParquetWriter(str(tmp), SCHEMA)
@@ -457,14 +621,19 @@ def write_final(out_dir: str | Path, path: Path, chunk_ids: Sequence[int], *, cs
 
 
 def read_stored(out_dir: str | Path, columns: Sequence[str] | None = None) -> pa.Table:
-    """Every stored chunk (closed segments, then any journal's finished chunks), sorted by
-    (hand, seat): the results of an unfinished run."""
-    tables = [pq.read_table(seg.path, columns=list(columns) if columns else None) for seg in segments(out_dir)]
+    """Every stored chunk (closed segments, then any journal's finished chunks), each checked
+    against its checksum, sorted by (hand, seat): the results of an unfinished run."""
+    tables = []
+    for seg in segments(out_dir):
+        f = _open_segment(seg)
+        try:
+            tables += [_verified_row_group(f, seg, rg) for rg in range(len(seg.chunks))]
+        finally:
+            f.close()
     for _, p in _numbered(out_dir, _JOURNAL):
-        batches = [b for _, b in _journal_batches(p)[0]]
-        if batches:
-            t = pa.Table.from_batches(batches, schema=SCHEMA)
-            tables.append(t.select(list(columns)) if columns else t)
+        tables += [pa.Table.from_batches([e.batch], schema=SCHEMA) for e in _journal_batches(p)[0]]
+    if columns:
+        tables = [t.select(list(columns)) for t in tables]
     if not tables:
         t = SCHEMA.empty_table()
         return t.select(list(columns)) if columns else t
