@@ -43,9 +43,9 @@ One run at a time uses an output folder: :class:`OutputLock` holds an ``flock`` 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
@@ -273,6 +273,32 @@ class OutputBusy(RuntimeError):
     """Another run holds the output folder's lock."""
 
 
+if sys.platform == "win32":  # no flock: msvcrt locks a byte far past the pid the file records
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        os.lseek(fd, 1 << 20, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            raise BlockingIOError from None
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
+
+    def _unlock(fd: int) -> None:
+        os.lseek(fd, 1 << 20, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
 _HELD: set[int] = set()  # lock file descriptors held by this process
 
 
@@ -289,9 +315,9 @@ class OutputLock:
 
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _lock(fd)
         except BlockingIOError:
             holder = os.read(fd, 64).decode("ascii", "replace").strip() or "?"
             os.close(fd)
@@ -308,7 +334,7 @@ class OutputLock:
         fd, self.fd = self.fd, None
         if fd is not None:
             _HELD.discard(fd)
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            _unlock(fd)
             os.close(fd)
 
     def __enter__(self) -> Self:
