@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MINUS",
+    "needed_width",
     "TERMINAL_WIDTH",
     "bullets",
     "clear_at",
@@ -133,30 +134,60 @@ def png_data_uri(fig: Figure, dpi: int = 100) -> tuple[bytes, str]:
 # ---------------------------------------------------------------------------- terminal
 
 
+def _needs(columns: list[tuple[str, str]], rows: list[list[str]], wrap_text: bool) -> tuple[list[int], list[int]]:
+    """Per column: the least width (a number's widest cell, else the longest word of a wrapping
+    text column or of the header) and the width without any wrapping."""
+    from rich.cells import cell_len
+
+    least, full = [], []
+    for i, (header, justify) in enumerate(columns):
+        cells = [r[i] for r in rows]
+        words = [cell_len(w) for c in [header, *cells] for w in c.split()] + [1]
+        widest = max([cell_len(c) for c in cells] + [1])
+        least.append(max(words) if wrap_text and justify == "left" else max(widest, max(words)))
+        full.append(max(widest, cell_len(header)))
+    return least, full
+
+
+def needed_width(columns: Iterable[tuple[str, str]], rows: Iterable[Iterable[str]], *, wrap_text: bool = True) -> int:
+    """The fewest terminal columns :func:`table` needs to show every cell uncut."""
+    least, _full = _needs(list(columns), [list(r) for r in rows], wrap_text)
+    return sum(least) + _GAP * (len(least) - 1)
+
+
+#: Columns between two table columns: padding either side and the (blank) divider.
+_GAP = 3
+
+
 def table(
     title: str | None,
     columns: Iterable[tuple[str, str]],
     rows: Iterable[Iterable[str]],
     width: int = TERMINAL_WIDTH,
+    *,
+    wrap_text: bool = True,
 ) -> Table:
     """A rich table ``width`` columns wide at most: ``columns`` are ``(header, justify)`` pairs
-    (``"left"`` or ``"right"``). No cell is ever cut: each column is at least as wide as its
-    widest cell and its longest header word (in terminal columns, East Asian characters counting
-    two); the room left lets as many headers as fit stand on one line, the others wrap at spaces."""
+    (``"left"`` or ``"right"``). No cell is ever cut: a number column is at least as wide as its
+    widest cell, a text column (with ``wrap_text``) as its longest word, in terminal columns
+    (East Asian characters count two). The room left goes first to text cells, so that labels
+    stand on one line, then to headers; what does not fit wraps at spaces."""
     from rich import box
     from rich.cells import cell_len
     from rich.table import Table
 
     cols = list(columns)
     body = [list(r) for r in rows]
-    need = [
-        max([cell_len(r[i]) for r in body] + [cell_len(w) for w in header.split()] + [1])
-        for i, (header, _j) in enumerate(cols)
-    ]
-    room = width - 3 * (len(cols) - 1) - sum(need)  # a gap: padding either side and the divider
-    short = [max(0, cell_len(h) - need[i]) for i, (h, _j) in enumerate(cols)]
-    for i in sorted(range(len(cols)), key=lambda i: short[i]):  # the most whole headers
-        grow = min(max(0, room), short[i])
+    need, full = _needs(cols, body, wrap_text)
+    room = width - _GAP * (len(cols) - 1) - sum(need)
+    text_first = sorted(range(len(cols)), key=lambda i: (cols[i][1] != "left", full[i] - need[i]))
+    for i in text_first:
+        target = full[i] if cols[i][1] == "left" else max(need[i], max((cell_len(r[i]) for r in body), default=0))
+        grow = min(max(0, room), max(0, target - need[i]))
+        need[i] += grow
+        room -= grow
+    for i in sorted(range(len(cols)), key=lambda i: full[i] - need[i]):  # then as many whole headers as fit
+        grow = min(max(0, room), max(0, full[i] - need[i]))
         need[i] += grow
         room -= grow
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
