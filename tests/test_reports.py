@@ -166,8 +166,10 @@ def test_report_command_prints_what_the_run_printed(tmp_path):
     assert report.exit_code == 0, report.output
     printed = run.stdout
     assert printed == report.stdout
-    for words in ("seed: 3", "rules: leshan", "line-up: random, greedy, value, value", "command: xuezhan tournament"):
+    for words in ("seed: 3", "rules: leshan", "line-up: random, greedy, value, value"):
         assert words in printed
+    # the command as typed: the options given, none of the defaults
+    assert f"command: xuezhan tournament {toml} --output {out} --no-progress --logs\n" in printed
     assert "The biggest losses, to replay" in printed and "pip install 'xuezhan[serve]'" in printed
     assert "xuezhan view" in printed
 

@@ -404,27 +404,26 @@ def describe_rules(rules: dict[str, Any]) -> str:
 
 def command_line() -> str | None:
     """The command being run, rebuilt from click's context: ``xuezhan tournament FILE`` and
-    every option given a value other than its default (None outside a command)."""
+    every option given on the command line, in the command's order (None outside a command)."""
     import click
+    from click.core import ParameterSource
 
     ctx = click.get_current_context(silent=True)
     if ctx is None:
         return None
     words = ["xuezhan", ctx.info_name or ""]
     for param in ctx.command.params:
-        value = ctx.params.get(param.name or "")
+        name = param.name or ""
+        value = ctx.params.get(name)
         if isinstance(param, click.Argument):
             words.append(str(value))
             continue
-        if not isinstance(param, click.Option) or value is None or value == param.default:
+        if not isinstance(param, click.Option) or ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE:
             continue
-        flag = max(param.opts, key=len)
         if param.is_flag:
-            if param.secondary_opts and not value:
-                flag = max(param.secondary_opts, key=len)
-            words.append(flag)
+            words.append(max(param.opts if value else param.secondary_opts or param.opts, key=len))
         else:
-            words += [flag, str(value)]
+            words += [max(param.opts, key=len), str(value)]
     return shlex.join(words)
 
 
@@ -633,18 +632,18 @@ def format_report(
 
     if summary is None:
         summary = summarize(df)
-    parts: list[Any] = [Text(header.title)]
-    parts += [Text(f"{label}: {value}") for label, value in header.items() if label != "hands"]
-    parts[0] = Text(
-        f"{header.title} on {header.walls:,} walls" + (f" ({header.seating} seating)" if header.seating else "")
-    )
+    seating = f" ({header.seating} seating)" if header.seating else ""
+    # the header is never wrapped: the command line must paste back into a shell whole
+    lines = [f"{header.title} on {header.walls:,} walls{seating}"]
+    lines += [f"{label}: {value}" for label, value in header.items() if label != "hands"]
+    parts: list[Any] = []
     if len(summary) > 1:
-        parts.append(Text(""))
         parts.append(Text("Verdict (paired: each comparison on the same walls, 95% intervals):"))
         parts.append(bullets(v.sentence for v in verdicts(pairwise(df), list(summary.index))))
+        parts.append(Text(""))
     main, more = strategy_tables(summary)
-    parts += [Text(""), _rich(main), Text(""), _rich(more)]
-    text = terminal_text(parts)
+    parts += [_rich(main), Text(""), _rich(more)]
+    text = "\n".join(lines) + "\n\n" + terminal_text(parts)
     lost = format_lost_hands(lost_hands(df, out)) if out is not None else ""
     return text + ("\n\n" + lost if lost else "")
 
