@@ -135,6 +135,25 @@ def test_an_interval_covering_zero_says_no_clear_difference():
     assert not v.clear and v.sentence.endswith(": no clear difference")
 
 
+def test_a_far_behind_strategy_gets_its_own_panel_so_close_ones_stay_apart():
+    import matplotlib.pyplot as plt
+
+    from xuezhan.tournament.report import report_plots
+
+    df = three_strategies()
+    plots = {p.name: p for p in report_plots(df, summarize(df, rating=False))}
+    try:
+        axes = [ax for ax in plots["mean_delta"].figure.axes if ax.get_yticklabels()]
+        panels = sorted(sorted(t.get_text() for t in ax.get_yticklabels()) for ax in axes)
+        assert panels == [["alpha", "beta"], ["gamma"]]
+        assert "separate panels" in plots["mean_delta"].caption
+        # the forest plot: one row per comparison, each on its own scale
+        assert len(plots["paired_differences"].figure.axes) == 3
+    finally:
+        for p in plots.values():
+            plt.close(p.figure)
+
+
 def test_clear_only_when_zero_is_excluded_at_the_decimals_shown():
     assert not clear_at(0.001, 0.004, 2)  # [0.00, 0.00] shown
     assert clear_at(0.001, 0.004, 3)
