@@ -12,8 +12,9 @@ with the operating system, so that no bot, whatever it does or spawns, can stall
   buffering more than the cap plus one read.
 
 POSIX only (process groups, non-blocking pipes): elsewhere (Windows) starting a bot raises
-:class:`UnsupportedPlatform`, an :class:`OSError` that says so. Every live process group is listed in a registry so that
-:func:`kill_all` can end them all at once, e.g. from a signal handler of a dying worker.
+:class:`UnsupportedPlatform`, an :class:`OSError` that says so. Every live process group is
+listed in a registry so that :func:`kill_all` can end them all at once, e.g. from a signal
+handler of a dying worker.
 """
 
 from __future__ import annotations
