@@ -20,6 +20,8 @@ MODULES = [
     "xuezhan.files",
     "xuezhan.documents",
     "xuezhan.rulebook",
+    "xuezhan.reporting",
+    "xuezhan.tournament.report",
     "xuezhan.strategies.botprocess",
     "xuezhan.strategies.guarded",
     # the round engine

@@ -427,9 +427,9 @@ def test_report_writes_plots_and_a_self_contained_html(tmp_path):
     df = run(cfg(hands=12), progress=False)
     paths = write_report(df, tmp_path, title="t")
     html = paths["html"].read_text(encoding="utf-8")
-    assert html.count("data:image/png;base64,") == 3
+    assert html.count("data:image/png;base64,") == 4
     assert "<img" in html and 'src="http' not in html and "value" in html
-    for name in ("mean_delta", "score_distribution", "fan_histogram"):
+    for name in ("paired_differences", "mean_delta", "score_distribution", "fan_histogram"):
         assert paths[name].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert pd.read_csv(paths["summary_csv"])["strategy"].tolist()
 
@@ -444,7 +444,7 @@ def test_cli_tournament_and_report(tmp_path):
         [*CLI, "tournament", str(toml), "-o", str(out), "--csv"], capture_output=True, text=True, timeout=300
     )
     assert r.returncode == 0, r.stderr
-    assert "delta/hand" in r.stdout and "greedy" in r.stdout
+    assert "points per hand" in r.stdout and "greedy" in r.stdout
     assert (out / "results.parquet").is_file() and (out / "results.csv").is_file() and (out / "report.html").is_file()
     csv = load_results(out / "results.csv")
     pd.testing.assert_frame_equal(csv, load_results(out / "results.parquet"))

@@ -8,7 +8,7 @@ from xuezhan.cli._common import GuardedGroup
 
 
 @click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="xuezhan")
+@click.version_option(package_name="xuezhan", prog_name="xuezhan")
 def main() -> None:
     """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run
     tournaments and rule studies, check bots, serve the game room.

@@ -17,19 +17,15 @@ from xuezhan.cli._common import BadInput, check_output_folder, run_options, run_
 if TYPE_CHECKING:
     import pandas as pd
 
+    from xuezhan.tournament.report import ReportHeader
+
 __all__ = ["COMMANDS", "tournament_command", "report_command"]
 
 
-def _print_report(df: pd.DataFrame, out_dir: Path | None, title: str, plots: bool) -> None:
-    from xuezhan.tournament.report import format_pairwise, format_summary, pairwise, summarize, write_report
+def _print_report(df: pd.DataFrame, out_dir: Path | None, header: ReportHeader, plots: bool) -> None:
+    from xuezhan.tournament.report import print_report
 
-    summary = summarize(df)
-    click.echo(format_summary(summary, title=title))
-    if len(summary) > 1:
-        click.echo(format_pairwise(pairwise(df)))
-    if out_dir is not None and plots:
-        paths = write_report(df, out_dir, title=title, summary=summary)
-        click.echo(f"report: {paths['html']}  (plots and summary.csv beside it)")
+    print_report(df, out_dir, header, page=plots, echo=click.echo)
 
 
 @click.command("tournament")
@@ -93,14 +89,14 @@ def tournament_command(
     )
     df = run_to_folder("tournament", file, out, lambda: run(config, options))
     click.echo(f"results: {out / 'results.parquet'}" + (f" and {out / 'results.csv'}" if csv_ else ""), err=True)
-    if not no_report:
-        _print_report(df, out, f"{config.name} ({config.n_games} hands, rules {df['rules_id'].iloc[0]})", True)
-    if hand_logs:
-        from xuezhan.tournament.hand_logs import worst_hands
+    from xuezhan.tournament.report import command_line, format_lost_hands, lost_hands, run_header, save_header
 
-        click.echo(f"hand logs: {config.hand_logs}; the biggest losses, to replay:")
-        for name, hand, delta, path in worst_hands(df, config.hand_logs or ""):
-            click.echo(f"  {name}: hand {hand} ({delta:+d})  xuezhan view {path}")
+    header = run_header(config, df, command_line())
+    save_header(out, header)  # `xuezhan report` prints the same header
+    if not no_report:
+        _print_report(df, out, header, True)  # with hand logs, the report lists the biggest losses
+    elif hand_logs:
+        click.echo(format_lost_hands(lost_hands(df, out)))
 
 
 @click.command("report")
@@ -129,8 +125,9 @@ def report_command(results: Path, output: Path | None, no_plots: bool) -> None:
     if df.empty:
         raise BadInput(f"{results}: no results yet")
     out = output or (results if results.is_dir() else results.parent)
-    title = f"{results.name}: {df['hand'].nunique()} hands"
-    _print_report(df, out, title, not no_plots)
+    from xuezhan.tournament.report import load_header
+
+    _print_report(df, out, load_header(results, df), not no_plots)
 
 
 COMMANDS = [tournament_command, report_command]

@@ -11,8 +11,10 @@ with the operating system, so that no bot, whatever it does or spawns, can stall
 - A line longer than :data:`LINE_CAP` bytes is refused (:class:`LineTooLong`) without ever
   buffering more than the cap plus one read.
 
-POSIX only (process groups). Every live process group is listed in a registry so that
-:func:`kill_all` can end them all at once, e.g. from a signal handler of a dying worker.
+POSIX only (process groups, non-blocking pipes): elsewhere (Windows) starting a bot raises
+:class:`UnsupportedPlatform`, an :class:`OSError` that says so. Every live process group is
+listed in a registry so that :func:`kill_all` can end them all at once, e.g. from a signal
+handler of a dying worker.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
 import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
 from typing import IO
 
-__all__ = ["LINE_CAP", "BotClosed", "BotProcess", "LineTooLong", "kill_all"]
+__all__ = ["LINE_CAP", "BotClosed", "BotProcess", "LineTooLong", "UnsupportedPlatform", "kill_all"]
 
 #: The longest line a bot may write, in bytes (newline excluded); longer is garbage (R8).
 LINE_CAP = 1 << 20
@@ -39,6 +42,14 @@ _LEADER_POLL = 0.05
 GRACE = 0.2
 
 _LIVE: weakref.WeakSet[BotProcess] = weakref.WeakSet()
+
+
+#: Process groups and selectable pipes: Linux, macOS and the other POSIX systems.
+POSIX = os.name == "posix"
+
+
+class UnsupportedPlatform(OSError):
+    """External bot processes need POSIX process groups and pipes; this system has neither."""
 
 
 class BotClosed(EOFError):
@@ -102,6 +113,11 @@ class BotProcess:
         env: dict[str, str] | None = None,
         stderr: str | IO[bytes] | None = None,
     ) -> None:
+        if not POSIX:
+            raise UnsupportedPlatform(
+                f"external bots need process groups, which {sys.platform} lacks: run them on Linux or macOS"
+                " (a module:Class strategy runs in-process on any system with trusted = true)"
+            )
         err: int | IO[bytes] | None
         opened: IO[bytes] | None = None
         if stderr is None:

@@ -1,29 +1,43 @@
 """A study's report: terminal tables, tidy Parquet and one self-contained HTML page with plots.
 
-:func:`format_study` renders :class:`~xuezhan.study.measure.StudyReport` as plain-text tables
-(one per section: a column per variant, ``value ±half-width`` for the base variant and
-``value (Δ ±half-width)`` for the others, ``*`` when the paired interval excludes 0).
-:func:`write_study_report` writes ``summary.parquet`` (the tidy table of estimates),
-``distribution.parquet`` and ``report.html``: the tables and three figures embedded as PNG —
-a forest plot of paired differences, rule firing side by side, and the score distributions
-overlaid.
+:func:`format_study` renders :class:`~xuezhan.study.measure.StudyReport` as terminal tables
+(rich: one per section, a column per variant, ``value ±half-width`` for the base variant and
+``value (Δ±half-width)`` for the others, ``*`` when the paired interval excludes 0 at
+the decimals shown). :func:`write_study_report` writes ``summary.parquet`` (the tidy table of
+estimates), ``distribution.parquet`` and ``report.html`` (the template
+``xuezhan/templates/study.html.j2``): the tables and three figures embedded as PNG — a forest
+plot of paired differences, rule firing side by side, and the score distributions overlaid.
+
+Each row of a table has one number of decimals: enough to show the narrowest of its intervals'
+half-widths to two significant digits (:func:`xuezhan.reporting.decimals_for`), so a cell is
+never more precise than its neighbours, and a difference is marked only when its interval
+excludes zero at that precision (a ``Δ −0.00 [−0.00, −0.00]`` is never marked).
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import math
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from xuezhan.reporting import (
+    clear_at,
+    decimals_for,
+    needed_width,
+    number,
+    png_data_uri,
+    render_page,
+    table,
+    terminal_text,
+)
 from xuezhan.study.measure import SECTIONS, StudyReport
 
-__all__ = ["FOREST_KEYS", "format_study", "study_figures", "write_study_report"]
+__all__ = ["FOREST_KEYS", "format_study", "study_figures", "study_meta", "write_study_report"]
 
 #: The headline quantities of the forest plot (the strategies' mean deltas are added).
 FOREST_KEYS: tuple[str, ...] = (
@@ -39,83 +53,153 @@ FOREST_KEYS: tuple[str, ...] = (
 )
 
 
-def _decimals(low: float, high: float, kind: str) -> int:
-    """Decimals that show an interval's half-width to about two significant digits."""
-    h = (high - low) / 2 * (100 if kind == "share" else 1)
-    if not (math.isfinite(h) and h > 0):
-        return 1 if kind == "share" else 2
-    return int(min(4, max(0, 1 - math.floor(math.log10(h)))))
+def _scale(kind: str) -> float:
+    """Shares are shown in % (their differences in percentage points), numbers as they are."""
+    return 100.0 if kind == "share" else 1.0
 
 
-def _fmt(value: float, kind: str, signed: bool = False, decimals: int | None = None) -> str:
-    if math.isnan(value):
-        return "-"
-    x = 100 * value if kind == "share" else value
-    dec = (1 if kind == "share" else 2) if decimals is None else decimals
-    text = f"{x:+.{dec}f}" if signed else f"{x:.{dec}f}"
-    return text + ("%" if kind == "share" and not signed else "")
+def _half(low: float, high: float) -> float:
+    return (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.inf
 
 
-def _half(low: float, high: float, kind: str, decimals: int) -> str:
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return ""
-    h = (high - low) / 2 * (100 if kind == "share" else 1)
-    return f"±{h:.{decimals}f}"
+@dataclass(frozen=True)
+class Cell:
+    """One (quantity, variant) of a table, formatted: the value, its interval, and for the
+    variants other than the base the paired difference, its interval and whether it is clear."""
+
+    value: str
+    interval: str = ""
+    half: str = ""
+    diff: str = ""
+    diff_interval: str = ""
+    diff_half: str = ""
+    clear: bool = False
+
+    @property
+    def text(self) -> str:
+        """The terminal cell: ``value ±half`` or ``value (diff±half)*`` (diff: Δ against the base)."""
+        if not self.diff:
+            return f"{self.value} {self.half}".strip()
+        return f"{self.value} ({self.diff}{self.diff_half}){'*' if self.clear else ''}"
 
 
-def _cell(r: Any, base: bool) -> str:
-    if base:
-        dec = _decimals(r.ci_low, r.ci_high, r.kind)
-        return f"{_fmt(r.value, r.kind, decimals=dec)} {_half(r.ci_low, r.ci_high, r.kind, dec)}".strip()
-    if r.diff != r.diff:
-        return _fmt(r.value, r.kind)
-    dec = _decimals(r.diff_low, r.diff_high, r.kind)
-    star = "*" if r.significant else ""
-    diff = _fmt(r.diff, r.kind, True, dec) + _half(r.diff_low, r.diff_high, r.kind, dec)
-    return f"{_fmt(r.value, r.kind, decimals=dec)} ({diff}{star})"
+def _row_decimals(rows: Sequence[Any]) -> int:
+    """One number of decimals for a quantity across its variants: the base variant's interval
+    to two significant digits, or one decimal more when a paired difference needs it (a
+    difference's interval is often far narrower); integers without intervals (quantiles of
+    whole-point deltas) have none."""
+    kind = rows[0].kind
+    k = _scale(kind)
+    least = 1 if kind == "share" else 2
+    own = [_half(r.ci_low, r.ci_high) * k for r in rows]
+    diffs = [_half(r.diff_low, r.diff_high) * k for r in rows if r.diff == r.diff]
+    own = [h for h in own if math.isfinite(h) and h > 0]
+    diffs = [h for h in diffs if math.isfinite(h) and h > 0]
+    if not own and not diffs:
+        values = [r.value * k for r in rows if r.value == r.value]
+        whole = kind != "share" and values and all(float(v).is_integer() for v in values)
+        return 0 if whole else least
+    d = decimals_for(min(own), least=least) if own else least
+    if diffs:
+        d = max(d, min(decimals_for(min(diffs), least=least) - 1, d + 1))
+    return d
+
+
+def _cells(report: StudyReport) -> tuple[dict[tuple[str, str], Cell], list[tuple[str, str, str, str]]]:
+    """Formatted cells by (key, variant), and the rows: (section, key, label, rule)."""
+    t = report.table
+    cells: dict[tuple[str, str], Cell] = {}
+    rows: list[tuple[str, str, str, str]] = []
+    for key, g in t.groupby("key", sort=False):
+        recs: list[Any] = list(g.itertuples(index=False))
+        first = recs[0]
+        rows.append((str(first.section), str(key), str(first.label), str(first.rule)))
+        d = _row_decimals(recs)
+        k = _scale(first.kind)
+        pct = "%" if first.kind == "share" else ""
+        for r in recs:
+            value = number(r.value * k, d) + pct if r.value == r.value else "-"
+            finite = math.isfinite(r.ci_low) and math.isfinite(r.ci_high)
+            interval = f"[{number(r.ci_low * k, d)}, {number(r.ci_high * k, d)}]" if finite else ""
+            half = f"±{number(_half(r.ci_low, r.ci_high) * k, d)}" if finite else ""
+            if r.variant == report.base or r.diff != r.diff:
+                cells[(str(key), str(r.variant))] = Cell(value, interval, half)
+                continue
+            dfin = math.isfinite(r.diff_low) and math.isfinite(r.diff_high)
+            lo, hi = r.diff_low * k, r.diff_high * k
+            cells[(str(key), str(r.variant))] = Cell(
+                value,
+                interval,
+                half,
+                diff=number(r.diff * k, d, signed=True) + (" pp" if pct and not dfin else ""),
+                diff_interval=(
+                    f"[{number(lo, d, signed=True)}, {number(hi, d, signed=True)}]" + (" pp" if pct else "")
+                    if dfin
+                    else ""
+                ),
+                diff_half=f"±{number(_half(lo, hi), d)}" if dfin else "",
+                clear=bool(dfin and clear_at(lo, hi, d)),
+            )
+    return cells, rows
+
+
+def _label(label: str, rule: str) -> str:
+    return f"{label} [{rule}]" if rule else label
 
 
 def format_study(report: StudyReport, *, title: str | None = None, label_width: int = 40) -> str:
-    """Plain-text tables of a study report, one per section."""
-    variants = report.variants
-    t = report.table
-    cells: dict[tuple[Any, str], str] = {}
-    rows_all: list[Any] = list(t.itertuples(index=False))
-    for r in rows_all:
-        cells[(r.key, r.variant)] = _cell(r, r.variant == report.base)
-    widths = [
-        max([len(v) + (7 if v == report.base else 0)] + [len(cells.get((k, v), "")) for k in t["key"].unique()])
-        for v in variants
-    ]
-    lines = [title] if title else []
+    """Terminal tables of a study report, one per section (``label_width`` is kept for
+    callers of the earlier fixed-width layout: labels now wrap instead of being cut)."""
+    del label_width
+    cells, rows = _cells(report)
+    headers = [f"{v} (base)" if v == report.base else v for v in report.variants]
+    lines: list[Any] = [title] if title else []
     lines.append(
-        f"{report.clusters} walls, each played by every variant with the same seats; "
-        f"hands per variant: {', '.join(str(n) for n in dict.fromkeys(report.hands.values()))}"
+        f"{report.clusters:,} walls, each played by every variant with the same seats; hands per variant: "
+        f"{', '.join(f'{n:,}' for n in dict.fromkeys(report.hands.values()))}"
     )
     lines.append(
-        f"Δ = paired difference against the base variant {report.base!r} over the same walls, "
-        "±: half-width of the 95% interval (clustered by wall; shares in percentage points), "
-        "* = the interval excludes 0"
+        f"value (Δ±h): Δ = paired difference against the base variant {report.base!r} over the same walls; "
+        "±h: half-width of the 95% interval (clustered by wall; shares in %, their differences in "
+        "percentage points); * = the interval excludes 0 at the decimals shown"
     )
     lines += report.notes
+    tables = []
     for section, heading in SECTIONS.items():
-        rows = t[t["section"] == section]
-        if rows.empty:
+        body = [
+            (_label(label, rule), *(cells[(key, v)].text if (key, v) in cells else "-" for v in report.variants))
+            for sec, key, label, rule in rows
+            if sec == section
+        ]
+        if not body:
             continue
-        head = f"{heading:<{label_width}} " + " ".join(
-            f"{(v + ' (base)') if v == report.base else v:>{w}}" for v, w in zip(variants, widths, strict=True)
-        )
-        lines += ["", head, "-" * len(head)]
-        for key, g in rows.groupby("key", sort=False):
-            first: Any = g.iloc[0]
-            label = f"{first.label} [{first.rule}]" if first.rule else first.label
-            if len(label) > label_width:
-                label = label[: label_width - 1] + "…"
-            lines.append(
-                f"{label:<{label_width}} "
-                + " ".join(f"{cells.get((key, v), '-'):>{w}}" for v, w in zip(variants, widths, strict=True))
-            )
-    return "\n".join(lines)
+        columns = [(heading, "left"), *((h, "right") for h in headers)]
+        tables.append((columns, body))
+    width = max([100] + [needed_width(c, b, wrap_text=True) for c, b in tables])
+    parts: list[Any] = list(lines)
+    for columns, body in tables:
+        parts += ["", table(None, columns, body, width=width)]
+    return terminal_text(parts, width=width)
+
+
+def study_meta(config: Any, command: str | None = None) -> list[tuple[str, str]]:
+    """The page's header lines for a study ``config`` (a :class:`~xuezhan.study.StudyConfig`):
+    seed, rules, line-up, date, version and the command."""
+    import time
+
+    from xuezhan import __version__
+    from xuezhan.tournament.report import describe_rules
+
+    out = [
+        ("seed", str(config.seed)),
+        ("rules", describe_rules(dict(config.rules))),
+        ("variants", ", ".join(v.name for v in config.variants)),
+        ("line-up", ", ".join(config.labels)),
+        ("played", f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with xuezhan {__version__}"),
+    ]
+    if command:
+        out.append(("command", command))
+    return out
 
 
 # ---------------------------------------------------------------------------- figures
@@ -232,53 +316,15 @@ def _plain(label: str) -> str:
     return _CJK.sub("", label).strip(" ,:") or label
 
 
-def _png(fig: Any) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    return base64.b64encode(buf.getvalue()).decode()
-
-
-def _section_html(report: StudyReport, section: str) -> str:
-    rows = report.table[report.table["section"] == section]
-    if rows.empty:
-        return "<p>nothing to report</p>"
-    out = ["<table><thead><tr><th>quantity</th><th>rule</th>"]
-    out += [f"<th>{html.escape(v)}{' (base)' if v == report.base else ''}</th>" for v in report.variants]
-    out.append("</tr></thead><tbody>")
-    for _key, g in rows.groupby("key", sort=False):
-        first: Any = g.iloc[0]
-        out.append(f"<tr><td>{html.escape(first.label)}</td><td>{html.escape(first.rule)}</td>")
-        tuples: list[Any] = list(g.itertuples(index=False))
-        by_v: dict[str, Any] = {r.variant: r for r in tuples}
-        for v in report.variants:
-            r = by_v.get(v)
-            if r is None:
-                out.append("<td>-</td>")
-                continue
-            value = html.escape(_fmt(r.value, r.kind))
-            ci = (
-                f"<br><small>[{html.escape(_fmt(r.ci_low, r.kind))}, {html.escape(_fmt(r.ci_high, r.kind))}]</small>"
-                if math.isfinite(r.ci_low)
-                else ""
-            )
-            diff = ""
-            if r.diff == r.diff:
-                unit = " pp" if r.kind == "share" else ""
-                iv = (
-                    f" [{_fmt(r.diff_low, r.kind, True)}, {_fmt(r.diff_high, r.kind, True)}]"
-                    if math.isfinite(r.diff_low)
-                    else ""
-                )
-                cls = "sig" if r.significant else "ns"
-                diff = f'<br><span class="{cls}">Δ {html.escape(_fmt(r.diff, r.kind, True) + unit + iv)}</span>'
-            out.append(f"<td>{value}{ci}{diff}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
-def write_study_report(report: StudyReport, out_dir: str | Path, *, title: str = "Rule study") -> dict[str, Path]:
-    """Write ``summary.parquet``, ``distribution.parquet`` and ``report.html`` to ``out_dir``."""
+def write_study_report(
+    report: StudyReport,
+    out_dir: str | Path,
+    *,
+    title: str = "Rule study",
+    meta: Sequence[tuple[str, str]] = (),
+) -> dict[str, Path]:
+    """Write ``summary.parquet``, ``distribution.parquet`` and ``report.html`` to ``out_dir``;
+    ``meta`` (see :func:`study_meta`) heads the page."""
     import matplotlib.pyplot as plt
 
     out = Path(out_dir)
@@ -290,14 +336,26 @@ def write_study_report(report: StudyReport, out_dir: str | Path, *, title: str =
     }
     report.table.to_parquet(paths["summary"], index=False)
     report.distribution.to_parquet(paths["distribution"], index=False)
-    images = {}
+    alts = {
+        "forest": "forest plot of paired differences",
+        "rules": "rule firing per variant",
+        "scores": "score distributions",
+    }
+    captions = {
+        "forest": "Each panel is one quantity; each dot the paired difference of a variant against the base "
+        f"variant {report.base} on the same walls, the bar its 95% interval. A bar clear of the dashed zero "
+        "line is a change the rules make; shares are in percentage points.",
+        "rules": "How often each rule fires under each variant (share of hands, with 95% intervals): "
+        "bars of different lengths are rules the variants make fire more or less often.",
+        "scores": "The share of seat-hands at each score change (both axes logarithmic): a variant whose "
+        "line reaches further out makes bigger wins and losses.",
+    }
+    figures = {}
     for name, fig in study_figures(report).items():
-        images[name] = _png(fig)
+        _data, uri = png_data_uri(fig, dpi=100)
+        width = int(fig.get_figwidth() * 100)
         plt.close(fig)
-
-    def img(name: str, alt: str) -> str:
-        return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{images[name]}"></figure>'
-
+        figures[name] = {"alt": alts[name], "caption": captions[name], "uri": uri, "width": width}
     explain = {
         "ends": "Share of hands ending with three winners, an exhausted wall or an escape.",
         "rules": "Share of hands in which each rule fired at least once (per-hand counts where stated).",
@@ -306,38 +364,27 @@ def write_study_report(report: StudyReport, out_dir: str | Path, *, title: str =
         "dealer": "The dealer's result (every variant deals the same walls to the same seats).",
         "strategies": "How each strategy of the line-up fares: does the rule change favour a style of play?",
     }
+    cells, rows = _cells(report)
     sections = []
     for key, heading in SECTIONS.items():
-        body = _section_html(report, key)
-        if key == "rules":
-            body = img("rules", "rule firing per variant") + body
-        if key == "scores":
-            body = img("scores", "score distributions") + body
-        sections.append(f'<h2 id="{key}">{html.escape(heading)}</h2><p>{html.escape(explain[key])}</p>{body}')
-    notes = "".join(f"<p class='meta'>{html.escape(n)}</p>" for n in report.notes)
-    page = f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1400px; }}
-table {{ border-collapse: collapse; font-variant-numeric: tabular-nums; margin-bottom: 1em; }}
-th, td {{ border: 1px solid #ccc; padding: 3px 8px; text-align: right; vertical-align: top; }}
-th:first-child, td:first-child {{ text-align: left; }}
-small {{ color: #666; }} .sig {{ color: #b00; font-weight: 600; }} .ns {{ color: #777; }}
-img {{ max-width: 100%; }} .meta {{ color: #555; }}
-</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p class="meta">Variants: {html.escape(", ".join(report.variants))}; base variant: {html.escape(report.base)}.
-{report.clusters} walls, each played by every variant with the same seats (hands per variant:
-{html.escape(", ".join(f"{v}: {n}" for v, n in report.hands.items()))}).</p>
-{notes}
-<p>Every value has a 95% interval clustered by wall seed. <b>Δ</b> is the paired difference
-against the base variant over the same walls (same seeds, same seats), so it measures what the
-rules alone change; <span class="sig">red</span> when its interval excludes 0. Shares are in %,
-their differences in percentage points (pp).</p>
-<h2 id="forest">At a glance: paired differences</h2>
-{img("forest", "forest plot of paired differences")}
-{"".join(sections)}
-</body></html>
-"""
+        body = [
+            {
+                "label": label,
+                "rule": rule,
+                "cells": [cells.get((k, v)) for v in report.variants],
+            }
+            for sec, k, label, rule in rows
+            if sec == key
+        ]
+        sections.append({"key": key, "heading": heading, "explain": explain[key], "rows": body})
+    page = render_page(
+        "study.html.j2",
+        title=title,
+        meta=list(meta),
+        report=report,
+        hands=", ".join(f"{v}: {n:,}" for v, n in report.hands.items()),
+        sections=sections,
+        figures=figures,
+    )
     paths["html"].write_text(page, encoding="utf-8")
     return paths

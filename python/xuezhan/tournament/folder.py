@@ -29,10 +29,10 @@ folder is changed.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any, Literal, Self
@@ -142,6 +142,32 @@ class OutputBusy(RunRefused):
 _HELD: set[int] = set()  # lock file descriptors held by this process
 
 
+if sys.platform == "win32":  # no flock: msvcrt locks a byte far past the pid the file records
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        os.lseek(fd, 1 << 20, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            raise BlockingIOError from None
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
+
+    def _unlock(fd: int) -> None:
+        os.lseek(fd, 1 << 20, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
 class OutputLock:
     """An exclusive ``flock`` on ``OUT/.lock`` for the duration of a run (a context manager).
 
@@ -156,14 +182,14 @@ class OutputLock:
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         except OSError as exc:  # a folder, a dangling link, no permission: name the file
             raise RunRefused(
                 f"{self.path}: cannot open the output folder's lock file ({exc.strerror or exc}); "
                 "remove it or choose another output folder"
             ) from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _lock(fd)
         except BlockingIOError:
             holder = os.read(fd, 64).decode("ascii", "replace").strip() or "?"
             os.close(fd)
@@ -180,7 +206,7 @@ class OutputLock:
         fd, self.fd = self.fd, None
         if fd is not None:
             _HELD.discard(fd)
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            _unlock(fd)
             os.close(fd)
 
     def __enter__(self) -> Self:

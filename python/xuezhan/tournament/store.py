@@ -149,6 +149,8 @@ def next_segment(out_dir: str | Path) -> int:
 
 
 def _fsync(path: Path) -> None:
+    if os.name == "nt" and path.is_dir():  # Windows cannot open a folder (its renames need no sync)
+        return
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)

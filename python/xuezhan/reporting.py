@@ -1,0 +1,230 @@
+"""What the tournament and study reports share: number formats, the page templates, the
+terminal tables.
+
+- Numbers: :func:`decimals_for` picks the decimals that show an interval's half-width to two
+  significant digits; :func:`number` formats with thousands separators and a true minus sign.
+  A difference counts as clear (:func:`clear_at`) only when its interval, rounded to the
+  decimals shown, excludes zero, so ``−0.00 [−0.00, −0.00]`` is never marked.
+- Pages: one Jinja2 environment (:func:`render_page`) over the templates of
+  ``xuezhan/templates`` (a base page with the shared style, one template per report).
+- Terminal: :func:`terminal_text` lays rich tables and text out at a fixed width without colour,
+  so a report prints the same on every terminal and in a file (East Asian wide characters take
+  two columns, as a terminal shows them).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import jinja2
+    from matplotlib.figure import Figure
+    from rich.console import RenderableType
+    from rich.table import Table
+
+__all__ = [
+    "MINUS",
+    "needed_width",
+    "TERMINAL_WIDTH",
+    "bullets",
+    "clear_at",
+    "decimals_for",
+    "number",
+    "percent",
+    "png_data_uri",
+    "render_page",
+    "table",
+    "terminal_text",
+]
+
+#: The minus sign of every report (U+2212, the width of a plus sign in tabular figures).
+MINUS = "\u2212"
+#: Columns of a terminal report: the same text on every terminal, in a log and in a file.
+TERMINAL_WIDTH = 100
+
+
+def decimals_for(half_width: float, *, least: int = 0, most: int = 4) -> int:
+    """Decimals that show ``half_width`` (an interval's half-width, in the unit shown) to about
+    two significant digits, within ``least`` and ``most``.
+
+    >>> decimals_for(0.118), decimals_for(0.74), decimals_for(3.1), decimals_for(40.0)
+    (2, 2, 1, 0)
+    >>> decimals_for(0.0), decimals_for(float("inf"), least=1)
+    (4, 1)
+    """
+    if not math.isfinite(half_width):
+        return least
+    if half_width <= 0:
+        return most
+    return int(min(most, max(least, 1 - math.floor(math.log10(half_width)))))
+
+
+def number(x: float, decimals: int, *, signed: bool = False, grouped: bool = True) -> str:
+    """``x`` with ``decimals`` decimals, thousands separators and a true minus sign; ``-`` for NaN.
+
+    >>> number(-30.0184, 2), number(0.694, 2, signed=True), number(8000, 0), number(float("nan"), 2)
+    ('−30.02', '+0.69', '8,000', '-')
+    >>> number(-0.001, 2)
+    '0.00'
+    """
+    if x != x:
+        return "-"
+    text = f"{x:{'+' if signed else ''}{',' if grouped else ''}.{decimals}f}"
+    if float(text.replace(",", "")) == 0:  # a value that rounds to zero has no sign
+        return text.lstrip("+-")
+    return text.replace("-", MINUS)
+
+
+def percent(share: float, decimals: int = 1, *, signed: bool = False) -> str:
+    """A share (0–1) as a percentage: ``percent(0.7205) == '72.1%'``; ``-`` for NaN."""
+    if share != share:
+        return "-"
+    return number(100 * share, decimals, signed=signed) + "%"
+
+
+def clear_at(low: float, high: float, decimals: int) -> bool:
+    """Whether the interval ``[low, high]`` excludes zero at the precision shown.
+
+    >>> clear_at(0.575, 0.814, 2), clear_at(-0.004, -0.001, 2), clear_at(0.0, 0.0, 2)
+    (True, False, False)
+    """
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return False
+    return round(low, decimals) > 0 or round(high, decimals) < 0
+
+
+# ---------------------------------------------------------------------------- pages
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("xuezhan", "templates"),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        undefined=jinja2.StrictUndefined,  # a missing value is a bug, never an empty cell
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["number"] = number
+    env.filters["percent"] = percent
+    return env
+
+
+def render_page(template: str, **context: Any) -> str:
+    """Render one of the package's page templates (``xuezhan/templates/TEMPLATE``)."""
+    return _environment().get_template(template).render(**context)
+
+
+def png_data_uri(fig: Figure, dpi: int = 100) -> tuple[bytes, str]:
+    """The figure as PNG bytes and as a ``data:`` URI for a self-contained page."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    data = buf.getvalue()
+    return data, "data:image/png;base64," + base64.b64encode(data).decode()
+
+
+# ---------------------------------------------------------------------------- terminal
+
+
+def _needs(columns: list[tuple[str, str]], rows: list[list[str]], wrap_text: bool) -> tuple[list[int], list[int]]:
+    """Per column: the least width (a number's widest cell, else the longest word of a wrapping
+    text column or of the header) and the width without any wrapping."""
+    from rich.cells import cell_len
+
+    least, full = [], []
+    for i, (header, justify) in enumerate(columns):
+        cells = [r[i] for r in rows]
+        words = [cell_len(w) for c in [header, *cells] for w in c.split()] + [1]
+        widest = max([cell_len(c) for c in cells] + [1])
+        least.append(max(words) if wrap_text and justify == "left" else max(widest, max(words)))
+        full.append(max(widest, cell_len(header)))
+    return least, full
+
+
+def needed_width(columns: Iterable[tuple[str, str]], rows: Iterable[Iterable[str]], *, wrap_text: bool = True) -> int:
+    """The fewest terminal columns :func:`table` needs to show every cell uncut."""
+    least, _full = _needs(list(columns), [list(r) for r in rows], wrap_text)
+    return sum(least) + _GAP * (len(least) - 1)
+
+
+#: Columns between two table columns: padding either side and the (blank) divider.
+_GAP = 3
+
+
+def table(
+    title: str | None,
+    columns: Iterable[tuple[str, str]],
+    rows: Iterable[Iterable[str]],
+    width: int = TERMINAL_WIDTH,
+    *,
+    wrap_text: bool = True,
+) -> Table:
+    """A rich table ``width`` columns wide at most: ``columns`` are ``(header, justify)`` pairs
+    (``"left"`` or ``"right"``). No cell is ever cut: a number column is at least as wide as its
+    widest cell, a text column (with ``wrap_text``) as its longest word, in terminal columns
+    (East Asian characters count two). The room left goes first to text cells, so that labels
+    stand on one line, then to headers; what does not fit wraps at spaces."""
+    from rich import box
+    from rich.cells import cell_len
+    from rich.table import Table
+
+    cols = list(columns)
+    body = [list(r) for r in rows]
+    need, full = _needs(cols, body, wrap_text)
+    room = width - _GAP * (len(cols) - 1) - sum(need)
+    text_first = sorted(range(len(cols)), key=lambda i: (cols[i][1] != "left", full[i] - need[i]))
+    for i in text_first:
+        target = full[i] if cols[i][1] == "left" else max(need[i], max((cell_len(r[i]) for r in body), default=0))
+        grow = min(max(0, room), max(0, target - need[i]))
+        need[i] += grow
+        room -= grow
+    for i in sorted(range(len(cols)), key=lambda i: full[i] - need[i]):  # then as many whole headers as fit
+        grow = min(max(0, room), max(0, full[i] - need[i]))
+        need[i] += grow
+        room -= grow
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for (header, justify), w in zip(cols, need, strict=True):
+        t.add_column(header, justify=justify, width=w, overflow="fold")  # type: ignore[arg-type]
+    for row in body:
+        t.add_row(*row)
+    return t
+
+
+def bullets(lines: Iterable[str], mark: str = "-") -> RenderableType:
+    """Lines as a list whose wrapped lines stay indented under their first word."""
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for line in lines:
+        grid.add_row(mark, line)
+    return grid
+
+
+def terminal_text(parts: Iterable[RenderableType], width: int = TERMINAL_WIDTH) -> str:
+    """Plain text of rich renderables (tables, strings) laid out ``width`` columns wide."""
+    from rich.console import Console
+
+    console = Console(
+        file=io.StringIO(),
+        width=width,
+        color_system=None,
+        force_terminal=False,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        record=True,
+    )
+    for part in parts:
+        console.print(part)
+    lines = console.export_text(styles=False).splitlines()
+    return "\n".join(line.rstrip() for line in lines)

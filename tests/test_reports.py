@@ -1,0 +1,299 @@
+"""The tournament and study reports: the verdict first, one sentence per paired comparison; a
+difference marked only when its interval excludes zero at the precision shown; pages that fit a
+1280 px window in Chromium; terminal tables with whole labels, aligned East Asian text and one
+number of decimals per row; ``xuezhan report`` printing what the run printed."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from rich.cells import cell_len
+from scipy import stats
+
+from xuezhan.cli import main
+from xuezhan.reporting import MINUS, clear_at, number
+from xuezhan.study import run_study
+from xuezhan.study.measure import study_report
+from xuezhan.study.report import format_study, write_study_report
+from xuezhan.tournament.report import (
+    ReportHeader,
+    format_report,
+    pairwise,
+    summarize,
+    verdicts,
+    write_report,
+)
+
+ROOT = Path(__file__).parents[1]
+SNAPSHOT = Path(__file__).parent / "snapshots" / "tournament_report.txt"
+CHROMIUM = os.environ.get("XUEZHAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+HEADER = ReportHeader(
+    name="synthetic",
+    hands=240,
+    walls=60,
+    seating="duplicate",
+    seed=11,
+    rules="leshan",
+    lineup=("alpha", "beta", "gamma", "gamma"),
+    version="0.0.0",
+    date="2026-01-01 00:00 UTC",
+    command="xuezhan tournament synthetic.toml",
+)
+
+
+def synthetic(per_wall: dict[str, np.ndarray], walls: int = 60) -> pd.DataFrame:
+    """A results table in which strategy ``s`` scores ``per_wall[s][w]`` in every hand of wall
+    ``w`` (four hands per wall, one seat each), so each paired difference over walls is known."""
+    rows = []
+    names = list(per_wall)
+    for w in range(walls):
+        for rot in range(4):
+            hand = 4 * w + rot
+            for seat in range(4):
+                name = names[(seat + rot) % len(names)] if seat < len(names) else names[-1]
+                delta = int(per_wall[name][w])
+                rows.append(
+                    {
+                        "hand": hand,
+                        "seed_index": w,
+                        "rules_id": "leshan",
+                        "strategy": name,
+                        "seat": seat,
+                        "delta": delta,
+                        "won": delta > 0,
+                        "self_draw": delta > 6,
+                        "fan": 1 + (abs(delta) % 3) if delta > 0 else 0,
+                        "dealt_in": int(delta < -3),
+                        "pig": delta < -15,
+                        "checked": w % 3 == 0,
+                        "ready": delta >= 0,
+                        "escape": False,
+                        "timeouts": 0,
+                        "fired": "R6.1-discard-win" if delta > 0 else "",
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def three_strategies() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    base = rng.integers(-8, 9, size=60)
+    return synthetic(
+        {
+            "alpha": base + 2 + rng.integers(-1, 2, size=60),
+            "beta": base + rng.integers(-1, 2, size=60),
+            "gamma": base - 30 + rng.integers(-4, 5, size=60),
+        }
+    )
+
+
+# ----------------------------------------------------------------------------- the verdict
+
+
+def test_every_paired_comparison_has_its_sentence_with_the_t_interval():
+    df = three_strategies()
+    pairs = pairwise(df)
+    vs = verdicts(pairs, list(summarize(df, rating=False).index))
+    assert len(vs) == len(pairs) == 3
+    per = df.groupby(["strategy", "seed_index"])["delta"].mean().unstack(0)
+    for v in vs:
+        d = (per[v.better] - per[v.worse]).to_numpy()
+        half = stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / math.sqrt(d.size)
+        expected = (
+            f"{v.better} scores {number(d.mean(), v.decimals)} points per hand more than {v.worse} on the same "
+            f"walls (95% interval {number(d.mean() - half, v.decimals)} to {number(d.mean() + half, v.decimals)}, "
+            f"60 walls): {v.better} is better"
+        )
+        assert v.sentence == expected
+    # the close call (neighbours in the ranking) comes first
+    assert (vs[0].better, vs[0].worse) == ("alpha", "beta")
+
+
+def test_a_zero_width_interval_is_never_marked():
+    same = np.arange(60) % 7 - 3
+    df = synthetic({"alpha": same, "beta": same.copy(), "gamma": same - 5})
+    v = next(v for v in verdicts(pairwise(df)) if {v.better, v.worse} == {"alpha", "beta"})
+    assert (v.diff, v.low, v.high) == (0.0, 0.0, 0.0)
+    assert not v.clear and v.sentence.endswith("no clear difference")
+    assert "score the same" in v.sentence
+
+
+def test_an_interval_covering_zero_says_no_clear_difference():
+    rng = np.random.default_rng(9)
+    noise = rng.integers(-3, 4, size=60)
+    df = synthetic({"alpha": noise, "beta": noise[::-1].copy(), "gamma": noise - 20})
+    v = next(v for v in verdicts(pairwise(df)) if {v.better, v.worse} == {"alpha", "beta"})
+    assert v.low < 0 < v.high
+    assert not v.clear and v.sentence.endswith(": no clear difference")
+
+
+def test_a_far_behind_strategy_gets_its_own_panel_so_close_ones_stay_apart():
+    import matplotlib.pyplot as plt
+
+    from xuezhan.tournament.report import report_plots
+
+    df = three_strategies()
+    plots = {p.name: p for p in report_plots(df, summarize(df, rating=False))}
+    try:
+        axes = [ax for ax in plots["mean_delta"].figure.axes if ax.get_yticklabels()]
+        panels = sorted(sorted(t.get_text() for t in ax.get_yticklabels()) for ax in axes)
+        assert panels == [["alpha", "beta"], ["gamma"]]
+        assert "separate panels" in plots["mean_delta"].caption
+        # the forest plot: one row per comparison, each on its own scale
+        assert len(plots["paired_differences"].figure.axes) == 3
+    finally:
+        for p in plots.values():
+            plt.close(p.figure)
+
+
+def test_clear_only_when_zero_is_excluded_at_the_decimals_shown():
+    assert not clear_at(0.001, 0.004, 2)  # [0.00, 0.00] shown
+    assert clear_at(0.001, 0.004, 3)
+    assert not clear_at(-0.004, -0.0001, 2)
+    assert clear_at(-0.2, -0.1, 1)
+
+
+def test_terminal_report_snapshot():
+    """The whole terminal report of a fixed table and header, word for word."""
+    df = three_strategies()
+    text = format_report(df, HEADER)
+    if os.environ.get("XUEZHAN_UPDATE_SNAPSHOTS"):
+        SNAPSHOT.write_text(text + "\n", encoding="utf-8")
+    assert text + "\n" == SNAPSHOT.read_text(encoding="utf-8")
+    assert all(cell_len(line) <= 100 for line in text.splitlines())
+
+
+def test_report_command_prints_what_the_run_printed(tmp_path):
+    toml = tmp_path / "t.toml"
+    toml.write_text(
+        'name = "t"\nhands = 8\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "value"]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    runner = CliRunner()
+    run = runner.invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-progress"])
+    assert run.exit_code == 0, run.output
+    report = runner.invoke(main, ["report", str(out)])
+    assert report.exit_code == 0, report.output
+    printed = run.stdout
+    assert printed == report.stdout
+    for words in ("seed: 3", "rules: leshan", "line-up: random, greedy, value, value"):
+        assert words in printed
+    # the command as typed: the options given, none of the defaults
+    assert f"command: xuezhan tournament {toml} --output {out} --no-progress --logs\n" in printed
+    assert "The biggest losses, to replay" in printed and "pip install 'xuezhan[serve]'" in printed
+    assert "xuezhan view" in printed
+
+
+# ----------------------------------------------------------------------------- the study
+
+
+@pytest.fixture(scope="module")
+def small_study():
+    df = run_study(
+        {
+            "strategies": ["greedy", "value", "greedy", "value"],
+            "hands": 48,
+            "seed": 5,
+            "chunk": 8,
+            "workers": 1,
+            "variants": [{"max_fan": [5, 3]}, {"name": "same as base", "max_fan": 5}],
+        },
+        progress=False,
+    )
+    return study_report(df)
+
+
+def test_study_page_marks_no_difference_of_a_variant_equal_to_the_base(small_study, tmp_path):
+    page = write_study_report(small_study, tmp_path, title="s")["html"].read_text(encoding="utf-8")
+    marked = re.findall(r'<span class="sig">Δ ([^<]*)</span>', page)
+    assert marked, "the cap of 3 changes something"
+    for text in marked:
+        numbers = [float(x.replace(MINUS, "-")) for x in re.findall(r"[+−-]?\d+(?:\.\d+)?", text)]
+        low, high = numbers[1], numbers[2]
+        assert low > 0 or high < 0, text  # an interval that shows zero is never marked
+    same = small_study.table[small_study.table["variant"] == "same as base"]
+    assert (same["diff"].fillna(0) == 0).all()
+    assert not same["significant"].any()
+
+
+def test_study_terminal_tables_keep_labels_whole_aligned_and_one_decimals_per_row(small_study):
+    text = format_study(small_study, title="s")
+    assert "…" not in text
+    words = " ".join(text.split())
+    for label in small_study.table["label"].unique():
+        assert " ".join(label.split()) in words or all(w in words for w in label.split()), label
+    lines = text.splitlines()
+    rule_width = 0
+    checked = 0
+    for line in lines:
+        if set(line) == {"─"}:
+            rule_width = cell_len(line)
+            continue
+        if not line.strip():
+            rule_width = 0
+        if rule_width and re.search(r"[\u3000-\u9fff]", line) and re.search(r"[\d%)*]$", line):
+            assert cell_len(line) == rule_width, line  # wide characters take two columns
+            checked += 1
+        if rule_width:
+            values = re.sub(r"R\d+(\.\d+)*", "", line)  # rule ids are not numbers
+            decimals = {len(m) for m in re.findall(r"\d\.(\d+)", values)}
+            assert len(decimals) <= 1, line
+    assert checked > 0
+    assert "max_fan=5 max_fan=3" not in text and "(base)" in text
+
+
+# ----------------------------------------------------------------------------- pages in Chromium
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright import sync_api
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _overflow(browser, page_path: Path) -> tuple[int, list[str]]:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(page_path.as_uri())
+        width = page.evaluate("document.documentElement.scrollWidth")
+        wide = page.evaluate(
+            "[...document.querySelectorAll('table, figure, img, p, li, dl')]"
+            ".filter(e => e.getBoundingClientRect().right > 1280).map(e => e.tagName)"
+        )
+        return width, wide
+    finally:
+        page.close()
+
+
+def test_tournament_page_fits_1280_px(browser, tmp_path):
+    df = three_strategies()
+    path = write_report(df, tmp_path, header=HEADER)["html"]
+    page = path.read_text(encoding="utf-8")
+    assert page.index("Verdict") < page.index("Per strategy")
+    for v in verdicts(pairwise(df)):
+        assert v.sentence in page
+    width, wide = _overflow(browser, path)
+    assert width <= 1280 and wide == []
+
+
+def test_study_page_fits_1280_px(browser, small_study, tmp_path):
+    path = write_study_report(small_study, tmp_path, title="s", meta=[("seed", "5"), ("command", "xuezhan study x")])[
+        "html"
+    ]
+    width, wide = _overflow(browser, path)
+    assert width <= 1280 and wide == []
