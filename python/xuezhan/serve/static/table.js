@@ -43,7 +43,12 @@
       if (token) send({ type: "resume", token });
     };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
+      if (ev.code === 4404) { // the server has no such table: say so, do not retry forever
+        say("There is no such table on this server (it may have closed). Back to the lobby to open one.", true);
+        $("turn").textContent = "No such table";
+        return;
+      }
       say("Connection lost; reconnecting…", true);
       setTimeout(connect, 1000);
     };
