@@ -47,7 +47,8 @@ def characters(files: list[Path]) -> str:
 def licence_text() -> str:
     """The SIL OFL 1.1 text as Debian ships it with the font (its copyright file's licence)."""
     lines = DEBIAN_COPYRIGHT.read_text(encoding="utf-8").splitlines()
-    start = lines.index("License: SIL-1.1") + 1
+    # the stand-alone licence paragraph (a "Files:" stanza also names the licence, without text)
+    start = next(i for i, ln in enumerate(lines[:-1]) if ln == "License: SIL-1.1" and lines[i + 1].startswith(" ")) + 1
     out = []
     for ln in lines[start:]:
         if not ln.startswith(" "):
