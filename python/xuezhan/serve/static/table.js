@@ -265,14 +265,15 @@
     return ms.join("");
   }
 
-  function resultText(r) {
+  // How a seat's hand ended, in words (short: for the seat's plate on the table).
+  function resultText(r, short) {
     switch (r.result) {
-      case "won": return `和 won, ${r.value} points`;
-      case "ready": return `ready 听牌 (查叫) · waits ${r.waits.join(" ")} · worth ${r.value}`;
+      case "won": return short ? "和 won" : `和 won, ${r.value} points`;
+      case "ready": return short ? "ready 听牌" : `ready 听牌 (查叫) · waits ${r.waits.join(" ")} · worth ${r.value}`;
       case "not_ready": return "not ready 未听 (查叫)";
       case "pig": return "pig 花猪";
       case "escaped": return "escaped 逃跑";
-      default: return "no win (the hand ended with three wins)";
+      default: return short ? "no win" : "no win (the hand ended with three wins)";
     }
   }
 
@@ -296,7 +297,7 @@
       const turn = clock && clock.seat === s && !(st && st.over);
       const wind = v ? (s - v.dealer + 4) % 4 : -1;
       let status = "";
-      if (reveal) status = `<span class="result r-${reveal[s].result}">${esc(resultText(reveal[s]))}</span>`;
+      if (reveal) status = `<span class="result r-${reveal[s].result}">${esc(resultText(reveal[s], true))}</span>`;
       else if (w) status = `<span class="won">和 ${w.fan} fan${w.from === null ? " 自摸" : ""}</span>`;
       else if (v && v.escaped[s]) status = `<span class="escaped">escaped</span>`;
       const plate = document.querySelector(`.plate[data-pos="${pos}"]`);
