@@ -247,10 +247,50 @@ def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browse
     assert buttons.count() == 1
     assert page.locator("#start-btn:visible").count() == 0
     _no_overflow(page, "the table at the end of a hand")
+    # every meld on the table has its claimed tile turned (a concealed kong none)
+    for m in page.locator(".slot-hand .meld, #my-melds .meld").all():
+        sideways = m.locator("svg.side").count()
+        assert sideways == (0 if "concealed" in (m.get_attribute("class") or "") else 1)
+    # the hand's replay names the seats as the table did
+    replay = page.get_attribute("#settle-replay", "href")
+    other = browser.new_page(viewport={"width": 1280, "height": 800})
+    other.goto(base + replay)
+    other.wait_for_selector(".rseat .nm")
+    assert [other.inner_text(f".rseat[data-seat='{s}'] .nm") for s in range(4)] == names
+    other.close()
     buttons.click()  # the only person at the table is ready: the next hand starts
     page.wait_for_function("document.getElementById('settlement').hidden", timeout=15000)
     assert "hand 2/" in page.inner_text("#match-info")
     assert not errors
+    page.close()
+
+
+def test_a_meld_turns_its_claimed_tile_towards_the_giver(base, browser):
+    """The claimed tile lies sideways at the end pointing at its giver, seen from the melder:
+    the giver on its left (the previous seat) the first tile, across the middle, on its right
+    (the next seat) the last; a concealed kong has no giver and shows two backs."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    _open_table(page, base)
+    shape = page.evaluate(
+        """() => {
+        const one = (kind, melder, giver) => {
+            const el = document.createElement('div');
+            el.innerHTML = XZ.meldHTML(kind, '5p', melder, giver);
+            const m = el.firstElementChild;
+            return {tiles: [...m.querySelectorAll('svg.tile')].map((t) =>
+                        t.classList.contains('back') ? 'back' : t.classList.contains('side') ? 'side' : 'up'),
+                    title: m.getAttribute('title')};
+        };
+        return {left: one(0, 1, 0), across: one(0, 1, 3), right: one(0, 1, 2),
+                kongRight: one(1, 3, 0), concealed: one(2, 2, null)};
+    }"""
+    )
+    assert shape["left"]["tiles"] == ["side", "up", "up"]
+    assert shape["across"]["tiles"] == ["up", "side", "up"]
+    assert shape["right"]["tiles"] == ["up", "up", "side"]
+    assert shape["kongRight"]["tiles"] == ["up", "up", "up", "side"]  # seat 0 is seat 3's next
+    assert shape["concealed"]["tiles"] == ["back", "up", "up", "back"]
+    assert shape["left"]["title"] == "pung of 5p from Alice" and shape["concealed"]["title"] == "concealed kong of 5p"
     page.close()
 
 

@@ -530,5 +530,7 @@
   XZ.settings.onChange(() => render());
   // Debug hook for tests and curious players: the current order of the hand.
   XZ.handOrder = () => order.slice();
+  // ... and a meld's markup (melder, giver), for the test of which tile turns towards whom.
+  XZ.meldHTML = (kind, tile, melder, giver) => meldHTML(kind, tile, melder, giver, "cn", "");
   connect();
 })(window.XZ);
