@@ -235,5 +235,17 @@ def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
         assert page.inner_text("#event") == second
         page.keyboard.press("End")
         assert page.is_visible("#settle") and "the hand is over" in page.inner_text("#settle-lines")
+        # each seat's river lies in its own box, in rows of six
+        for seat in range(4):
+            box = page.locator(f".rseat[data-seat='{seat}']").bounding_box()
+            tiles = page.locator(f".rseat[data-seat='{seat}'] .river .tile").all()
+            assert tiles, f"seat {seat} has no river at the end"
+            ys = []
+            for t in tiles:
+                b = t.bounding_box()
+                assert box["x"] <= b["x"] and b["x"] + b["width"] <= box["x"] + box["width"] + 1
+                assert box["y"] <= b["y"] and b["y"] + b["height"] <= box["y"] + box["height"] + 1
+                ys.append(round(b["y"]))
+            assert all(ys.count(y) <= 6 for y in set(ys))
         page.screenshot(path=str(ART / "replay-end.png"))
         page.close()
