@@ -330,3 +330,13 @@ def test_lobby_table_and_replay_fit_the_screen(base, browser, width):
     page.wait_for_selector("#logs")
     _no_overflow(page, "the replay page")
     page.close()
+
+
+def test_a_table_that_does_not_exist_says_so_instead_of_reconnecting(base, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "/table/t999999")
+    page.wait_for_function("document.getElementById('message').textContent.includes('no such table')")
+    page.wait_for_timeout(1500)  # the page used to retry every second, saying "reconnecting…"
+    assert "reconnecting" not in page.inner_text("#message")
+    assert page.inner_text("#turn") == "No such table"
+    page.close()
