@@ -67,17 +67,53 @@ def _centre(b):
 
 
 def _play_one_turn(page) -> str:
-    """Discard (the tile just drawn) or pass, if it is the person's decision; else wait."""
-    if page.is_visible("#discard-btn"):
-        page.locator("#hand .htile").last.click()
-        page.locator("#hand .htile.selected").click(button="right")
-        return "discard"
-    passed = page.query_selector("button[data-act='pass']")
-    if passed:
-        passed.click()
-        return "pass"
+    """Discard (the tile just drawn) or pass, if it is the person's decision; else wait. The
+    table may move on under the click (a claim's time runs out): then nothing was done."""
+    try:
+        if page.is_visible("#discard-btn"):
+            page.locator("#hand .htile").last.click(timeout=2000)
+            page.locator("#hand .htile.selected").click(button="right", timeout=2000)
+            return "discard"
+        if page.is_visible("button[data-act='pass']"):
+            page.locator("button[data-act='pass']").click(timeout=2000)
+            return "pass"
+    except sync_api.Error:
+        return ""
     page.wait_for_timeout(30)
     return ""
+
+
+#: Each river's tiles, as (x, y) centres relative to the table's centre (synchronous: measured
+#: between two updates of the page).
+_MEASURE_JS = """() => {
+    const f = document.getElementById('felt').getBoundingClientRect();
+    const cx = f.left + f.width / 2, cy = f.top + f.height / 2;
+    return [0, 1, 2, 3].map((p) => [...document.querySelectorAll(`.river[data-pos="${p}"] .tile`)].map((t) => {
+        const r = t.getBoundingClientRect();
+        return [r.left + r.width / 2 - cx, r.top + r.height / 2 - cy];
+    }));
+}"""
+#: ... once no animation runs.
+_RIVERS_JS = (
+    "async () => { await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));"
+    " return (" + _MEASURE_JS + ")(); }"
+)
+
+
+def _check_rows_of_six(rows) -> int:
+    """Each river with seven tiles or more: the first six in one row, the seventh behind the
+    first (further from the centre, towards its seat) and in line with it. Returns how many
+    rivers were checked."""
+    checked = 0
+    for pos, r in enumerate(rows):
+        if len(r) < 7:
+            continue
+        checked += 1
+        along = [abs(x) if pos in (1, 3) else abs(y) for x, y in r]  # distance towards its seat
+        across = [y if pos in (1, 3) else x for x, y in r]
+        assert all(abs(along[i] - along[0]) < 2 for i in range(6)), (pos, r[:6])  # one row of six
+        assert along[6] > along[0] + 5 and abs(across[6] - across[0]) < 2, (pos, r[0], r[6])
+    return checked
 
 
 def _no_overflow(page, what):
@@ -137,6 +173,14 @@ def test_four_seats_around_the_table_seen_from_ones_own_seat(base, browser, seat
         dx, dy = f[0] - cx, f[1] - cy
         toward = {0: (dy, dx), 1: (dx, dy), 2: (-dy, dx), 3: (-dx, dy)}[pos]  # (towards its seat, across)
         assert toward[0] > abs(toward[1]) * 0.3, (pos, dx, dy)
+    # rows of six, whichever way a river is turned: eight made-up discards in every river,
+    # laid out by the page's own stylesheet (set and measured at once, between two updates)
+    rows = page.evaluate(
+        "() => { document.querySelectorAll('.river').forEach((r) => { r.innerHTML ="
+        " XZ.tileSVG('5p', 'cn').repeat(8); }); return (" + _MEASURE_JS + ")(); }"
+    )
+    assert [len(r) for r in rows] == [8, 8, 8, 8]
+    assert _check_rows_of_six(rows) == 4
     page.screenshot(path=str(ART / f"table-1280-seat{seat}.png"))
     page.close()
 
@@ -190,6 +234,8 @@ def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browse
               text: last ? last.textContent : '',
               inView: r ? (r.bottom <= box.bottom + 1 && r.top >= box.top - 1) : true,
               fresh: document.querySelectorAll('.river .tile.fresh').length,
+              running: document.getAnimations().filter((a) => a.effect && a.effect.target
+                  && a.effect.target.closest && a.effect.target.closest('.river')).length,
               faceUp: document.querySelectorAll('.slot-hand .concealed-tiles > svg[data-tile]').length,
               over: !document.getElementById('settlement').hidden,
             };
@@ -199,7 +245,8 @@ def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browse
             break
         assert state["inView"], f"the newest event {state['text']!r} is scrolled out of view"
         assert not re.search(r"\bseat \d\b", state["text"]), state["text"]
-        assert state["fresh"] <= 1, "more than one river animates at once"
+        assert state["fresh"] <= 1, "more than one river tile is marked as just discarded"
+        assert state["running"] <= 1, f"{state['running']} river animations run at once"
         assert state["faceUp"] == 0, "another seat's concealed tile is face up before the end"
         fresh_seen += state["fresh"]
         if state["n"] > 30 and checked_log < 1:
@@ -210,25 +257,8 @@ def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browse
     assert fresh_seen >= 1, "no discard was ever animated"
     page.wait_for_timeout(200)
     page.screenshot(path=str(ART / "table-1280-end.png"))
-    # each river in rows of six: the seventh tile starts a new row behind the first, further
-    # from the centre and in line with it (whichever way the river is turned)
-    rows = page.evaluate(
-        """() => {
-        const f = document.getElementById('felt').getBoundingClientRect();
-        const cx = f.left + f.width / 2, cy = f.top + f.height / 2;
-        return [0, 1, 2, 3].map((p) => [...document.querySelectorAll(`.river[data-pos="${p}"] .tile`)].map((t) => {
-            const r = t.getBoundingClientRect();
-            return [r.left + r.width / 2 - cx, r.top + r.height / 2 - cy];
-        }));
-    }"""
-    )
-    long = [(pos, r) for pos, r in enumerate(rows) if len(r) >= 7]
-    assert long, "no river reached seven tiles in this hand"
-    for pos, r in long:
-        along = [abs(x) if pos in (1, 3) else abs(y) for x, y in r]  # distance towards its seat
-        across = [y if pos in (1, 3) else x for x, y in r]
-        assert all(abs(along[i] - along[0]) < 2 for i in range(6)), (pos, r[:6])  # one row of six
-        assert along[6] > along[0] + 5 and abs(across[6] - across[0]) < 2, (pos, r[0], r[6])
+    # the rivers as the hand left them: rows of six (once the last animation has finished)
+    _check_rows_of_six(page.evaluate(_RIVERS_JS))
     # every hand revealed, with its name and ready / pig / won result
     reveal = page.locator("#reveal li")
     assert reveal.count() == 4

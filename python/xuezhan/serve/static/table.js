@@ -286,7 +286,6 @@
     const reveal = st && st.over && st.reveal && st.reveal.length === 4 ? st.reveal : null;
     const a = anim;
     anim = { discard: new Set(), draw: new Set(), meld: new Set(), win: new Set() };
-    document.body.classList.toggle("hand-over", !!reveal);
     for (let s = 0; s < 4; s++) {
       const pos = (s - vs + 4) % 4;
       const info = table.seats[s];
