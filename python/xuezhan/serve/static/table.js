@@ -320,7 +320,10 @@
             tiles = XZ.splitTiles(reveal[s].hand).map((t) => XZ.tileSVG(t, style, "edge")).join("");
             if (reveal[s].win_tile) tiles += `<span class="win-tile">${XZ.tileSVG(reveal[s].win_tile, style, "edge")}</span>`;
           } else if (!v.escaped[s]) {
-            const n = 13 - 3 * v.melds[s].length + (!w && turn && clock.kind === "turn" ? 1 : 0);
+            // 13 less 3 a meld, and the 14th of the seat whose turn it is (the dealer's before its
+            // first discard, also while 换三张 and 定缺 are chosen)
+            const dealing = (v.phase === "exchange" || v.phase === "void") && s === v.dealer;
+            const n = 13 - 3 * v.melds[s].length + (!w && ((turn && clock.kind === "turn") || dealing) ? 1 : 0);
             for (let i = 0; i < n; i++) tiles += XZ.tileSVG(null, style, "edge" + (i === n - 1 && a.draw.has(s) && !w ? " fresh" : ""));
             if (w) tiles += `<span class="win-tile">${XZ.tileSVG(w.tile, style, "edge" + (a.win.has(s) ? " fresh" : ""))}</span>`;
           }
