@@ -75,7 +75,7 @@ def test_play_a_whole_hand_by_clicking(base, browser):
     sorted_checked = False
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if page.is_visible("#settlement[open]"):
+        if page.is_visible("#settlement"):
             break
         if page.is_visible("#discard-btn"):
             last = page.locator("#hand .htile").last
@@ -104,8 +104,8 @@ def test_play_a_whole_hand_by_clicking(base, browser):
             continue
         page.wait_for_timeout(40)
     page.screenshot(path=str(ART / "room-settlement.png"))
-    assert page.is_visible("#settlement[open]"), "the hand did not end within a minute"
-    lines = page.inner_text("#settle-lines")
+    assert page.is_visible("#settlement"), "the hand did not end within a minute"
+    lines = page.text_content("#settle-lines")
     assert "the hand is over" in lines and turns >= 1
     assert "R6" in lines or "R7" in lines or "R8" in lines
     assert not errors
@@ -123,7 +123,7 @@ def test_discard_timer_plays_the_selected_tile(base, browser):
     page.screenshot(path=str(ART / "room-countdown.png"))
     page.wait_for_function(
         "t => [...document.querySelectorAll('#log li')]"
-        ".some(li => li.textContent.includes('seat 0 discards ' + t + ' (timeout)'))",
+        ".some(li => li.textContent.includes('Alice discards ' + t + ' (timeout)'))",
         arg=chosen,
         timeout=8000,
     )
@@ -139,7 +139,10 @@ def test_spectator_sees_one_players_view(base, browser):
     spec.goto(table_url)
     spec.wait_for_selector(".who[data-seat='2']")
     spec.click(".who[data-seat='2']")
-    spec.wait_for_function("document.getElementById('role').textContent === 'Watching seat 2'")
+    spec.wait_for_function("document.getElementById('role').textContent === 'Watching value'")
+    # the watched seat sits at the bottom, the next one (random, seat 3) on its right
+    spec.wait_for_selector(".plate.pos-bottom .who[data-seat='2']")
+    assert spec.get_attribute(".plate.pos-right .who", "data-seat") == "3"
     spec.wait_for_selector("#hand .htile")
     n = len(spec.query_selector_all("#hand .htile"))
     assert 1 <= n <= 14
@@ -195,13 +198,13 @@ def test_chengdu_exchange_and_void_by_clicking(base, browser):
     page.click("button[data-act='exchange']")
     mine = "".join(sorted((tiles[i] for i in picked), key=_key))
     page.wait_for_function(
-        "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('seat 0 exchanges ' + t))",
+        "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('Alice exchanges ' + t))",
         arg=mine,
         timeout=8000,
     )
     page.wait_for_selector("button[data-act='void s']", timeout=15000)
     page.click("button[data-act='void s']")
-    page.wait_for_selector(".seat .void", timeout=15000)  # 定缺 shown once all four chose
+    page.wait_for_selector(".plate .void", timeout=15000)  # 定缺 shown once all four chose
     assert "缺条" in page.inner_text(".pos-bottom .who")
     page.screenshot(path=str(ART / "room-void.png"))
     page.close()
@@ -218,6 +221,8 @@ def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
         page.goto(url + "/replay?log=f0")
         page.wait_for_selector(".rseat")
         assert page.inner_text("#event").startswith("dealt")
+        # a tournament log names no one: the seats are "seat N"; a table's hand has its names
+        assert page.inner_text(".rseat[data-seat='1'] .nm") == "seat 1"
         # all four hands open: 14 + 13 + 13 + 13 tiles at the deal
         sizes = [len(page.locator(f".rseat[data-seat='{s}'] .hand .tile").all()) for s in range(4)]
         assert sorted(sizes) == [13, 13, 13, 14]
@@ -230,5 +235,17 @@ def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
         assert page.inner_text("#event") == second
         page.keyboard.press("End")
         assert page.is_visible("#settle") and "the hand is over" in page.inner_text("#settle-lines")
+        # each seat's river lies in its own box, in rows of six
+        for seat in range(4):
+            box = page.locator(f".rseat[data-seat='{seat}']").bounding_box()
+            tiles = page.locator(f".rseat[data-seat='{seat}'] .river .tile").all()
+            assert tiles, f"seat {seat} has no river at the end"
+            ys = []
+            for t in tiles:
+                b = t.bounding_box()
+                assert box["x"] <= b["x"] and b["x"] + b["width"] <= box["x"] + box["width"] + 1
+                assert box["y"] <= b["y"] and b["y"] + b["height"] <= box["y"] + box["height"] + 1
+                ys.append(round(b["y"]))
+            assert all(ys.count(y) <= 6 for y in set(ys))
         page.screenshot(path=str(ART / "replay-end.png"))
         page.close()

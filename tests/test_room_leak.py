@@ -20,6 +20,7 @@ from _room_helpers import fast_room, hand_events, read_until
 
 from xuezhan.engine import public_view
 from xuezhan.serve.app import create_app
+from xuezhan.tiles import parse_tiles
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -67,6 +68,9 @@ def _check_message(m, sees: int, role: str) -> None:
             assert e["seat"] == sees, "a void choice is private until all four are revealed (R11.2)"
     raw = json.dumps(m.model_dump())
     assert "legal_actions" not in raw
+    # every hand is revealed at the end of the hand and not one message before (R7 at the table)
+    if not m.over:
+        assert m.reveal == [], "a hand revealed before the hand is over"
 
 
 @pytest.mark.parametrize("preset, hands", [("leshan", 2), ("chengdu", 1)])
@@ -134,10 +138,27 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                 for m in logs[s]:
                     if m.type != "state":
                         continue
-                    rest = m.model_dump(exclude={"events"})
+                    # once the hand is over, ``reveal`` shows every hand (checked below)
+                    rest = m.model_dump(exclude={"events", "reveal"} if m.over else {"events"})
                     if rest["view"] is not None:
                         rest["view"] = {k: v for k, v in rest["view"].items() if k not in ("hand", "discards")}
                     text = json.dumps(rest)
                     for o in range(4):
                         if o != s and len(hands_seen[o]) >= 4:
                             assert hands_seen[o] not in text, (s, o)
+            # the reveal at the end: every seat's concealed tiles as the engine holds them, the
+            # same for every watcher, with the seats' names and the engine's results
+            for s in range(4):
+                rev = finals[s].reveal
+                assert [h.seat for h in rev] == [0, 1, 2, 3] and rev == finals[0].reveal
+                assert [h.name for h in rev] == finals[s].names
+                for h in rev:
+                    held = sorted(parse_tiles(rnd.observation(h.seat).to_dict()["hand"]))
+                    shown = sorted(parse_tiles(h.hand) + (parse_tiles(h.win_tile) if h.win_tile else []))
+                    won = any(w.seat == h.seat for w in rnd.wins)
+                    if won and rnd.wins[[w.seat for w in rnd.wins].index(h.seat)].how != "self_draw":
+                        shown = sorted(parse_tiles(h.hand))  # a discard won on is not in the hand
+                    assert shown == held, h
+                    assert (h.result == "won") == won
+                    assert (h.result == "pig") == (h.seat in rnd.pigs)
+                    assert (h.result == "ready") == (h.seat in rnd.ready and not won)

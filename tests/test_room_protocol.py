@@ -213,13 +213,15 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
         assert m.over and acted > 0
         rnd = room.tables[t["id"]].rnd
         pays = [e.to_json() for e in rnd.events if e.type == "pay"]
-        # every payment, in order, in words: payer, payee, amount and rule id
+        # the seats go by their names: the person's, the bots' (unique here, so no wind added)
+        assert m.names == ["Me", "greedy", "value", "random"]
+        # every payment, in order, in words: payer, payee (by name), amount and rule id
         lines = iter(m.settlement)
         for e in pays:
-            to = "nobody" if e["to"] is None else f"seat {e['to']}"
+            to = "nobody" if e["to"] is None else m.names[e["to"]]
             assert any(
                 line.endswith(", " + e["rule"])
-                and f"seat {e['from']} " in line
+                and f"{m.names[e['from']]} " in line
                 and to in line
                 and f" {e['amount']}" in line
                 for line in lines
@@ -232,6 +234,7 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
         assert m.replay_id in offered
         doc = client.get(f"/api/replay/{m.replay_id}").json()
         assert doc["frames"][-1]["deltas"] == rnd.deltas
+        assert doc["names"] == m.names and m.names[rnd.dealer] in doc["frames"][0]["text"]
         assert len(doc["frames"]) == len(rnd.events) + 1
         assert client.get("/api/replay/t999-1").status_code == 404
         tm = read_until(ws, lambda m: m.type == "table" and m.hand_no == 1)
@@ -375,3 +378,35 @@ def test_view_command_names_a_bad_log_without_a_traceback(tmp_path):
     res = CliRunner().invoke(main, ["view", str(bad), "--no-browser"])
     assert res.exit_code == 1
     assert "bad.jsonl: line 2 is not JSON" in res.output and "Traceback" not in res.output
+
+
+def test_a_hand_in_play_is_never_revealed():
+    from xuezhan.engine import Round
+    from xuezhan.serve.reveal import revealed_hands
+
+    with pytest.raises(ValueError, match="only once it is over"):
+        revealed_hands(Round.from_seed("leshan", 3), ["a", "b", "c", "d"])
+
+
+def test_the_state_names_the_seats_and_whom_each_meld_came_from():
+    """``names`` (duplicates told apart by seat wind) and ``meld_from`` equal the engine's
+    claims, in every state message of a hand of bots watched from seat 0."""
+    room = fast_room()
+    with serving(room) as client:
+        t = client.post("/api/tables", json={"hands": 1, "bots": ["greedy", "greedy", "value", "value"]}).json()
+        ws = _connect(client, t["id"])
+        for _ in range(5000):
+            m = read_until(ws, lambda m: m.type == "state")
+            if m.view is None:
+                continue
+            d = m.view["dealer"]
+            winds = ["East", "South", "West", "North"]
+            bots = ["greedy", "greedy", "value", "value"]
+            assert m.names == [f"{n} ({winds[(s - d) % 4]})" for s, n in enumerate(bots)]
+            assert [len(f) for f in m.meld_from] == [len(x) for x in m.view["melds"]]
+            if m.over:
+                break
+        rnd = room.tables[t["id"]].rnd
+        assert m.over and m.meld_from == [list(x) for x in rnd.meld_from]
+        claimed = [(e.seat, e.frm) for e in rnd.events if e.type == "meld" and e.meld != "jiagang"]
+        assert sorted(claimed) == sorted((s, f) for s, fs in enumerate(m.meld_from) for f in fs if f is not None)

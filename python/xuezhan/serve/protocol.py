@@ -28,6 +28,7 @@ __all__ = [
     "ErrorMsg",
     "ProtocolError",
     "ResumeMsg",
+    "RevealedHand",
     "SeatInfo",
     "SelectMsg",
     "ServerMessage",
@@ -181,11 +182,32 @@ class Clock(_Msg):
     total_ms: int
 
 
+class RevealedHand(_Msg):
+    """One seat's tiles once the hand is over, never before: its concealed tiles (``hand``,
+    without the tile it won on, ``win_tile``) and how its hand ended (``result``): ``won``;
+    at the ready check (查叫, R7) ``ready`` with its ``waits`` and ``value`` (R7.3),
+    ``not_ready`` (R7.4) or ``pig`` (花猪, R7.1); ``escaped`` (R8); ``playing`` when the hand
+    ended without a ready check (three players won)."""
+
+    seat: Seat
+    name: str
+    hand: str
+    win_tile: TileText | None = None
+    result: Literal["won", "ready", "not_ready", "pig", "escaped", "playing"]
+    value: int = 0
+    waits: list[TileText] = []
+
+
 class StateMsg(_Msg):
     """One seat's view of the hand: its :class:`~xuezhan.engine.Observation` (``view``), the
     public views of the new events since the last state message (``events`` from index
     ``events_from``; ``reset`` = the list starts over), the clock, and for the seated player
-    its legal actions. ``settlement`` is every payment in words, with its rule id."""
+    its legal actions. ``settlement`` is every payment in words, with its rule id.
+
+    ``names`` is what the table calls each seat this hand (the events and the settlement use
+    them); ``meld_from`` gives, for each seat's melds in order, the seat its claimed tile came
+    from (``None`` for a concealed kong; public, as the claim was); ``reveal`` is every seat's
+    hand once the hand is over, and empty until then."""
 
     type: Literal["state"] = "state"
     seat: Seat
@@ -199,6 +221,9 @@ class StateMsg(_Msg):
     reset: bool = False
     events: list[dict[str, Any]] = []
     settlement: list[str] = []
+    names: list[str] = []
+    meld_from: list[list[Seat | None]] = []
+    reveal: list[RevealedHand] = []
     over: bool = False
     #: Once the hand is over: its id for the replay page (``/replay?log=ID``, all hands open).
     replay_id: str | None = None

@@ -27,7 +27,7 @@ from xuezhan.serve.words import payment_text, settlement_lines
 from xuezhan.tiles import TILE_STR as _TILE
 from xuezhan.tiles import parse_tiles
 
-__all__ = ["LogError", "frames", "read_log_lines"]
+__all__ = ["LogError", "frames", "named_log", "read_log_lines"]
 
 _MELD = {"peng": 0, "gang": 1, "jiagang": 1}
 
@@ -44,6 +44,23 @@ def read_log_lines(path: str | Path) -> list[str]:
         return [ln for ln in read_lines(path) if ln.strip()]
     except ValueError as exc:  # the file reader's errors name the file and the fault
         raise LogError(str(exc)) from None
+
+
+def named_log(lines: list[str], names: list[str]) -> list[str]:
+    """A hand log whose header also names the seats (``names``), for the replay page; the
+    engine's replay ignores the field."""
+    hdr = json.loads(lines[0])
+    hdr["names"] = list(names)
+    return [json.dumps(hdr, sort_keys=True, separators=(",", ":"), ensure_ascii=False), *lines[1:]]
+
+
+def _names(hdr: dict) -> list[str]:
+    """The seats' names from a log header, ``seat N`` where it has none (a log from a
+    tournament, or an uploaded file whose names are not four short strings)."""
+    got = hdr.get("names")
+    if isinstance(got, list) and len(got) == 4 and all(isinstance(n, str) and 0 < len(n) <= 40 for n in got):
+        return list(got)
+    return [f"seat {s}" for s in range(4)]
 
 
 class _Tracker:
@@ -129,44 +146,45 @@ class _Tracker:
         }
 
 
-def describe(e: dict) -> str:
-    """One event in words."""
+def describe(e: dict, names: list[str] | None = None) -> str:
+    """One event in words, the seats by ``names`` if given."""
     t = e.get("type")
-    s = e.get("seat")
+    who = (lambda i: f"seat {i}") if names is None else (lambda i: names[i])
+    s = who(e["seat"]) if e.get("seat") is not None else None
     extra = " (timeout default)" if e.get("default") else ""
     if t == "start":
-        return f"the hand starts: seat {e['dealer']} deals, {e['wall_count']} tiles in the wall"
+        return f"the hand starts: {who(e['dealer'])} deals, {e['wall_count']} tiles in the wall"
     if t == "draw":
-        return f"seat {s} draws {e['tile']}" + (" (kong replacement)" if e.get("replacement") else "")
+        return f"{s} draws {e['tile']}" + (" (kong replacement)" if e.get("replacement") else "")
     if t in ("discard", "angang", "jiagang"):
         verb = {
             "discard": "discards",
             "angang": "makes a concealed kong of",
             "jiagang": "adds to its pung",
         }[t]
-        return f"seat {s} {verb} {e['tile']}{extra}"
+        return f"{s} {verb} {e['tile']}{extra}"
     if t in ("peng", "gang", "pass"):
-        return f"seat {s} says {t}{extra}"
+        return f"{s} says {t}{extra}"
     if t == "hu":
-        return f"seat {s} declares a win" + (" (compulsory, R4.4)" if e.get("forced") else "")
+        return f"{s} declares a win" + (" (compulsory, R4.4)" if e.get("forced") else "")
     if t == "meld":
-        frm = f" from seat {e['from']}" if e.get("from") is not None else ""
-        return f"seat {s}: {e['meld']} of {e['tile']}{frm}"
+        frm = f" from {who(e['from'])}" if e.get("from") is not None else ""
+        return f"{s}: {e['meld']} of {e['tile']}{frm}"
     if t == "pay":
-        return payment_text(e)
+        return payment_text(e, names)
     if t == "exchange":
-        return f"seat {s} puts {e['tiles']} aside to exchange (R11.1){extra}"
+        return f"{s} puts {e['tiles']} aside to exchange (R11.1){extra}"
     if t == "exchanged":
         return f"the tiles pass {e['direction']} (R11.1)"
     if t == "received":
-        return f"seat {s} receives {e['tiles']}"
+        return f"{s} receives {e['tiles']}"
     if t == "void":
-        return f"seat {s} chooses void suit {e['suit']} (R11.2){extra}"
+        return f"{s} chooses void suit {e['suit']} (R11.2){extra}"
     if t == "voids":
         return f"void suits revealed: {', '.join(map(str, e['voids']))}"
     if t == "last_tiles":
         return f"last tiles: {e['wall_count']} left, every win is compulsory (R4.4)"
-    lines = settlement_lines([e])
+    lines = settlement_lines([e], names)
     return lines[0] if lines else json.dumps(e, ensure_ascii=False)
 
 
@@ -182,11 +200,12 @@ def frames(lines: Iterable[str], name: str = "log") -> dict:
         raise LogError(f"{name}: line 1 is not a hand-log header")
     hdr = records[0]
     try:
+        names = _names(hdr)
         tr = _Tracker(hdr)
-        out = [tr.frame(f"dealt: seat {hdr['dealer']} is the dealer")]
+        out = [tr.frame(f"dealt: {names[hdr['dealer']]} is the dealer")]
         for e in records[1:]:
             tr.apply(e)
-            out.append(tr.frame(describe(e)))
+            out.append(tr.frame(describe(e, names)))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise LogError(f"{name}: line {len(out) + 1} is not a hand-log event the viewer knows: {exc}") from None
     rules = hdr.get("rules", {})
@@ -195,6 +214,7 @@ def frames(lines: Iterable[str], name: str = "log") -> dict:
         "seed": hdr.get("seed"),
         "dealer": hdr["dealer"],
         "preset": rules.get("preset"),
+        "names": names,
         "frames": out,
-        "settlement": settlement_lines(records[1:]),
+        "settlement": settlement_lines(records[1:], names),
     }

@@ -31,7 +31,9 @@ from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.rules import Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
 from xuezhan.serve.protocol import Clock, SeatInfo, StateMsg, TableMsg
-from xuezhan.serve.words import settlement_lines
+from xuezhan.serve.replay import named_log
+from xuezhan.serve.reveal import revealed_hands
+from xuezhan.serve.words import seat_labels, settlement_lines
 from xuezhan.tiles import TILE_STR as _TILE
 from xuezhan.tiles import parse_tiles
 
@@ -246,6 +248,7 @@ class Table:
                 total_ms=int(d.total * 1000),
             )
         sel = self.selected[seat] if role == "player" else None
+        names = seat_labels([s.name for s in self.seats], rnd.dealer)
         return StateMsg(
             seat=seat,
             role=role,  # type: ignore[arg-type]
@@ -257,7 +260,10 @@ class Table:
             events_from=start,
             reset=reset,
             events=views[start:],
-            settlement=settlement_lines(views) if rnd.over else [],
+            settlement=settlement_lines(views, names) if rnd.over else [],
+            names=names,
+            meld_from=[list(m) for m in rnd.meld_from],
+            reveal=revealed_hands(rnd, names) if rnd.over else [],  # never before the end
             over=rnd.over,
             replay_id=self.replay_id() if rnd.over else None,
             server_ms=time.time() * 1000.0,
@@ -448,7 +454,8 @@ class Table:
         rnd = self.rnd
         if rnd is None or not rnd.over:
             return
-        self.finished[self.replay_id()] = log_lines(rnd)
+        names = seat_labels([s.name for s in self.seats], rnd.dealer)
+        self.finished[self.replay_id()] = named_log(log_lines(rnd), names)
         while len(self.finished) > self.KEPT_HANDS:
             self.finished.popitem(last=False)
 

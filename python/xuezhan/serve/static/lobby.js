@@ -10,7 +10,8 @@
     if (!tables.length) return;
     $("tables").innerHTML = tables.map((t) => {
       const seats = t.seats.map((s) => (s.kind === "empty" ? "·" : s.kind === "bot" ? `${esc(s.name)} (bot)` : esc(s.name))).join(", ");
-      return `<tr><td>${esc(t.name)}</td><td>${esc(t.preset)}</td><td>${t.hand_no}/${t.hands} (${t.status})</td><td>${seats}</td><td>${t.spectators}</td>
+      // data-label: on a phone each row is a card, every cell saying what it is
+      return `<tr><td class="tname">${esc(t.name)}</td><td data-label="Rules">${esc(t.preset)}</td><td data-label="Hand">${t.hand_no}/${t.hands} (${t.status})</td><td data-label="Seats">${seats}</td><td data-label="Watching">${t.spectators}</td>
         <td><a href="/table/${encodeURIComponent(t.id)}">Open</a></td></tr>`;
     }).join("");
   }

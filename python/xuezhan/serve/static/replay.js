@@ -34,7 +34,9 @@
       const melds = f.melds[s].map(([k, t]) => `<span class="meld${k === "angang" ? " concealed" : ""}">${XZ.tileSVG(t, style, "small").repeat(k === "peng" ? 3 : 4)}</span>`).join("");
       const river = XZ.splitTiles(f.discards[s]).map((t) => XZ.tileSVG(t, style, "small")).join("");
       const status = f.won[s] ? ' <span class="won">won</span>' : f.escaped[s] ? ' <span class="escaped">escaped</span>' : "";
-      return `<div class="rseat" data-seat="${s}"><div class="who"><b>Seat ${s}</b>${doc.dealer === s ? ' <span class="dealer">庄</span>' : ""}
+      const name = doc.names && doc.names[s] ? doc.names[s] : `seat ${s}`;
+      const wind = "东南西北"[(s - doc.dealer + 4) % 4];
+      return `<div class="rseat" data-seat="${s}"><div class="who"><b class="nm">${esc(name)}</b> <span class="wind">${wind}</span>${doc.dealer === s ? ' <span class="dealer">庄</span>' : ""}
         ${f.voids[s] ? `<span class="void">缺${XZ.suitName(f.voids[s])}</span>` : ""} <span class="score">${f.deltas[s] > 0 ? "+" : ""}${f.deltas[s]}</span>${status}</div>
         <div class="melds hand" data-hand="${f.hands[s]}">${hand}</div><div class="melds">${melds}</div><div class="river">${river}</div></div>`;
     }).join("");

@@ -19,8 +19,11 @@
   let sel = -1; // index into order
   const xsel = new Set(); // exchange choice (indices)
   let clock = null;
-  let shownSettle = -1;
   let lastTick = -1;
+  // What just happened, for the animations of one render only (then cleared): the seats that
+  // discarded, drew, claimed (a meld) or won in the newest state message.
+  let anim = { discard: new Set(), draw: new Set(), meld: new Set(), win: new Set() };
+  let logTouched = false; // the reader scrolled the event list away from its end
 
   function send(obj) {
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj));
@@ -40,7 +43,12 @@
       if (token) send({ type: "resume", token });
     };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
+      if (ev.code === 4404) { // the server has no such table: say so, do not retry forever
+        say("There is no such table on this server (it may have closed): open one in the lobby.", true);
+        $("turn").textContent = "No such table";
+        return;
+      }
       say("Connection lost; reconnecting…", true);
       setTimeout(connect, 1000);
     };
@@ -52,7 +60,7 @@
       if (m.seat !== null && m.seat !== undefined) {
         mySeat = m.seat;
         localStorage.setItem(TOKEN_KEY, m.token);
-        say(`You sit in seat ${m.seat}.`);
+        say(`You sit in seat ${m.seat}: the seat at the bottom of the table.`);
         if (table) renderTable();
       }
     } else if (m.type === "error") {
@@ -78,14 +86,20 @@
       else if (e.type === "meld" || e.type === "angang") XZ.sound.play("claim");
       else if (e.type === "win") XZ.sound.play("win");
     }
+    // a reset (a new hand, another seat watched, a reconnection) animates nothing
+    if (!m.reset) {
+      for (const e of fresh) {
+        if (e.type === "discard") anim.discard.add(e.seat);
+        else if (e.type === "draw") anim.draw.add(e.seat);
+        else if (e.type === "meld" || e.type === "angang") anim.meld.add(e.seat);
+        else if (e.type === "win") anim.win.add(e.seat);
+      }
+    }
     st = m;
     clock = m.clock ? { ...m.clock, deadline: performance.now() + m.clock.remaining_ms } : null;
     reconcileHand();
+    if (table) renderSeating();
     render();
-    if (m.over && shownSettle !== m.hand_no) {
-      shownSettle = m.hand_no;
-      showSettlement();
-    }
   }
 
   function handTiles() {
@@ -158,10 +172,24 @@
   }
 
   // ------------------------------------------------------------------ rendering
+  const WIND = "东南西北";
+  const WIND_EN = ["East", "South", "West", "North"];
+  const POS = ["bottom", "right", "top", "left"];
+  const MELD_NAME = ["pung", "kong", "concealed kong"];
+
+  // Assign only when the markup changed: the DOM (and any animation in it) stays as it is
+  // when an update did not touch that part of the table.
+  function setHTML(el, html) {
+    if (el.__html !== html) { el.innerHTML = html; el.__html = html; }
+  }
+
+  // What the table calls a seat: the hand's names from the server (two bots of one kind told
+  // apart by their wind), else the seat's name.
   function seatName(s) {
+    if (st && st.names && st.names.length === 4 && st.view) return st.names[s];
     const info = table && table.seats[s];
     if (!info || info.kind === "empty") return `Seat ${s}`;
-    return info.kind === "bot" ? `${info.name} (bot)` : info.name;
+    return info.name;
   }
 
   function renderTable() {
@@ -174,7 +202,6 @@
   }
 
   function renderSeating() {
-    const box = $("seat-slots");
     const parts = [];
     for (const info of table.seats) {
       const s = info.seat;
@@ -192,8 +219,10 @@
       }
       parts.push(`<div class="slot" data-slot="${s}"><b>Seat ${s}</b> ${body}</div>`);
     }
-    if (mySeat !== null && !table.seats[mySeat].started) parts.push(`<button id="start-btn" class="big">Start</button>`);
-    box.innerHTML = parts.join("");
+    // The first Start of a match is here; between hands the one "Start next hand" button is in
+    // the end-of-hand panel.
+    if (mySeat !== null && !table.seats[mySeat].started && !(st && st.over)) parts.push(`<button id="start-btn" class="big">Start</button>`);
+    setHTML($("seat-slots"), parts.join(""));
   }
 
   function viewSeat() {
@@ -204,75 +233,140 @@
     return events.find((e) => e.type === "win" && e.seat === s);
   }
 
+  function portraitHTML(name, cls) {
+    const p = XZ.portrait(name);
+    return `<span class="portrait${cls ? " " + cls : ""}" style="background:${p.color}" aria-hidden="true">${esc(p.initials)}</span>`;
+  }
+
+  // A meld, its claimed tile lying sideways at the end that points to the seat it came from
+  // (the giver on the melder's left: the first tile; across: the middle; right: the last).
+  function meldHTML(kind, t, melder, giver, style, cls) {
+    const n = kind === 0 ? 3 : 4;
+    let turned = -1;
+    if (giver !== null && giver !== undefined && kind !== 2) {
+      const rel = (giver - melder + 4) % 4; // 1 next (right), 2 across, 3 previous (left)
+      turned = rel === 3 ? 0 : rel === 2 ? 1 : n - 1;
+    }
+    let tiles = "";
+    for (let i = 0; i < n; i++) {
+      const hidden = kind === 2 && (i === 0 || i === 3);
+      tiles += XZ.tileSVG(hidden ? null : t, style, cls, { side: i === turned });
+    }
+    const from = giver !== null && giver !== undefined && kind !== 2 ? ` from ${seatName(giver)}` : "";
+    return `<span class="meld${kind === 2 ? " concealed" : ""}" data-from="${giver === null || giver === undefined ? "" : giver}" title="${esc(`${MELD_NAME[kind]} of ${t}${from}`)}">${tiles}</span>`;
+  }
+
+  function meldsOf(s, style, cls, fresh) {
+    const v = st && st.view;
+    if (!v) return "";
+    const from = (st.meld_from && st.meld_from[s]) || [];
+    const ms = v.melds[s].map(([kind, t], i) => meldHTML(kind, t, s, from[i], style, cls));
+    if (fresh && ms.length) ms[ms.length - 1] = ms[ms.length - 1].replace('class="meld', 'class="meld fresh');
+    return ms.join("");
+  }
+
+  // How a seat's hand ended, in words (short: for the seat's plate on the table).
+  function resultText(r, short) {
+    switch (r.result) {
+      case "won": return short ? "和 won" : `和 won, ${r.value} points`;
+      case "ready": return short ? "ready 听牌" : `ready 听牌 (查叫) · waits ${r.waits.join(" ")} · worth ${r.value}`;
+      case "not_ready": return "not ready 未听 (查叫)";
+      case "pig": return "pig 花猪";
+      case "escaped": return "escaped 逃跑";
+      default: return short ? "no win" : "no win (the hand ended with three wins)";
+    }
+  }
+
   function render() {
     if (!table) return;
     const vs = viewSeat();
     const style = XZ.settings.get().tiles;
     const v = st && st.view;
     const voids = v ? v.voids : [null, null, null, null];
+    const reveal = st && st.over && st.reveal && st.reveal.length === 4 ? st.reveal : null;
+    const a = anim;
+    anim = { discard: new Set(), draw: new Set(), meld: new Set(), win: new Set() };
     for (let s = 0; s < 4; s++) {
       const pos = (s - vs + 4) % 4;
-      const el = document.querySelector(`.seat[data-pos="${pos}"]`);
       const info = table.seats[s];
-      // match totals before this hand plus this hand so far (the view has both)
+      const name = seatName(s);
       const score = v ? v.scores[s] + v.deltas[s] : table.scores[s];
       const delta = v ? v.deltas[s] : 0;
       const w = winOf(s);
+      const turn = clock && clock.seat === s && !(st && st.over);
+      const wind = v ? (s - v.dealer + 4) % 4 : -1;
       let status = "";
-      if (w) status = `<span class="won">和 ${w.fan} fan on ${esc(w.tile)}${w.from === null ? " (自摸)" : ` from seat ${w.from}`}</span>`;
+      if (reveal) status = `<span class="result r-${reveal[s].result}">${esc(resultText(reveal[s], true))}</span>`;
+      else if (w) status = `<span class="won">和 ${w.fan} fan${w.from === null ? " 自摸" : ""}</span>`;
       else if (v && v.escaped[s]) status = `<span class="escaped">escaped</span>`;
-      const turn = clock && clock.seat === s ? " turn" : "";
-      let melds = "";
-      if (v) {
-        for (const [kind, t] of v.melds[s]) {
-          const n = kind === 0 ? 3 : 4;
-          let tiles = "";
-          for (let i = 0; i < n; i++) tiles += XZ.tileSVG(t, style, "small");
-          melds += `<span class="meld${kind === 2 ? " concealed" : ""}" title="${["pung", "kong", "concealed kong"][kind]}">${tiles}</span>`;
+      const plate = document.querySelector(`.plate[data-pos="${pos}"]`);
+      plate.className = `plate pos-${POS[pos]}${turn ? " turn" : ""}${s === vs ? " seen" : ""}${w ? " has-won" : ""}`;
+      const watch = st && st.role === "spectator" && s !== vs ? ` title="Watch ${esc(name)}"` : ` title="${esc(name)}"`;
+      const plain = info.kind === "empty" ? name : info.name; // the wind is shown beside it
+      setHTML(plate, `<div class="who${st && st.role === "spectator" ? " watchable" : ""}" data-seat="${s}"${watch}>
+          ${portraitHTML(plain, (a.win.has(s) ? "fresh-win" : "") + (info.kind === "bot" ? " bot" : ""))}
+          <div class="id"><span class="nm">${esc(plain)}</span>
+          <span class="tags">${wind >= 0 ? `<span class="wind" title="${WIND_EN[wind]} (seat wind)">${WIND[wind]}</span>` : ""}${v && v.dealer === s ? '<span class="dealer" title="dealer">庄</span>' : ""}${voids[s] ? `<span class="void" title="void suit">缺${XZ.suitName(voids[s])}</span>` : ""}${info.kind === "person" && !info.connected ? '<span class="gone">gone</span>' : ""}</span>
+          <span class="score">${score}${delta ? ` <span class="delta">(${delta > 0 ? "+" : ""}${delta})</span>` : ""}</span>${status}</div></div>`);
+      // the river: rows of six in front of the seat
+      const river = v ? XZ.splitTiles(v.discards[s]) : [];
+      const rhtml = river.map((t, i) => XZ.tileSVG(t, style, i === river.length - 1 && a.discard.has(s) ? "fresh" : "")).join("");
+      setHTML(document.querySelector(`.river[data-pos="${pos}"]`), rhtml);
+      // the other seats' hands along the table's edges: backs and melds; open at the end
+      if (pos !== 0) {
+        let tiles = "";
+        if (v) {
+          if (reveal) {
+            tiles = XZ.splitTiles(reveal[s].hand).map((t) => XZ.tileSVG(t, style, "edge")).join("");
+            if (reveal[s].win_tile) tiles += `<span class="win-tile">${XZ.tileSVG(reveal[s].win_tile, style, "edge")}</span>`;
+          } else if (!v.escaped[s]) {
+            // 13 less 3 a meld, and the 14th of the seat whose turn it is (the dealer's before its
+            // first discard, also while 换三张 and 定缺 are chosen)
+            const dealing = (v.phase === "exchange" || v.phase === "void") && s === v.dealer;
+            const n = 13 - 3 * v.melds[s].length + (!w && ((turn && clock.kind === "turn") || dealing) ? 1 : 0);
+            for (let i = 0; i < n; i++) tiles += XZ.tileSVG(null, style, "edge" + (i === n - 1 && a.draw.has(s) && !w ? " fresh" : ""));
+            if (w) tiles += `<span class="win-tile">${XZ.tileSVG(w.tile, style, "edge" + (a.win.has(s) ? " fresh" : ""))}</span>`;
+          }
         }
+        const slot = document.querySelector(`.slot-hand[data-pos="${pos}"]`);
+        setHTML(slot, `<div class="concealed-tiles${reveal ? " open" : ""}" data-seat="${s}">${tiles}</div><div class="melds">${meldsOf(s, style, "edge", a.meld.has(s))}</div>`);
+      } else {
+        setHTML($("my-melds"), meldsOf(s, style, "mine", a.meld.has(s)) + (w ? `<span class="win-tile">${XZ.tileSVG(w.tile, style)}</span>` : ""));
       }
-      let river = "";
-      if (v) for (const t of XZ.splitTiles(v.discards[s])) river += XZ.tileSVG(t, style, "small");
-      let backs = "";
-      if (v && s !== vs && !w && !v.escaped[s]) {
-        const n = 13 - 3 * v.melds[s].length + (clock && clock.seat === s && clock.kind === "turn" ? 1 : 0);
-        for (let i = 0; i < n; i++) backs += XZ.tileSVG(null, style, "tiny");
-      }
-      el.className = `seat pos-${["bottom", "right", "top", "left"][pos]}${turn}${s === vs ? " seen" : ""}`;
-      el.innerHTML = `<div class="who" data-seat="${s}" title="${st && st.role === "spectator" ? "Watch this player" : ""}">
-          <span class="nm">${esc(seatName(s))}</span>${v && v.dealer === s ? ' <span class="dealer">庄</span>' : ""}
-          ${voids[s] ? `<span class="void">缺${XZ.suitName(voids[s])}</span>` : ""}
-          <span class="score">${score}</span>${delta ? `<span class="delta">(${delta > 0 ? "+" : ""}${delta})</span>` : ""}
-          ${info.kind === "person" && !info.connected ? '<span class="gone">gone</span>' : ""}${status}</div>
-        <div class="melds">${melds}</div><div class="backs">${backs}</div><div class="river">${river}</div>`;
+      const mark = document.querySelector(`.wind-mark[data-pos="${pos}"]`);
+      mark.textContent = wind >= 0 ? WIND[wind] : "";
+      mark.classList.toggle("dealer-mark", !!(v && v.dealer === s));
+      mark.classList.toggle("turn", !!turn);
     }
-    $("wall").textContent = v ? `Wall: ${v.wall_count}${v.last_tiles ? " · last tiles" : ""}` : "Wall: –";
+    $("wall").innerHTML = v ? `<b>${v.wall_count}</b> <span>${v.last_tiles ? "last tiles" : "in the wall"}</span>` : "–";
     const turnText = !v ? (table.status === "over" ? "The match is over" : "Waiting for players")
       : st.over ? "The hand is over" : clock ? `${seatName(clock.seat)}: ${clock.kind}` : "…";
     $("turn").textContent = turnText;
-    $("claim-tile").innerHTML = v && v.claim_tile ? `Claim on ${XZ.tileSVG(v.claim_tile, style, "small")} from ${esc(seatName(v.claim_from))}` : "";
-    $("role").textContent = st ? (st.role === "player" ? `You: seat ${st.seat}` : `Watching seat ${st.seat}`) : mySeat === null ? "Spectator" : "";
-    renderHand(style);
+    setHTML($("claim-tile"), v && v.claim_tile && !st.over && myDecision() === "claim" ? `<span>${esc(seatName(v.claim_from))} discards</span>${XZ.tileSVG(v.claim_tile, style, "small")}` : "");
+    $("role").textContent = st ? (st.role === "player" ? `You: ${seatName(st.seat)}` : `Watching ${seatName(st.seat)}`) : mySeat === null ? "Spectator" : "";
+    renderHand(style, a);
     renderActions();
     renderLog();
+    renderSettlement(style);
   }
 
-  function renderHand(style) {
+  function renderHand(style, a) {
     const v = st && st.view;
     const hand = $("hand");
-    if (!v) { hand.innerHTML = ""; return; }
+    if (!v) { setHTML(hand, ""); return; }
     const drawn = v.drawn;
-    hand.innerHTML = order.map((t, i) => {
+    const mine = st.seat;
+    setHTML(hand, order.map((t, i) => {
       const cls = ["htile"];
       if (i === sel || xsel.has(i)) cls.push("selected");
       if (drawn && i === order.length - 1 && t === drawn) cls.push("drawn");
+      if (drawn && i === order.length - 1 && t === drawn && a.draw.has(mine)) cls.push("fresh");
       return `<span class="${cls.join(" ")}" data-i="${i}" data-tile="${t}">${XZ.tileSVG(t, style)}</span>`;
-    }).join("");
+    }).join(""));
     hand.classList.toggle("mine", st.role === "player");
   }
 
   function renderActions() {
-    const box = $("actions");
     const d = myDecision();
     const b = [];
     if (d === "turn") {
@@ -288,48 +382,73 @@
     } else if (d === "void") {
       for (const a of st.legal) b.push(`<button data-act="${a}">Void 缺${XZ.suitName(a.split(" ")[1])}</button>`);
     }
-    if (st && st.over && mySeat !== null && table && !table.seats[mySeat].started && table.status !== "playing") {
-      b.push(`<button id="next-btn" data-start="1" class="big">Start next hand</button>`);
-    }
-    box.innerHTML = b.join("");
+    setHTML($("actions"), b.join(""));
   }
 
   function describe(e) {
-    const s = e.seat;
+    const n = (s) => seatName(s);
     switch (e.type) {
-      case "start": return `Hand starts; seat ${e.dealer} deals`;
-      case "draw": return `seat ${s} draws ${e.tile || ""}`;
-      case "discard": return `seat ${s} discards ${e.tile}${e.default ? " (timeout)" : ""}`;
-      case "meld": return `seat ${s}: ${e.meld} ${e.tile}`;
-      case "angang": return `seat ${s}: concealed kong ${e.tile}`;
-      case "jiagang": return `seat ${s}: adds ${e.tile} to its pung`;
-      case "win": return `seat ${s} wins on ${e.tile}: ${e.fan} fan`;
-      case "pay": return `seat ${e.from} pays ${e.to === null ? "the penalty" : "seat " + e.to} ${e.amount} (${e.rule})`;
-      case "peng": case "gang": case "hu": case "pass": return `seat ${s}: ${e.type}`;
-      case "exchange": return `seat ${s} exchanges ${e.tiles || "three tiles"}`;
-      case "received": return `seat ${s} receives ${e.tiles || "three tiles"}`;
-      case "voids": return `voids: ${e.voids.join(" ")}`;
+      case "start": return `Hand starts; ${n(e.dealer)} deals`;
+      case "draw": return `${n(e.seat)} draws${e.tile ? " " + e.tile : ""}${e.replacement ? " (kong replacement)" : ""}`;
+      case "discard": return `${n(e.seat)} discards ${e.tile}${e.default ? " (timeout)" : ""}`;
+      case "meld": return e.meld === "jiagang" ? `${n(e.seat)} adds ${e.tile} to its pung (kong)` : `${n(e.seat)} ${e.meld === "peng" ? "pungs 碰" : "kongs 杠"} ${e.tile} from ${n(e.from)}`;
+      case "angang": return `${n(e.seat)}: concealed kong ${e.tile}`;
+      case "jiagang": return `${n(e.seat)} adds ${e.tile} to its pung`;
+      case "win": return `${n(e.seat)} wins 和 on ${e.tile}${e.how === "self_draw" ? " by self-draw 自摸" : e.from !== null ? ` from ${n(e.from)}` : ""}: ${e.fan} fan`;
+      case "pay": return `${n(e.from)} pays ${e.to === null ? "the penalty" : n(e.to)} ${e.amount} (${e.rule})`;
+      case "peng": case "gang": case "hu": case "pass": return `${n(e.seat)}: ${e.type}`;
+      case "exchange": return `${n(e.seat)} exchanges ${e.tiles || "three tiles"}`;
+      case "exchanged": return `the tiles pass ${e.direction}`;
+      case "received": return `${n(e.seat)} receives ${e.tiles || "three tiles"}`;
+      case "voids": return `voids: ${e.voids.map((x, i) => `${n(i)} 缺${XZ.suitName(x)}`).join(", ")}`;
+      case "pig": return `${n(e.seat)} is a pig 花猪`;
+      case "ready": return `${n(e.seat)} is ready 听牌, worth ${e.value}`;
+      case "escape": return `${n(e.seat)} escapes`;
+      case "last_tiles": return `last tiles: ${e.wall_count} left`;
       case "end": return `the hand is over (${e.reason})`;
-      default: return e.type + (s !== undefined ? ` seat ${s}` : "");
+      default: return e.type + (e.seat !== undefined ? ` ${n(e.seat)}` : "");
     }
   }
 
   function renderLog() {
-    const items = events.filter((e) => e.type !== "pass").slice(-40).map((e) => `<li>${esc(describe(e))}</li>`);
-    $("log").innerHTML = items.join("");
+    const box = $("log-box");
+    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+    const items = events.filter((e) => e.type !== "pass").slice(-200).map((e) => `<li>${esc(describe(e))}</li>`);
+    const before = $("log").__html;
+    setHTML($("log"), items.join(""));
+    // the newest event stays in view (unless the reader scrolled back to read older ones)
+    if ($("log").__html !== before && (atEnd || !logTouched)) box.scrollTop = box.scrollHeight;
   }
 
-  function showSettlement() {
+  function renderSettlement(style) {
+    const box = $("settlement");
+    if (!st || !st.over || !st.view) { box.hidden = true; return; }
+    box.hidden = false;
     $("settle-title").textContent = `Hand ${st.hand_no + 1} is over`;
-    $("settle-lines").innerHTML = st.settlement.map((l) => `<li>${esc(l)}</li>`).join("");
     const v = st.view;
+    const rows = (st.reveal || []).map((r) => {
+      const tiles = XZ.splitTiles(r.hand).map((t) => XZ.tileSVG(t, style, "small")).join("");
+      const melds = meldsOf(r.seat, style, "small", false);
+      const win = r.win_tile ? `<span class="win-tile">${XZ.tileSVG(r.win_tile, style, "small")}</span>` : "";
+      const d = v.deltas[r.seat];
+      const info = table.seats[r.seat];
+      return `<li class="rev r-${r.result}" data-seat="${r.seat}">${portraitHTML(info.kind === "empty" ? r.name : info.name, "mini")}<div><b>${esc(r.name)}</b> <span class="result r-${r.result}">${esc(resultText(r))}</span> <span class="score">${d > 0 ? "+" : ""}${d}</span>
+        <div class="rev-tiles">${tiles}${win}<span class="rev-melds">${melds}</span></div></div></li>`;
+    });
+    setHTML($("reveal"), rows.join(""));
+    setHTML($("settle-lines"), st.settlement.map((l) => `<li>${esc(l)}</li>`).join(""));
     $("settle-scores").textContent = `Scores: ${v.scores.map((x, i) => `${seatName(i)} ${x + v.deltas[i]}`).join(" · ")}`;
-    $("settle-start").hidden = mySeat === null || table.status === "over";
     const replay = $("settle-replay");
     replay.hidden = !st.replay_id;
     if (st.replay_id) replay.href = `/replay?log=${encodeURIComponent(st.replay_id)}`;
-    const dlg = $("settlement");
-    if (!dlg.open) dlg.showModal();
+    // exactly one button starts the next hand, here
+    let next = "";
+    if (mySeat !== null && table.status !== "playing") {
+      if (table.seats[mySeat].started) next = `<p class="hint">Waiting for the other players to start…</p>`;
+      else if (table.status === "over") next = `<button id="next-btn" data-start="1" class="big">Start a new match</button>`;
+      else next = `<button id="next-btn" data-start="1" class="big">Start next hand</button>`;
+    }
+    setHTML($("next-box"), next);
   }
 
   // ------------------------------------------------------------------ the clock (server-owned)
@@ -371,7 +490,6 @@
   $("actions").addEventListener("click", (ev) => {
     const btn = ev.target.closest("button");
     if (!btn) return;
-    if (btn.dataset.start) { send({ type: "start" }); return; }
     const a = btn.dataset.act;
     if (a === "discard") discardSelected();
     else if (a === "exchange") {
@@ -399,9 +517,12 @@
     const who = ev.target.closest(".who");
     if (who && mySeat === null) send({ type: "watch", seat: +who.dataset.seat });
   });
-  $("settlement").addEventListener("close", () => {
-    if ($("settlement").returnValue === "start") send({ type: "start" });
-    render();
+  $("next-box").addEventListener("click", (ev) => {
+    if (ev.target.closest("button[data-start]")) send({ type: "start" });
+  });
+  $("log-box").addEventListener("scroll", () => {
+    const box = $("log-box");
+    logTouched = box.scrollHeight - box.scrollTop - box.clientHeight >= 40;
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") { selectIndex(-1); render(); }
@@ -411,5 +532,7 @@
   XZ.settings.onChange(() => render());
   // Debug hook for tests and curious players: the current order of the hand.
   XZ.handOrder = () => order.slice();
+  // ... and a meld's markup (melder, giver), for the test of which tile turns towards whom.
+  XZ.meldHTML = (kind, tile, melder, giver) => meldHTML(kind, tile, melder, giver, "cn", "");
   connect();
 })(window.XZ);

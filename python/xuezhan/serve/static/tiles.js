@@ -24,11 +24,24 @@ window.XZ = window.XZ || {};
   XZ.splitTiles = (s) => (s ? s.match(/[1-9][mps]/g) || [] : []);
   XZ.suitName = (s) => SUIT[s] || "";
 
-  // One tile as an SVG string; style "cn" (五 / 筒) or "label" (5p); back = face down.
-  XZ.tileSVG = function (tile, style, cls) {
+  // The characters are drawn with the room's own CJK web font (static/fonts), so tiles look
+  // the same on a machine without a CJK font.
+  const CJK = "'Xuezhan CJK', 'Noto Sans CJK SC', serif";
+
+  // A sideways tile (a claimed tile in a meld, turned towards the seat it came from): the face
+  // turned a quarter to the left inside an 80x60 box.
+  function sideways(svg) {
+    return svg.replace(/^<svg class="tile([^"]*)" viewBox="0 0 60 80"([^>]*)>/, '<svg class="tile side$1" viewBox="0 0 80 60"$2><g transform="translate(0,60) rotate(-90)">')
+      .replace(/<\/svg>$/, "</g></svg>");
+  }
+
+  // One tile as an SVG string; style "cn" (五 / 筒) or "label" (5p); back = face down;
+  // opts.side: lying sideways (a claimed tile).
+  XZ.tileSVG = function (tile, style, cls, opts) {
     const c = cls ? ` ${cls}` : "";
     if (!tile) {
-      return `<svg class="tile back${c}" viewBox="0 0 60 80" aria-label="hidden tile"><rect x="1.5" y="1.5" width="57" height="77" rx="7" fill="#2f7d57" stroke="#1c4a33" stroke-width="3"/><rect x="8" y="8" width="44" height="64" rx="4" fill="none" stroke="#9fd3b5" stroke-width="1.5"/></svg>`;
+      const back = `<svg class="tile back${c}" viewBox="0 0 60 80" aria-label="hidden tile"><rect x="1.5" y="1.5" width="57" height="77" rx="7" fill="#e8dcb8" stroke="#9c8f70" stroke-width="3"/><rect x="1.5" y="14" width="57" height="64.5" rx="6" fill="#2f7d57" stroke="#1c4a33" stroke-width="3"/><rect x="9" y="22" width="42" height="49" rx="4" fill="none" stroke="#9fd3b5" stroke-width="2"/></svg>`;
+      return opts && opts.side ? sideways(back) : back;
     }
     const n = +tile[0], s = tile[1], col = COLOR[s];
     let body;
@@ -36,8 +49,8 @@ window.XZ = window.XZ || {};
       body = `<text x="30" y="53" font-size="30" font-weight="700" fill="${col}" text-anchor="middle" font-family="sans-serif">${tile}</text>`;
     } else if (s === "m") {
       // 万: the numeral over the suit character
-      body = `<text x="31" y="38" font-size="27" font-weight="700" fill="#1d1d1d" text-anchor="middle" font-family="serif">${NUM[n - 1]}</text>` +
-        `<text x="31" y="68" font-size="25" fill="${col}" text-anchor="middle" font-family="serif">万</text>`;
+      body = `<text x="31" y="38" font-size="27" font-weight="700" fill="#1d1d1d" text-anchor="middle" font-family="${CJK}">${NUM[n - 1]}</text>` +
+        `<text x="31" y="68" font-size="25" fill="${col}" text-anchor="middle" font-family="${CJK}">万</text>`;
     } else {
       // 筒 dots and 条 sticks drawn as pips, the way the tiles look
       const r = n === 1 ? 15 : n <= 5 ? 8.5 : 6.8;
@@ -46,6 +59,19 @@ window.XZ = window.XZ || {};
         : `<rect x="${x - 3.2}" y="${y - (n === 1 ? 22 : n <= 6 ? 10 : 7.5)}" width="6.4" height="${n === 1 ? 44 : n <= 6 ? 20 : 15}" rx="3" fill="${(n === 5 || n === 9) && y === 40 ? "#a3161a" : col}"/>`).join("");
     }
     if (style !== "label") body += `<text x="6" y="14" font-size="11" font-weight="700" fill="#555" font-family="sans-serif">${n}</text>`;
-    return `<svg class="tile${c}" viewBox="0 0 60 80" data-tile="${tile}" role="img" aria-label="${tile}"><rect x="1.5" y="1.5" width="57" height="77" rx="7" fill="#fbf6e6" stroke="#9c8f70" stroke-width="3"/>${body}</svg>`;
+    const svg = `<svg class="tile${c}" viewBox="0 0 60 80" data-tile="${tile}" role="img" aria-label="${tile}"><rect x="1.5" y="1.5" width="57" height="77" rx="7" fill="#fbf6e6" stroke="#9c8f70" stroke-width="3"/>${body}</svg>`;
+    return opts && opts.side ? sideways(svg) : svg;
+  };
+
+  // A generated portrait: the name's initials on a colour derived from the name (the same
+  // name always gets the same colour).
+  XZ.portrait = function (name) {
+    const words = String(name || "?").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const first = (w) => Array.from(w)[0] || "";
+    let initials = words.length > 1 ? first(words[0]) + first(words[1]) : Array.from(words[0] || "?").slice(0, 2).join("");
+    if (/^[a-z]/i.test(initials)) initials = initials[0].toUpperCase() + initials.slice(1);
+    let h = 2166136261;
+    for (const ch of String(name)) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
+    return { initials, color: `hsl(${h % 360} 55% 38%)` };
   };
 })(window.XZ);

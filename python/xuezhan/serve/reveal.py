@@ -1,0 +1,70 @@
+"""The end of a hand at the table: every seat's tiles revealed with how its hand ended (R7).
+
+Only a finished hand is revealed (:func:`revealed_hands` refuses an unfinished one): until the
+end, nothing a seat receives holds another seat's concealed tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xuezhan.engine import Round
+from xuezhan.evaluate import waits
+from xuezhan.serve.protocol import RevealedHand
+from xuezhan.tiles import TILE_STR as _TILE
+from xuezhan.tiles import parse_tiles
+
+__all__ = ["revealed_hands"]
+
+_MELD_TEXT = ("{t}{t}{t}", "{t}{t}{t}{t}", "({t}{t}{t}{t})")  # pung, kong, concealed kong
+
+
+def revealed_hands(rnd: Round, names: Sequence[str]) -> list[RevealedHand]:
+    """Each seat's concealed tiles and result once ``rnd`` is over; ``names`` as the table
+    calls the seats. Raises ``ValueError`` for a hand still in play."""
+    if not rnd.over:
+        raise ValueError("a hand is revealed only once it is over")
+    res = rnd.hand_result().seats
+    wins = {w.seat: w for w in rnd.wins}
+    out = []
+    for s in range(4):
+        obs = rnd.observation(s).to_dict()
+        tiles = parse_tiles(obs["hand"])
+        win = wins.get(s)
+        win_tile = None
+        if win is not None:
+            win_tile = win.tile
+            k = parse_tiles(win.tile)[0]
+            if win.how == "self_draw" and k in tiles:
+                tiles.remove(k)  # a self-drawn winning tile is in the hand; show it apart
+        hand = "".join(_TILE[k] for k in sorted(tiles))
+        r = res[s]
+        value = 0
+        ready_waits: list[str] = []
+        if win is not None:
+            result, value = "won", win.points
+        elif r.escaped:
+            result = "escaped"
+        elif r.pig:
+            result = "pig"
+        elif r.ready:
+            result, value = "ready", rnd.ready[s]
+            melds = ",".join(_MELD_TEXT[kind].format(t=t) for kind, t in obs["melds"][s])
+            void = obs["voids"][s]
+            ready_waits = [w.tile for w in waits(hand, melds, rules=rnd.rules, void=void)]
+        elif r.checked:
+            result = "not_ready"
+        else:
+            result = "playing"
+        out.append(
+            RevealedHand(
+                seat=s,
+                name=names[s],
+                hand=hand,
+                win_tile=win_tile,
+                result=result,  # type: ignore[arg-type]
+                value=value,
+                waits=ready_waits,
+            )
+        )
+    return out
