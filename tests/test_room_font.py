@@ -26,7 +26,14 @@ CJK = re.compile("[\u2e80-\u2fdf\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\u
 def _used() -> dict[str, set[str]]:
     files = [p for p in STATIC.iterdir() if p.suffix in (".html", ".js", ".css")]
     files += [SERVE / "words.py", SERVE / "replay.py"]  # texts the server sends to the pages
-    return {p.name: set(CJK.findall(p.read_text(encoding="utf-8"))) for p in files}
+    used = {p.name: set(CJK.findall(p.read_text(encoding="utf-8"))) for p in files}
+    # labels the server's texts read from the package (fan names from the core, payment words)
+    from xuezhan.engine.fired import FIRED, PAYMENTS
+    from xuezhan.rules import FAN_NAMES
+
+    labels = "".join([*FAN_NAMES.values(), *PAYMENTS.values(), *(r.words for r in FIRED.values())])
+    used["labels"] = set(CJK.findall(labels))
+    return used
 
 
 def test_every_cjk_character_of_the_pages_is_in_the_font():

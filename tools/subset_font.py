@@ -5,7 +5,7 @@ subset to exactly the non-ASCII characters the room's pages and its server-side 
     python tools/subset_font.py          # writes python/xuezhan/serve/static/fonts/
 
 The pages (static/*.html, *.js, *.css) and the texts the server sends to them (serve/words.py,
-serve/replay.py) are read; every character above U+007F that the source font has goes in
+serve/replay.py, and the labels they take from the package: fan names, payment words) are read; every character above U+007F that the source font has goes in
 (ASCII is left to the browser's own fonts). Characters the font lacks are listed, not guessed.
 The subset is renamed (the OFL reserves the original's name for unmodified versions) and keeps
 the source's copyright; OFL.txt beside it is the licence. tests/test_room_font.py checks that
@@ -36,9 +36,18 @@ def source_files() -> list[Path]:
     return [*pages, SERVE / "words.py", SERVE / "replay.py"]
 
 
+def server_labels() -> str:
+    """The labels the server's texts take from the package: the core's fan item names and the
+    engine's payment and fired-rule words (serve/words.py reads them, it does not spell them)."""
+    from xuezhan.engine.fired import FIRED, PAYMENTS
+    from xuezhan.rules import FAN_NAMES
+
+    return "".join([*FAN_NAMES.values(), *PAYMENTS.values(), *(r.words for r in FIRED.values())])
+
+
 def characters(files: list[Path]) -> str:
-    """Every character above U+007F in ``files``, sorted."""
-    chars: set[str] = set()
+    """Every character above U+007F in ``files`` and in :func:`server_labels`, sorted."""
+    chars: set[str] = {c for c in server_labels() if ord(c) > 0x7F}
     for f in files:
         chars.update(c for c in f.read_text(encoding="utf-8") if ord(c) > 0x7F)
     return "".join(sorted(chars))
