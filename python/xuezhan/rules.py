@@ -15,7 +15,7 @@ an error, never ignored (R11)::
     >>> Rules.from_dict({"max_fans": 4})
     Traceback (most recent call last):
     ...
-    xuezhan.rules.RulesError: unknown rules field 'max_fans' (known: preset, max_fan, base, ..., max_timeouts)
+    xuezhan.rules.RulesError: unknown rules field 'max_fans' (known: preset, max_fan, base, ..., after_win)
 """
 
 from __future__ import annotations
