@@ -805,7 +805,9 @@ class Room:
         if self.rules_overrides:
             rules = rules.replace(**self.rules_overrides)
         self._n += 1
-        tid = f"t{self._n}"
+        tid = f"t{secrets.token_hex(4)}"  # random: not reused after a restart (host keys)
+        while tid in self.tables:
+            tid = f"t{secrets.token_hex(4)}"
         table = Table(
             tid,
             name or f"Table {self._n}",
