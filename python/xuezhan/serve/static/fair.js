@@ -39,6 +39,7 @@
       el = document.createElement("span");
       el.id = "deal";
       el.className = "deal";
+      el.style.wordBreak = "break-all"; // a 64-digit hash must not widen a phone screen
       const bar = document.querySelector("header.bar") || document.body;
       bar.insertBefore(el, bar.querySelector("#settings-btn"));
     }
