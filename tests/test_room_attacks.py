@@ -280,7 +280,6 @@ def test_a_200_mb_body_is_refused_before_it_is_read():
             assert len(sent) <= 1, f"{path} read {len(sent)} MB before refusing"
 
 
-
 def test_a_body_without_content_length_is_read_only_up_to_its_limit():
     from starlette.requests import Request
 

@@ -16,9 +16,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from websockets.sync.client import connect
 from _room_helpers import free_port, live_server
 from playwright import sync_api
+from websockets.sync.client import connect
 
 from xuezhan.serve.app import create_app
 from xuezhan.serve.ledger import Ledger

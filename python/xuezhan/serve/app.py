@@ -328,9 +328,7 @@ async def _reader(ws: WebSocket, client: Client, table: Table, room: Room) -> No
                 client.drop(f"message too long (more than {MAX_MESSAGE} bytes); closing the connection")
                 return
             if not bucket.take():
-                client.drop(
-                    f"too many messages (more than {room.limits.rate:g} a second); closing the connection"
-                )
+                client.drop(f"too many messages (more than {room.limits.rate:g} a second); closing the connection")
                 return
             text = data if data is not None else (msg.get("bytes") or b"").decode("utf-8", "replace")
             await _handle(table, client, text, room)

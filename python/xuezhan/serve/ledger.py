@@ -134,6 +134,13 @@ def _check_password(password: str, stored: str) -> bool:
     return hmac.compare_digest(got.hex(), h)
 
 
+def _new_id(result: sa.CursorResult) -> int:
+    """The id an insert made."""
+    key = result.inserted_primary_key
+    assert key is not None  # an insert into a table with an integer primary key
+    return int(key[0])
+
+
 def _url(db: str) -> str:
     """A path or ``:memory:`` becomes an SQLite URL; a URL is kept."""
     if "://" in db:
@@ -165,7 +172,7 @@ class Ledger:
 
             self._migrate()
         except sa.exc.SQLAlchemyError as exc:
-            raise LedgerError(f"{db}: cannot open the standings database: {exc.orig or exc}") from None
+            raise LedgerError(f"{db}: cannot open the standings database: {exc}") from None
 
     def _migrate(self) -> None:
         with self.engine.begin() as c:
@@ -174,7 +181,9 @@ class Ledger:
             if got is None:
                 c.execute(_version.insert().values(version=SCHEMA_VERSION))
             elif got != SCHEMA_VERSION:
-                raise LedgerError(f"the standings database has schema version {got}; this server writes {SCHEMA_VERSION}")
+                raise LedgerError(
+                    f"the standings database has schema version {got}; this server writes {SCHEMA_VERSION}"
+                )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -186,13 +195,15 @@ class Ledger:
         with self.engine.begin() as c:
             row = c.execute(sa.select(_players.c.id, _players.c.password).where(_players.c.name == name)).first()
             if row is None:
-                pid = c.execute(
-                    _players.insert().values(
-                        name=name, password=_hash_password(password) if password else None, created=time.time()
+                new = _new_id(
+                    c.execute(
+                        _players.insert().values(
+                            name=name, password=_hash_password(password) if password else None, created=time.time()
+                        )
                     )
-                ).inserted_primary_key[0]
-                c.execute(_secrets.insert().values(player_id=pid, digest=_digest(secret)))
-                return int(pid)
+                )
+                c.execute(_secrets.insert().values(player_id=new, digest=_digest(secret)))
+                return new
             pid = int(row.id)
             owner = c.execute(sa.select(_secrets.c.player_id).where(_secrets.c.digest == _digest(secret))).scalar()
             if owner == pid:
@@ -227,16 +238,18 @@ class Ledger:
         now = time.time()
         blob = gzip.compress("\n".join(lines).encode(), mtime=0)
         with self.engine.begin() as c:
-            hid = c.execute(
-                _hands.insert().values(
-                    table_name=table_name,
-                    preset=preset,
-                    seed=str(seed),
-                    commitment=commitment,
-                    finished=now,
-                    log=blob,
+            hid = _new_id(
+                c.execute(
+                    _hands.insert().values(
+                        table_name=table_name,
+                        preset=preset,
+                        seed=str(seed),
+                        commitment=commitment,
+                        finished=now,
+                        log=blob,
+                    )
                 )
-            ).inserted_primary_key[0]
+            )
             for seat, pid in enumerate(players):
                 if pid is None:
                     continue
@@ -248,9 +261,11 @@ class Ledger:
                 )
                 if esc:
                     c.execute(
-                        _entries.insert().values(player_id=pid, hand_id=hid, seat=seat, kind="escape", points=-esc, at=now)
+                        _entries.insert().values(
+                            player_id=pid, hand_id=hid, seat=seat, kind="escape", points=-esc, at=now
+                        )
                     )
-        return replay_id(int(hid))
+        return replay_id(hid)
 
     def reset(self) -> int:
         """清零: every standing back to zero (an entry each, so histories keep the reset);

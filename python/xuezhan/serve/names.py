@@ -8,10 +8,10 @@ line breaks and unassigned code points are refused, with a message saying what i
 
     >>> clean_name("  Ａlice's  ")
     "Alice's"
-    >>> clean_name("A\\u202eB")
+    >>> clean_name("A\\u202eB")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: a name may not hold U+202E (a control, format or bidirectional character); allowed: letters, digits, punctuation, symbols and single spaces, 1 to 24 characters
+    ValueError: a name may not hold U+202E (a control, format or bidirectional character); allowed: ...
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ def clean_name(text: str, what: str = "a name", limit: int = NAME_MAX) -> str:
     name = unicodedata.normalize("NFKC", text)
     for ch in name:
         if unicodedata.category(ch) in _REFUSED:
-            raise ValueError(f"{what} may not hold U+{ord(ch):04X} (a control, format or bidirectional character); {allowed}")
+            raise ValueError(
+                f"{what} may not hold U+{ord(ch):04X} (a control, format or bidirectional character); {allowed}"
+            )
     # every other kind of space (no-break, ideographic, ...) counts as one plain space
     name = " ".join(name.split())
     if not name:

@@ -10,7 +10,9 @@ A person's seat has a token; the seat is held by one connection at a time (resum
 token moves it, standing up voids it), and only that connection receives the seat's legal
 actions or may act, press Start or select. Only the table's host (whoever opened it, proven by
 the host token) or a seat's occupant changes a seat. The limits of :class:`Limits` bound what
-one client can make the server hold: tables, seats held without pressing Start, idle tables. The server owns the clock (R10): a person's turn ends after ``turn_timeout`` with the tile
+one client can make the server hold: tables, seats held without pressing Start, idle tables.
+
+The server owns the clock (R10): a person's turn ends after ``turn_timeout`` with the tile
 they had selected, else the engine's default (R10.1); a claim after ``claim_timeout`` with a
 pass (R10.2). A person whose connection has been gone for longer than ``turn_timeout`` when a
 decision of theirs runs out escapes (R8); for the next hand a bot stands in for them unless they
