@@ -147,3 +147,31 @@ def test_a_hand_is_booked_in_one_transaction(monkeypatch):
         led.book_hand("T", "leshan", 1, "c", ["{}"], [pid, None, None, None], [-50, 20, 20, 10], [50, 0, 0, 0])
     monkeypatch.undo()
     assert led.recent_hands() == [] and led.standings()[0].points == 0
+
+
+@pytest.mark.parametrize("db", [":memory:", "file"])
+def test_the_ledger_takes_bookings_from_several_threads_at_once(db, tmp_path):
+    """Tables book hands from worker threads while people sit down: nothing lost or refused."""
+    import threading
+
+    led = Ledger(":memory:" if db == ":memory:" else str(tmp_path / "room.db"))
+    pid = led.identify("Hu", SECRET_A)
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            for i in range(40):
+                led.book_hand("T", "leshan", i, "c", ["{}"], [pid, None, None, None], [1, 0, 0, -1], [0, 0, 0, 0])
+                led.identify(f"p{k}-{i}", f"{k:02d}{i:030d}")
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    st, _ = led.player("Hu")
+    assert st.points == 160 and st.hands == 160
+    led.close()

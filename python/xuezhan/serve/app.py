@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -42,6 +43,7 @@ from xuezhan.serve.tables import Client, Room, RoomError, Table
 __all__ = ["MAX_BODY", "MAX_LOG", "MAX_LOG_LINES", "MAX_MESSAGE", "MAX_UPLOAD", "STATIC", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
+_log = logging.getLogger("xuezhan.serve")
 #: Bytes of one websocket message (no client message needs more; past it: an error, then close).
 MAX_MESSAGE = 4096
 #: Bytes of a JSON request body (opening a table).
@@ -331,7 +333,11 @@ async def _reader(ws: WebSocket, client: Client, table: Table, room: Room) -> No
                 client.drop(f"too many messages (more than {room.limits.rate:g} a second); closing the connection")
                 return
             text = data if data is not None else (msg.get("bytes") or b"").decode("utf-8", "replace")
-            await _handle(table, client, text, room)
+            try:
+                await _handle(table, client, text, room)
+            except Exception:  # a bug, or the database failed: log it, keep the connection
+                _log.exception("table %s: a client message failed", table.id)
+                _error_to(client, "the server failed on that message (it is in the server's log); try again")
 
 
 async def _handle(table: Table, client: Client, text: str, room: Room) -> None:

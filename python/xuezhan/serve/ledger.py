@@ -21,13 +21,17 @@ history keeps what happened.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gzip
 import hashlib
 import hmac
 import secrets
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Concatenate, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
@@ -134,6 +138,21 @@ def _check_password(password: str, stored: str) -> bool:
     return hmac.compare_digest(got.hex(), h)
 
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _serialized(method: Callable[Concatenate[Ledger, _P], _T]) -> Callable[Concatenate[Ledger, _P], _T]:
+    """One call at a time where the database is one shared connection (``:memory:``)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Ledger, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
 def _new_id(result: sa.CursorResult) -> int:
     """The id an insert made."""
     key = result.inserted_primary_key
@@ -159,6 +178,10 @@ class Ledger:
             kw["connect_args"] = {"check_same_thread": False}
             if memory:
                 kw["poolclass"] = StaticPool  # one connection, or each would be its own database
+        # An in-memory database is one connection shared by every thread: one user at a time.
+        self._lock: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if memory else contextlib.nullcontext()
+        )
         try:
             self.engine = sa.create_engine(url, **kw)
             if url.startswith("sqlite") and not memory:
@@ -189,6 +212,7 @@ class Ledger:
         self.engine.dispose()
 
     # ------------------------------------------------------------------ players
+    @_serialized
     def identify(self, name: str, secret: str, password: str | None = None) -> int:
         """The player id of ``name``: created on first use; afterwards the browser's secret, or
         the player's password (which adds this browser's secret), proves it is them."""
@@ -216,11 +240,13 @@ class Ledger:
                 raise LedgerError(f"the name {name!r} belongs to a player; give its password, or choose another name")
             raise LedgerError(f"the name {name!r} belongs to a player of another browser; choose another name")
 
+    @_serialized
     def set_password(self, player_id: int, password: str) -> None:
         with self.engine.begin() as c:
             c.execute(_players.update().where(_players.c.id == player_id).values(password=_hash_password(password)))
 
     # ------------------------------------------------------------------ booking
+    @_serialized
     def book_hand(
         self,
         table_name: str,
@@ -267,6 +293,7 @@ class Ledger:
                     )
         return replay_id(hid)
 
+    @_serialized
     def reset(self) -> int:
         """清零: every standing back to zero (an entry each, so histories keep the reset);
         returns how many players had a non-zero standing."""
@@ -283,6 +310,7 @@ class Ledger:
         return n
 
     # ------------------------------------------------------------------ reading
+    @_serialized
     def standings(self, offset: int = 0, limit: int = 100) -> list[Standing]:
         """The leaderboard: players by standing, best first (then by name)."""
         pts = sa.func.coalesce(sa.func.sum(_entries.c.points), 0).label("points")
@@ -298,6 +326,7 @@ class Ledger:
         with self.engine.connect() as c:
             return [Standing(r.name, int(r.points), int(r.hands)) for r in c.execute(q)]
 
+    @_serialized
     def player(self, name: str, limit: int = 200) -> tuple[Standing, list[HistoryEntry]] | None:
         """A player's standing and latest entries (newest first), or None for an unknown name."""
         with self.engine.connect() as c:
@@ -325,6 +354,7 @@ class Ledger:
         ]
         return Standing(name, total, played), hist
 
+    @_serialized
     def hand(self, rid: str) -> HandRecord | None:
         """A stored hand by replay id (``h<n>``), or None."""
         if not (rid[:1] == "h" and rid[1:].isdigit() and len(rid) <= 12):
@@ -336,6 +366,7 @@ class Ledger:
         lines = gzip.decompress(r.log).decode().split("\n")
         return HandRecord(rid, f"{r.table_name}, hand {rid}", r.seed, r.commitment, lines)
 
+    @_serialized
     def recent_hands(self, limit: int = 64) -> list[tuple[str, str]]:
         """The newest stored hands: (replay id, name)."""
         with self.engine.connect() as c:
