@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
-from xuezhan.engine import Action, IllegalAction, Round, act, log_lines, parse_action, public_view
+from xuezhan.engine import Round, act, log_lines, parse_action, public_view
 from xuezhan.engine.actions import DISCARD, ESCAPE, ActionError
 from xuezhan.engine.match import first_dealer
+from xuezhan.engine.seat import Delivery, Ruling, apply, crashed, rule, time_limit
 from xuezhan.rules import Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
 from xuezhan.serve.deals import commitment, new_seed
@@ -660,31 +661,28 @@ class Table:
         for i, b in enumerate(bots):
             if b is not None:
                 b.reset(i, rules)
-        seen = [0, 0, 0, 0]
+        deliver = Delivery(bots)  # the bots' public views (people get theirs in state messages)
         self.touch(table=True)
         while not rnd.over:
             seat = rnd.cur
             assert seat is not None
             phase = rnd.observation(seat).phase
             kind = phase if phase in ("turn", "claim", "exchange", "void") else "turn"
-            limit = rules.claim_timeout if kind == "claim" else rules.turn_timeout
+            limit = time_limit(rules, rnd.phase)  # R10
             bot = bots[seat]
             if bot is not None:
-                seen[seat] = _deliver(rnd, bot, seat, seen[seat])
-                action, default, note = await self._bot_decision(rnd, bot, seat, kind, limit)
+                deliver(rnd.events)
+                ruling = await self._bot_decision(rnd, bot, seat, kind, limit)
             else:
-                action, default, note = await self._person_decision(rnd, seat, kind, limit)
+                ruling = await self._person_decision(rnd, seat, kind, limit)
             self.decision = None
-            try:
-                rnd.apply(action, default=default, note=note)
-            except IllegalAction:  # R10.3: an illegal action is an escape (R8)
-                rnd.apply(act(seat, ESCAPE), note="illegal action")
+            apply(rnd, ruling)  # an own action the hand refuses is an escape (R10.3)
             if kind == "turn":
                 self.selected[seat] = None
             self.touch()
-        for i, b in enumerate(bots):
+        deliver(rnd.events)
+        for b in bots:
             if b is not None:
-                _deliver(rnd, b, i, seen[i])
                 end = getattr(b, "end_hand", None)
                 if callable(end):
                     end()
@@ -692,11 +690,10 @@ class Table:
         if rnd.next_dealer is not None:
             self.dealer = rnd.next_dealer  # R9.2
 
-    async def _bot_decision(
-        self, rnd: Round, bot: Any, seat: int, kind: str, limit: float
-    ) -> tuple[Action, bool, str | None]:
-        """R10.3 for a bot: an exception or an illegal action is an escape (R8); a decision
-        slower than the limit takes the default and counts, past ``max_timeouts`` an escape."""
+    async def _bot_decision(self, rnd: Round, bot: Any, seat: int, kind: str, limit: float) -> Ruling:
+        """A bot's decision, in a worker thread, ruled on by the engine's seat loop (R10.3: an
+        exception or an illegal action is an escape, R8; a decision slower than the limit takes
+        the default and counts, past ``max_timeouts`` an escape)."""
         now = time.monotonic()
         self.decision = _Decision(seat, kind, now + limit, limit, False)
         if kind == "turn" and self.pace.bot_delay > 0:
@@ -707,23 +704,16 @@ class Table:
         try:
             action = await asyncio.to_thread(bot.act, obs)
         except Exception as exc:  # noqa: BLE001 - any crash of a bot is its escape
-            return act(seat, ESCAPE), False, f"exception {type(exc).__name__}"
-        if perf_counter() - t0 > limit:
-            self.timeouts[seat] += 1
-            if self.timeouts[seat] > rnd.rules.max_timeouts:
-                return act(seat, ESCAPE), True, "timeout limit"
-            return rnd.default_action(seat), True, "timeout"
-        if type(action) is not Action or action.seat != seat:
-            return act(seat, ESCAPE), False, "illegal action"
-        return action, False, None
+            return crashed(seat, exc)
+        return rule(rnd, seat, action, perf_counter() - t0, self.timeouts, limit)
 
-    async def _person_decision(self, rnd: Round, seat: int, kind: str, limit: float) -> tuple[Action, bool, str | None]:
+    async def _person_decision(self, rnd: Round, seat: int, kind: str, limit: float) -> Ruling:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future = loop.create_future()
         self.decision = d = _Decision(seat, kind, time.monotonic() + limit, limit, True, fut)
         self.touch()
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), limit), False, None
+            return Ruling(await asyncio.wait_for(asyncio.shield(fut), limit))
         except TimeoutError:
             pass
         s = self.seats[seat]
@@ -733,10 +723,10 @@ class Table:
             left = s.gone_since + turn_to - time.monotonic()
             if left <= 0:
                 fut.cancel()
-                return act(seat, ESCAPE), True, "left the table"
+                return Ruling(act(seat, ESCAPE), default=True, note="left the table")
             await asyncio.sleep(min(left, 0.05))
         if fut.done() and not fut.cancelled():
-            return fut.result(), False, None
+            return Ruling(fut.result())
         fut.cancel()
         d.future = None
         # R10.1 as the room plays it: the selected tile if it may be discarded, else the
@@ -745,20 +735,8 @@ class Table:
         if kind == "turn" and sel is not None:
             a = act(seat, DISCARD, sel)
             if a in rnd.legal_actions(seat):
-                return a, True, "timeout"
-        return rnd.default_action(seat), True, "timeout"
-
-
-def _deliver(rnd: Round, bot: Any, seat: int, seen: int) -> int:
-    """Hand a bot the public views of the events since ``seen`` (its optional ``observe``)."""
-    observe = getattr(bot, "observe", None)
-    events = rnd.events
-    if observe is not None:
-        for i in range(seen, len(events)):
-            v = public_view(events[i], seat)
-            if v is not None:
-                observe(v)
-    return len(events)
+                return Ruling(a, default=True, note="timeout")
+        return Ruling(rnd.default_action(seat), default=True, note="timeout")
 
 
 class Room:
