@@ -163,3 +163,13 @@ def test_standings_and_replay_commitment_after_a_restart(tmp_path, browser):
         page.screenshot(path=str(ART / "replay-commitment.png"))
         page.close()
     room2.ledger.close()
+
+
+def test_a_table_that_does_not_exist_says_so_instead_of_reconnecting(browser):
+    with live_server(create_app(_room())) as base:
+        page = browser.new_page(viewport={"width": 390, "height": 800})
+        page.goto(base + "/table/t-no-such")
+        page.wait_for_function("document.getElementById('message').textContent.includes('No such table')")
+        time.sleep(1.5)  # it does not go back to "reconnecting"
+        assert "reconnecting" not in page.inner_text("#message")
+        page.close()

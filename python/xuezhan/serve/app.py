@@ -38,7 +38,7 @@ from xuezhan.serve.deals import commitment
 from xuezhan.serve.ledger import LedgerError
 from xuezhan.serve.names import TABLE_NAME_MAX, clean_name
 from xuezhan.serve.replay import LogError, frames, read_log_lines
-from xuezhan.serve.tables import Client, Room, RoomError, Table
+from xuezhan.serve.tables import Client, Room, RoomError, RoomFull, Table
 
 __all__ = ["MAX_BODY", "MAX_LOG", "MAX_LOG_LINES", "MAX_MESSAGE", "MAX_UPLOAD", "STATIC", "create_app"]
 
@@ -160,8 +160,10 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
         peer = request.client.host if request.client else ""
         try:
             table = room.create(body.name, body.preset, body.hands, body.bots, owner=peer)
+        except RoomFull as exc:
+            return _error(429, str(exc))
         except RoomError as exc:
-            return _error(429 if "maximum" in str(exc) or "most one client" in str(exc) else 400, str(exc))
+            return _error(400, str(exc))
         return JSONResponse({**table.table_msg().model_dump(), "host_token": table.host_token}, status_code=201)
 
     async def list_bots(request: Request) -> Response:

@@ -47,13 +47,17 @@ from xuezhan.serve.words import settlement_lines
 from xuezhan.tiles import TILE_STR as _TILE
 from xuezhan.tiles import parse_tiles
 
-__all__ = ["Client", "Limits", "Pace", "Room", "RoomError", "Seat", "Table"]
+__all__ = ["Client", "Limits", "Pace", "Room", "RoomError", "RoomFull", "Seat", "Table"]
 
 _log = logging.getLogger("xuezhan.serve")
 
 
 class RoomError(ValueError):
     """A request the table refuses (the message says why); nothing changed."""
+
+
+class RoomFull(RoomError):
+    """A new table refused: the server's or the client's table limit is reached."""
 
 
 @dataclass
@@ -244,6 +248,9 @@ class Table:
             self._task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
 
     async def close(self) -> None:
+        if self._table_flush is not None:
+            self._table_flush.cancel()
+            self._table_flush = None
         if self._task is not None:
             self._task.cancel()
             # its own failure was logged by run(); a cancelled task is what we asked for
@@ -778,9 +785,9 @@ class Room:
             raise RoomError(f"hands must be 1 to 64, got {hands}")
         lim = self.limits
         if len(self.tables) >= lim.max_tables:
-            raise RoomError(f"the server has its maximum of {lim.max_tables} tables open; join one or try later")
+            raise RoomFull(f"the server has its maximum of {lim.max_tables} tables open; join one or try later")
         if owner and sum(1 for t in self.tables.values() if t.owner == owner) >= lim.max_tables_per_client:
-            raise RoomError(f"you have {lim.max_tables_per_client} tables open already, the most one client may")
+            raise RoomFull(f"you have {lim.max_tables_per_client} tables open already, the most one client may")
         rules = Rules.preset(preset)
         if self.rules_overrides:
             rules = rules.replace(**self.rules_overrides)

@@ -42,7 +42,8 @@
       if (host) send({ type: "host", token: host });
     };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
+      if (ev.code === 4404) { say("No such table: it may have closed (idle tables expire).", true); return; }
       say("Connection lost; reconnecting…", true);
       setTimeout(connect, 1000);
     };
