@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import gzip
 import hashlib
-import json
 import subprocess
 import time
 import warnings
@@ -298,32 +297,55 @@ def test_a_body_without_content_length_is_read_only_up_to_its_limit():
     assert len(pulled) == 2
 
 
-def test_a_quadratic_replay_upload_is_refused_quickly():
-    header = {"type": "header", "dealer": 0, "hands": ["1m"] * 4, "wall": [], "rules": {}}
-    lines = [json.dumps(header)] + ['{"type": "draw", "seat": 0, "tile": "1m"}'] * 20000
+def _real_log() -> list[str]:
+    from xuezhan.engine import log_lines
+    from xuezhan.engine.match import run_round
+    from xuezhan.strategies import GreedyStrategy
+
+    rnd = Round.from_seed("leshan", 5, 0)
+    bots = [GreedyStrategy() for _ in range(4)]
+    for i, b in enumerate(bots):
+        b.reset(i, rnd.rules)
+    run_round(rnd, bots)
+    return log_lines(rnd)
+
+
+@pytest.mark.parametrize("draws", [20000, 1900])
+def test_a_quadratic_replay_upload_is_refused_quickly(draws):
+    """A real header followed by N draws by one seat: the old viewer grew that hand by a tile a
+    line and sent every frame (quadratic); now the line limit, or the engine's replay (which
+    refuses the second draw in a row), stops it at once with a short message."""
+    header = _real_log()[0]
+    lines = [header] + ['{"type": "draw", "seat": 0, "tile": "1m"}'] * draws
     body = gzip.compress("\n".join(lines).encode())
     with serving(fast_room()) as client:
         t0 = time.monotonic()
         r = client.post("/api/replay", content=body)
-        assert r.status_code == 400 and "at most" in r.json()["error"]
+        assert r.status_code == 400
+        assert ("at most" in r.json()["error"]) == (draws > app_mod.MAX_LOG_LINES)
         assert len(r.content) < 1000 and time.monotonic() - t0 < 5
+        # a real log is still replayed in full
+        good = client.post("/api/replay", content="\n".join(_real_log()).encode())
+        assert good.status_code == 200 and len(good.json()["frames"]) == len(_real_log())
 
 
 def test_uploaded_logs_are_replayed_off_the_event_loop(monkeypatch):
-    loop_threads = []
+    on_loop: list[bool] = []
+    real = app_mod.checked_frames
 
     def spy(lines, name):
-        import threading
+        try:  # an event loop runs in this thread only if the replay blocks the server
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real(lines, name)
 
-        loop_threads.append(threading.current_thread() is threading.main_thread())
-        return {"name": name, "seed": 3, "frames": []}
-
-    monkeypatch.setattr(app_mod, "frames", spy)
+    monkeypatch.setattr(app_mod, "checked_frames", spy)
     with serving(fast_room()) as client:
-        r = client.post("/api/replay", content=b'{"type": "header"}\n')
-        assert r.status_code == 200 and r.json()["seed"] == "3"
-    # the TestClient runs the app's loop in a portal thread; the replay ran in a worker thread
-    assert loop_threads == [False]
+        r = client.post("/api/replay", content="\n".join(_real_log()).encode())
+        assert r.status_code == 200 and r.json()["seed"] == "5"
+    assert on_loop == [False]
 
 
 def test_replay_id_of_5000_digits_is_a_404_not_a_500():

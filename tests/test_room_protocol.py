@@ -375,4 +375,4 @@ def test_view_command_names_a_bad_log_without_a_traceback(tmp_path):
     bad.write_text('{"type": "header"}\nnot json\n')
     res = CliRunner().invoke(main, ["view", str(bad), "--no-browser"])
     assert res.exit_code == 1
-    assert "bad.jsonl: line 2 is not JSON" in res.output and "Traceback" not in res.output
+    assert "bad.jsonl, line 2: not JSON" in res.output and "Traceback" not in res.output

@@ -166,11 +166,11 @@ def serve(
 def view(log: Path, host: str, port: int, no_browser: bool) -> None:
     """Step through a hand log (LOG.jsonl or .jsonl.gz) event by event, all four hands open."""
     _need_extra()
-    from xuezhan.serve.app import create_app
-    from xuezhan.serve.replay import LogError, frames, read_log_lines
+    from xuezhan.serve.app import checked_frames, create_app
+    from xuezhan.serve.replay import LogError, read_log_lines
 
     try:
-        frames(read_log_lines(log), log.name)  # a bad log fails here, naming the line
+        checked_frames(read_log_lines(log), log.name)  # a bad log fails here, naming the line
     except LogError as exc:
         raise click.ClickException(str(exc)) from None
     url = view_url(host, port)

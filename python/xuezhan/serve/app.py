@@ -40,7 +40,16 @@ from xuezhan.serve.names import TABLE_NAME_MAX, clean_name
 from xuezhan.serve.replay import LogError, frames, read_log_lines
 from xuezhan.serve.tables import Client, Room, RoomError, RoomFull, Table
 
-__all__ = ["MAX_BODY", "MAX_LOG", "MAX_LOG_LINES", "MAX_MESSAGE", "MAX_UPLOAD", "STATIC", "create_app"]
+__all__ = [
+    "MAX_BODY",
+    "MAX_LOG",
+    "MAX_LOG_LINES",
+    "MAX_MESSAGE",
+    "checked_frames",
+    "MAX_UPLOAD",
+    "STATIC",
+    "create_app",
+]
 
 STATIC = Path(__file__).parent / "static"
 _log = logging.getLogger("xuezhan.serve")
@@ -52,7 +61,7 @@ MAX_BODY = 4096
 MAX_UPLOAD = 1024 * 1024
 MAX_LOG = 2 * 1024 * 1024
 #: Lines of a hand log the replay page takes (a real hand has a few hundred events).
-MAX_LOG_LINES = 4000
+MAX_LOG_LINES = 2000
 #: Tables per page of ``GET /api/tables``, by default and at most.
 PAGE, MAX_PAGE = 50, 200
 
@@ -96,6 +105,24 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def checked_frames(lines: list[str], name: str) -> dict[str, Any]:
+    """The replay frames of a log the engine reproduces. The engine's own log replay (R12.4,
+    linear in the log's length) refuses first what no hand can hold (a draw from an empty wall,
+    a tile nobody has, ...), so the frames never describe an impossible, ever-growing hand."""
+    from xuezhan.documents import DocumentError, parse_log
+    from xuezhan.engine.log import ReplayMismatch, replay_log
+
+    try:
+        replay_log(parse_log("\n".join(lines), source=name).lines)
+    except DocumentError as exc:
+        raise LogError(str(exc)) from None
+    except ReplayMismatch as exc:
+        raise LogError(f"{name}: not a hand the engine plays: it differs at {exc}") from None
+    except ValueError as exc:  # the header deals an impossible hand (tiles, rules)
+        raise LogError(f"{name}, line 1: header: {exc}") from None
+    return frames(lines, name)
+
+
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         return FileResponse(STATIC / name, media_type="text/html")
@@ -127,7 +154,7 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
         if len(lines) > MAX_LOG_LINES:
             raise LogError(f"{name}: {len(lines)} lines; a hand log has at most {MAX_LOG_LINES}")
         async with replays:
-            return await asyncio.to_thread(frames, lines, name)
+            return await asyncio.to_thread(checked_frames, lines, name)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
