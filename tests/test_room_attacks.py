@@ -384,6 +384,26 @@ def test_an_oversized_message_gets_an_error_then_the_connection_closes():
         assert any(m["type"] == "error" and "too long" in m["message"] for m in msgs)
 
 
+def test_a_reader_that_stops_reading_is_dropped_after_the_send_timeout():
+    from xuezhan.serve.tables import Client
+
+    async def main():
+        c = Client()
+        dropped = []
+        c.on_drop = dropped.append
+        c.sending_since = time.monotonic()  # a message on its way that never arrives
+        t0 = time.monotonic()
+        await asyncio.wait_for(app_mod._watch_sends(c, 0.3), 5)
+        assert dropped == ["the connection reads too slowly"] and 0.3 <= time.monotonic() - t0 < 3
+        c2 = Client()  # one whose sends complete is left alone
+        task = asyncio.create_task(app_mod._watch_sends(c2, 0.3))
+        await asyncio.sleep(0.6)
+        assert c2.dropped is None and not task.done()
+        task.cancel()
+
+    asyncio.run(main())
+
+
 def test_a_slow_reader_is_dropped_with_a_bounded_queue():
     from xuezhan.serve.tables import Client
 

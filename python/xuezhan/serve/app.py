@@ -281,14 +281,15 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
         client.on_drop = lambda why: closing.set()
         client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names).model_dump_json())
         table.join(client)
-        writer = asyncio.create_task(_writer(ws, client, table, lim.send_timeout))
+        writer = asyncio.create_task(_writer(ws, client, table))
         reader = asyncio.create_task(_reader(ws, client, table, room))
         closer = asyncio.create_task(closing.wait())
+        watchdog = asyncio.create_task(_watch_sends(client, lim.send_timeout))
         try:
             await asyncio.wait({reader, writer, closer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             table.leave(client)
-            for t in (reader, closer):
+            for t in (reader, closer, watchdog):
                 t.cancel()
             if client.dropped is not None and not writer.done():
                 # say why (if the queue has room), then close
@@ -422,7 +423,19 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
         _error_to(client, str(exc))
 
 
-async def _writer(ws: WebSocket, client: Client, table: Table, send_timeout: float) -> None:
+async def _watch_sends(client: Client, send_timeout: float) -> None:
+    """Drop a connection one message has been on its way to for ``send_timeout`` seconds (a
+    reader that stopped reading). One sleeping task per connection, not a timer per message:
+    the writer only notes when its current send began."""
+    while client.dropped is None:
+        since = client.sending_since
+        if since is not None and time.monotonic() - since > send_timeout:
+            client.drop("the connection reads too slowly")
+            return
+        await asyncio.sleep(min(1.0, send_timeout / 4))
+
+
+async def _writer(ws: WebSocket, client: Client, table: Table) -> None:
     while True:
         item = await client.queue.get()
         if item is None:
@@ -434,10 +447,9 @@ async def _writer(ws: WebSocket, client: Client, table: Table, send_timeout: flo
             text = table.table_msg().model_dump_json()
         else:
             text = item
+        client.sending_since = time.monotonic()
         try:
-            await asyncio.wait_for(ws.send_text(text), send_timeout)
-        except TimeoutError:
-            client.drop("the connection reads too slowly")
-            return
+            await ws.send_text(text)
         except Exception:  # noqa: BLE001 - the connection is gone; the reader notices
             return
+        client.sending_since = None

@@ -147,6 +147,8 @@ class Client:
         #: Set when the connection is to be closed (a slow reader, a flood); the app closes it.
         self.dropped: str | None = None
         self.on_drop: Callable[[str], None] | None = None
+        #: When the message being sent now began its way (None: nothing on its way).
+        self.sending_since: float | None = None
 
     @property
     def sees(self) -> int:
