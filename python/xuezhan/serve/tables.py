@@ -83,7 +83,7 @@ class Limits:
     #: Messages queued for one connection before it is dropped as a slow reader.
     send_queue: int = 64
     #: Seconds one message may take to reach a connection before it is dropped as a slow reader.
-    send_timeout: float = 10.0
+    send_timeout: float = 30.0
     #: Client messages per second a connection may send on average, and in a burst.
     rate: float = 20.0
     burst: int = 60
