@@ -4,6 +4,7 @@ server on 127.0.0.1 for the browser and load tests."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import socket
 import threading
 import time
@@ -12,22 +13,27 @@ from typing import Any
 
 from xuezhan.engine.match import first_dealer
 from xuezhan.serve.protocol import SERVER_ADAPTER
-from xuezhan.serve.tables import Pace, Room
+from xuezhan.serve.tables import Limits, Pace, Room
 
 #: Short timers (RULES.md R10 overridden) so the tests are fast.
 FAST = {"turn_timeout": 1.0, "claim_timeout": 0.6}
 
 
-def fast_room(**overrides: Any) -> Room:
+def fast_room(dealer: int = 0, limits: Limits | None = None, **overrides: Any) -> Room:
+    """A room with short timers whose matches all start with ``dealer`` dealing (R9.1): its
+    hand seeds are server-side test seeds (a client never chooses one)."""
     return Room(
         pace=Pace(bot_delay=0.0, between_hands=0.0),
         rules_overrides={**FAST, **overrides},
+        limits=limits,
+        seeds=seeds_with_dealer(dealer),
     )
 
 
-def seed_with_dealer(dealer: int) -> int:
-    """A match seed whose first dealer (R9.1) is ``dealer``."""
-    return next(s for s in range(1000) if first_dealer(s) == dealer)
+def seeds_with_dealer(dealer: int) -> Callable[[], int]:
+    """Successive hand seeds, each a seed whose first dealer (R9.1) would be ``dealer``."""
+    it = (s for s in itertools.count() if first_dealer(s) == dealer)
+    return lambda: next(it)
 
 
 def read_until(ws: Any, pred: Callable[[Any], bool], limit: int = 3000, log: list | None = None) -> Any:

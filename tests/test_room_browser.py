@@ -5,6 +5,7 @@ setting kept over a reload. Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import time
@@ -15,10 +16,13 @@ from _room_helpers import live_server
 from playwright import sync_api
 
 from xuezhan.serve.app import create_app
-from xuezhan.serve.tables import Pace, Room
+from xuezhan.serve.tables import Limits, Pace, Room
 
 CHROMIUM = os.environ.get("XUEZHAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ART = Path(__file__).resolve().parents[1] / "test-artifacts"
+#: Each page is a new browser with its own player secret, and a name belongs to the first
+#: browser that played with it (the standings): one name per page.
+_PLAYER = itertools.count(1)
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +30,7 @@ def base():
     room = Room(
         pace=Pace(bot_delay=0.05, between_hands=0.0),
         rules_overrides={"turn_timeout": 4.0, "claim_timeout": 1.2},  # room for a slow, loaded CI machine
+        limits=Limits(max_tables_per_client=100),  # every test opens its tables from 127.0.0.1
     )
     with live_server(create_app(room)) as url:
         yield url
@@ -51,7 +56,7 @@ def _open_table(page, base, bots=("greedy", "value", "random")):
         page.select_option(f"select[name=seat{s}]", b)
     page.click("#create button.big")
     page.wait_for_url("**/table/**")
-    page.fill(".slot[data-slot='0'] input.name", "Alice")
+    page.fill(".slot[data-slot='0'] input.name", f"Alice {next(_PLAYER)}")
     page.click("button[data-sit='0']")
     page.click("#start-btn")
     page.wait_for_selector("#hand .htile")
@@ -185,7 +190,7 @@ def test_chengdu_exchange_and_void_by_clicking(base, browser):
         page.select_option(f"select[name=seat{s}]", "greedy")
     page.click("#create button.big")
     page.wait_for_url("**/table/**")
-    page.fill(".slot[data-slot='0'] input.name", "Alice")
+    page.fill(".slot[data-slot='0'] input.name", f"Alice {next(_PLAYER)}")
     page.click("button[data-sit='0']")
     page.click("#start-btn")
     page.wait_for_selector("button[data-act='exchange']", timeout=15000)

@@ -1,6 +1,7 @@
-"""``xuezhan serve`` (the game room) and ``xuezhan view LOG`` (the replay viewer).
+"""``xuezhan serve`` (the game room), ``xuezhan view LOG`` (the replay viewer) and
+``xuezhan standings show|reset`` (the room's points, 积分).
 
-Both need the ``serve`` extra: ``pip install 'xuezhan[serve]'``. The server binds to
+They need the ``serve`` extra: ``pip install 'xuezhan[serve]'``. The server binds to
 127.0.0.1 unless told otherwise.
 """
 
@@ -12,12 +13,18 @@ from typing import Any
 
 import click
 
-__all__ = ["COMMANDS", "serve", "view"]
+__all__ = ["COMMANDS", "serve", "standings", "view", "view_url"]
+
+#: The standings database ``serve`` and ``standings`` use unless told otherwise.
+DEFAULT_DB = "xuezhan-room.db"
+#: Bytes of one websocket frame uvicorn accepts (the app refuses more than 4 KiB with a message).
+WS_MAX_SIZE = 64 * 1024
 
 
 def _need_extra() -> None:
     try:
         import pydantic  # noqa: F401
+        import sqlalchemy  # noqa: F401
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as exc:
@@ -31,7 +38,7 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
 
     if open_url:
         # Open the page once the server listens (uvicorn calls this hook after startup).
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
         server = uvicorn.Server(config)
         orig = server.startup
 
@@ -42,7 +49,7 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
         server.startup = startup  # type: ignore[method-assign]
         server.run()
     else:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
 
 
 @click.command("serve")
@@ -81,6 +88,28 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
     default=None,
     help="Override R10.2 (seconds).",
 )
+@click.option(
+    "--db",
+    default=DEFAULT_DB,
+    show_default=True,
+    help="The standings database: a file (SQLite), ':memory:' (kept nowhere), or an SQLAlchemy URL.",
+)
+@click.option("--max-tables", default=100, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--max-tables-per-client", default=3, show_default=True, type=click.IntRange(1, 100_000))
+@click.option(
+    "--start-timeout",
+    default=180.0,
+    show_default=True,
+    type=click.FloatRange(1, 86_400),
+    help="Seconds a seated person may wait without pressing Start before being unseated.",
+)
+@click.option(
+    "--idle-timeout",
+    default=600.0,
+    show_default=True,
+    type=click.FloatRange(1, 30 * 86_400),
+    help="Seconds a table without any connection lives on.",
+)
 def serve(
     host: str,
     port: int,
@@ -89,12 +118,19 @@ def serve(
     bot_delay: float,
     turn_timeout: float | None,
     claim_timeout: float | None,
+    db: str,
+    max_tables: int,
+    max_tables_per_client: int,
+    start_timeout: float,
+    idle_timeout: float,
 ) -> None:
-    """The game room: a lobby of tables, four seats each (people or bots), spectators, replays."""
+    """The game room: a lobby of tables, four seats each (people or bots), spectators, replays,
+    and the players' standings (积分) kept in a database."""
     _need_extra()
     from xuezhan.serve.app import create_app
     from xuezhan.serve.bots import BotCatalog
-    from xuezhan.serve.tables import Pace, Room
+    from xuezhan.serve.ledger import Ledger, LedgerError
+    from xuezhan.serve.tables import Limits, Pace, Room
     from xuezhan.tournament.config import ConfigError
 
     try:
@@ -107,8 +143,18 @@ def serve(
     if claim_timeout is not None:
         overrides["claim_timeout"] = claim_timeout
     logs = sorted([*logs_dir.rglob("*.jsonl"), *logs_dir.rglob("*.jsonl.gz")]) if logs_dir else []
-    room = Room(catalog, Pace(bot_delay=bot_delay), overrides)
-    click.echo(f"xuezhan game room on http://{host}:{port}/  (Ctrl-C stops it)", err=True)
+    try:
+        ledger = Ledger(db)
+    except LedgerError as exc:
+        raise click.ClickException(str(exc)) from None
+    limits = Limits(
+        max_tables=max_tables,
+        max_tables_per_client=max_tables_per_client,
+        start_timeout=start_timeout,
+        idle_timeout=idle_timeout,
+    )
+    room = Room(catalog, Pace(bot_delay=bot_delay), overrides, limits=limits, ledger=ledger)
+    click.echo(f"xuezhan game room on http://{host}:{port}/  standings in {db}  (Ctrl-C stops it)", err=True)
     _run(create_app(room, logs), host, port, None)
 
 
@@ -120,16 +166,66 @@ def serve(
 def view(log: Path, host: str, port: int, no_browser: bool) -> None:
     """Step through a hand log (LOG.jsonl or .jsonl.gz) event by event, all four hands open."""
     _need_extra()
-    from xuezhan.serve.app import create_app
-    from xuezhan.serve.replay import LogError, frames, read_log_lines
+    from xuezhan.serve.app import checked_frames, create_app
+    from xuezhan.serve.replay import LogError, read_log_lines
 
     try:
-        frames(read_log_lines(log), log.name)  # a bad log fails here, naming the line
+        checked_frames(read_log_lines(log), log.name)  # a bad log fails here, naming the line
     except LogError as exc:
         raise click.ClickException(str(exc)) from None
-    url = f"http://{host}:{port}/replay?log=0"
+    url = view_url(host, port)
     click.echo(f"replay of {log}: {url}  (Ctrl-C stops it)", err=True)
-    _run(create_app(logs=[log]), host, port, None if no_browser else url)
+    from xuezhan.serve.ledger import Ledger
+    from xuezhan.serve.tables import Room
+
+    _run(create_app(Room(ledger=Ledger(":memory:")), logs=[log]), host, port, None if no_browser else url)
 
 
-COMMANDS = [serve, view]
+def view_url(host: str, port: int) -> str:
+    """The replay page of the one log ``view`` serves (the server names its first log ``f0``)."""
+    return f"http://{host}:{port}/replay?log=f0"
+
+
+@click.group("standings")
+def standings() -> None:
+    """The room's standings (积分): show them, or reset every player's points to zero (清零)."""
+
+
+@standings.command("show")
+@click.option("--db", default=DEFAULT_DB, show_default=True, help="The standings database (as for serve).")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
+def standings_show(db: str, limit: int) -> None:
+    """Print the leaderboard: rank, points, hands played, name."""
+    led = _open_ledger(db)
+    rows = led.standings(0, limit)
+    if not rows:
+        click.echo("no players yet")
+    for i, r in enumerate(rows, start=1):
+        click.echo(f"{i:>4}  {r.points:>8}  {r.hands:>6}  {r.name}")
+
+
+@standings.command("reset")
+@click.option("--db", default=DEFAULT_DB, show_default=True, help="The standings database (as for serve).")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def standings_reset(db: str, yes: bool) -> None:
+    """清零: every player's points back to zero (the history keeps a reset entry each)."""
+    led = _open_ledger(db)
+    if not yes:
+        click.confirm(f"reset every player's points in {db} to zero?", abort=True)
+    n = led.reset()
+    click.echo(f"reset {n} player{'s' if n != 1 else ''} to zero")
+
+
+def _open_ledger(db: str) -> Any:
+    _need_extra()
+    from xuezhan.serve.ledger import Ledger, LedgerError
+
+    if "://" not in db and db != ":memory:" and not Path(db).is_file():
+        raise click.ClickException(f"{db}: no standings database there (xuezhan serve --db {db} makes one)")
+    try:
+        return Ledger(db)
+    except LedgerError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+COMMANDS = [serve, view, standings]

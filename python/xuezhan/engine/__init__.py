@@ -56,6 +56,7 @@ from xuezhan.engine.observation import Observation
 from xuezhan.engine.result import HandResult
 from xuezhan.engine.round import Round, deal
 from xuezhan.engine.script import ScriptError, replay_script
+from xuezhan.engine.seat import Strategy
 from xuezhan.engine.seeds import derive_seed, first_dealer, hand_seed
 from xuezhan.engine.state import InvariantError
 
@@ -79,6 +80,7 @@ __all__ = [
     "run_round",
     "Observation",
     "Round",
+    "Strategy",
     "HandResult",
     "deal",
     "derive_seed",

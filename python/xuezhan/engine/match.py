@@ -1,6 +1,7 @@
 """Playing hands and matches with strategies (docs/rules.md R9, R10).
 
-Every decision is timed with ``time.perf_counter``. A decision slower than ``turn_timeout`` /
+Each decision goes through the one seat loop of :mod:`xuezhan.engine.seat`. Every decision is
+timed with ``time.perf_counter``. A decision slower than ``turn_timeout`` /
 ``claim_timeout`` takes the R10 default instead and counts against ``max_timeouts`` per match;
 past that the bot escapes (R10.3). An exception or an illegal action from a bot is an escape
 (R8). Strategies see only :class:`~xuezhan.engine.observation.Observation` values and the public
@@ -11,20 +12,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from time import perf_counter
 from typing import IO, Any
 
-from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
-from xuezhan.engine.events import public_view
-from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round, deal
+from xuezhan.engine.seat import Delivery, decide
 from xuezhan.engine.seeds import first_dealer, hand_seed
 from xuezhan.engine.state import Phase
 from xuezhan.rules import Rules, as_rules
 
 __all__ = ["hand_seed", "first_dealer", "run_round", "play_hand", "play_match"]
 
-_CLAIM, _OVER = Phase.CLAIM, Phase.OVER
+_OVER = Phase.OVER
 
 
 def run_round(
@@ -39,76 +37,28 @@ def run_round(
     ``check(rnd)``, if given, is called after every decision (tests check R12 with it); with the
     environment variable ``XUEZHAN_DEBUG`` set, :meth:`HandState.check_invariants` is.
     """
-    rules = rnd.rules
     if check is None and os.environ.get("XUEZHAN_DEBUG"):
         check = _debug_check  # R12 checked cheaply at run time in debug mode
     if timeouts is None:
         timeouts = [0, 0, 0, 0]
-    observers = [getattr(s, "observe", None) for s in strategies]
-    any_obs = any(o is not None for o in observers)
+    deliver = Delivery(strategies)
     acts = [s.act for s in strategies]
-    turn_to = rules.turn_timeout
-    claim_to = rules.claim_timeout
-    max_to = rules.max_timeouts
-    seen = 0
-    events = rnd.events
-    over, claim = _OVER, _CLAIM
-    apply_legal = rnd._apply_legal
+    over = _OVER
+    observing = deliver.any
     while rnd.phase is not over:  # phase always holds a Phase member: identity is enough
-        if any_obs:
-            seen = _deliver(events, seen, observers)
+        if observing:
+            deliver(rnd.events)
         seat = rnd.cur
         assert seat is not None  # a hand that is not over always has a pending decision
-        obs = Observation(rnd, seat)
-        limit = claim_to if rnd.phase is claim else turn_to
-        t0 = perf_counter()
-        try:
-            action = acts[seat](obs)
-        except Exception as exc:  # R10.3: a crash is an escape (R8)
-            rnd.apply(act(seat, ESCAPE), note=f"exception {type(exc).__name__}")
-            continue
-        dt = perf_counter() - t0
-        if dt > limit:
-            timeouts[seat] += 1
-            if timeouts[seat] > max_to:  # R10.3: past max_timeouts the bot escapes
-                rnd.apply(act(seat, ESCAPE), default=True, note="timeout limit")
-            else:
-                rnd.apply(rnd.default_action(), default=True, note="timeout")
-        else:
-            try:
-                ok = action in rnd.legal
-            except Exception:  # a broken action value (its __eq__ raised, ...)
-                ok = False
-            if ok:
-                apply_legal(action)
-            elif type(action) is Action and action.seat == seat:
-                try:  # its own escape, or an exchange written in another order
-                    rnd.apply(action)
-                except IllegalAction:  # R10.3: an illegal action is an escape (R8)
-                    rnd.apply(act(seat, ESCAPE), note="illegal action")
-            else:  # R10.3: not an action of this seat
-                rnd.apply(act(seat, ESCAPE), note="illegal action")
+        decide(rnd, seat, acts[seat], timeouts)  # timed, ruled on (R8, R10), applied
         if check is not None:
             check(rnd)
-    if any_obs:
-        _deliver(events, seen, observers)
+    deliver(rnd.events)
     return rnd
 
 
 def _debug_check(rnd: Round) -> None:
     rnd.check_invariants()
-
-
-def _deliver(events: list, seen: int, observers: list) -> int:
-    n = len(events)
-    for i in range(seen, n):
-        e = events[i]
-        for seat, ob in enumerate(observers):
-            if ob is not None:
-                v = public_view(e, seat)
-                if v is not None:
-                    ob(v)
-    return n
 
 
 def play_hand(

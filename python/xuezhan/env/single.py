@@ -9,14 +9,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-from xuezhan.engine import public_view
-from xuezhan.engine.actions import ESCAPE, act
+from xuezhan.engine.seat import Delivery, decide
 from xuezhan.env.actions import N_ACTIONS
 from xuezhan.env.aec import (
     AGENTS,
@@ -115,7 +115,7 @@ class SingleAgentEnv(gymnasium.Env):
             strat = self.opponents[s]
             if strat is not None:
                 strat.reset(s, rules)
-        self._seen = 0
+        self._delivery = Delivery(self.opponents)
         self._return = 0.0
         self._play_opponents()
         obs = aec.observe(self.agent)
@@ -145,38 +145,12 @@ class SingleAgentEnv(gymnasium.Env):
             cur = rnd.cur
             if cur is None or cur == learner:
                 break
-            self._deliver(rnd)
-            strat = self.opponents[cur]
-            obs = rnd.observation(cur)
-            try:
-                action = strat.act(obs)
-                ok = action in obs.legal_actions
-            except Exception as exc:  # noqa: BLE001 - R10.3: a crash is an escape (R8)
-                rnd.apply(act(cur, ESCAPE), note=f"exception {type(exc).__name__}")
-                aec._after(rnd)
-                continue
-            if ok:
-                rnd.apply(action)
-            else:
-                try:
-                    rnd.apply(action)  # an exchange written in another order
-                except Exception:  # noqa: BLE001 - R10.3: an illegal action is an escape (R8)
-                    rnd.apply(act(cur, ESCAPE), note="illegal action")
+            self._delivery(rnd.events)
+            # The engine's seat loop: a crash or an illegal answer is an escape (R10.3, R8).
+            # Untimed (no limit): an episode must not depend on the machine's speed.
+            decide(rnd, cur, self.opponents[cur].act, [0, 0, 0, 0], limit=math.inf)
             aec._after(rnd)
-        self._deliver(rnd)
-
-    def _deliver(self, rnd: Any) -> None:
-        events = rnd.events
-        n = len(events)
-        for i in range(self._seen, n):
-            e = events[i]
-            for s, strat in enumerate(self.opponents):
-                ob = getattr(strat, "observe", None) if strat is not None else None
-                if ob is not None:
-                    v = public_view(e, s)
-                    if v is not None:
-                        ob(v)
-        self._seen = n
+        self._delivery(rnd.events)
 
     def render(self) -> str | None:
         return self.aec.render()

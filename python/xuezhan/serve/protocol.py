@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from xuezhan.serve.names import NAME_MAX, clean_name
 
 __all__ = [
     "SERVER_ADAPTER",
@@ -26,6 +28,7 @@ __all__ = [
     "ClientMessage",
     "Clock",
     "ErrorMsg",
+    "HostMsg",
     "ProtocolError",
     "ResumeMsg",
     "RevealedHand",
@@ -43,7 +46,10 @@ __all__ = [
 ]
 
 Seat = Annotated[int, Field(ge=0, le=3)]
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^<>&\"']+$")]
+#: A person's name: NFKC-normalised, printable, 1 to 24 characters (:mod:`xuezhan.serve.names`).
+Name = Annotated[str, Field(max_length=4 * NAME_MAX), AfterValidator(clean_name)]
+#: A secret token (seat, host, player): URL-safe base64 characters.
+Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 TileText = Annotated[str, Field(pattern=r"^[1-9][mps]$")]
 
 
@@ -53,11 +59,15 @@ class _Msg(BaseModel):
 
 # ----------------------------------------------------------------------- client -> server
 class SitMsg(_Msg):
-    """Take a free seat as a person (a name, no account)."""
+    """Take a free seat as a person. With ``secret`` (a random token the browser keeps) the
+    name is a player whose points are kept (积分); ``password`` lets that player use the name
+    from another browser. Without a secret one plays as a guest."""
 
     type: Literal["sit"]
     seat: Seat
     name: Name
+    secret: Token | None = None
+    password: Annotated[str, Field(min_length=1, max_length=128)] | None = None
 
 
 class BotMsg(_Msg):
@@ -107,11 +117,19 @@ class ResumeMsg(_Msg):
     """Come back to one's seat after a lost connection, with the token ``welcome`` gave."""
 
     type: Literal["resume"]
-    token: Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+    token: Token
+
+
+class HostMsg(_Msg):
+    """Prove to be the table's host with the ``host_token`` that opening the table returned:
+    the host may seat and remove bots and free any seat between hands."""
+
+    type: Literal["host"]
+    token: Token
 
 
 ClientMessage = Annotated[
-    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | SelectMsg | ActMsg | ResumeMsg,
+    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | SelectMsg | ActMsg | ResumeMsg | HostMsg,
     Field(discriminator="type"),
 ]
 _CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -130,7 +148,7 @@ def parse_client(text: str | bytes) -> Any:
         loc = ".".join(str(p) for p in err["loc"] if p != "function-after")
         msg = err["msg"]
         if err["type"] == "union_tag_invalid":
-            msg = "unknown message type; expected one of sit, bot, stand, start, watch, select, act, resume"
+            msg = "unknown message type; expected one of sit, bot, stand, start, watch, select, act, resume, host"
         elif err["type"] == "union_tag_not_found":
             msg = "a message needs a 'type'"
         raise ProtocolError(f"{loc}: {msg}" if loc else msg) from None
@@ -144,6 +162,8 @@ class WelcomeMsg(_Msg):
     table: str
     seat: Seat | None = None
     token: str | None = None
+    #: Whether this connection proved the host token.
+    host: bool = False
     bots: list[str]
 
 
@@ -227,6 +247,10 @@ class StateMsg(_Msg):
     over: bool = False
     #: Once the hand is over: its id for the replay page (``/replay?log=ID``, all hands open).
     replay_id: str | None = None
+    #: SHA-256 of the hand's seed, shown from the deal on (:mod:`xuezhan.serve.deals`).
+    commitment: str | None = None
+    #: The hand's seed (decimal), revealed once the hand is over: its hash is ``commitment``.
+    seed: str | None = None
     server_ms: float = 0.0
 
 

@@ -1,9 +1,18 @@
 """Tables and seating: four seats, a match with R9 dealer rotation, and the server's clock.
 
 A :class:`Table` owns one match. Its ``run`` task waits until four seats are taken and every
-connected person pressed Start, deals the hand (:meth:`Round.from_seed` with the R9 seeds and
-dealers of :mod:`xuezhan.engine.match`), asks each decision of a bot or a person, and applies
-it. The server owns the clock (R10): a person's turn ends after ``turn_timeout`` with the tile
+connected person pressed Start, deals the hand (:meth:`Round.from_seed` with a fresh 128-bit
+seed from :mod:`xuezhan.serve.deals`, committed to before play and revealed after; the first
+dealer from that seed by R9.1, the next by R9.2), asks each decision of a bot or a person, and
+applies it; the finished hand is booked in the room's :class:`~xuezhan.serve.ledger.Ledger`.
+
+A person's seat has a token; the seat is held by one connection at a time (resuming with the
+token moves it, standing up voids it), and only that connection receives the seat's legal
+actions or may act, press Start or select. Only the table's host (whoever opened it, proven by
+the host token) or a seat's occupant changes a seat. The limits of :class:`Limits` bound what
+one client can make the server hold: tables, seats held without pressing Start, idle tables.
+
+The server owns the clock (R10): a person's turn ends after ``turn_timeout`` with the tile
 they had selected, else the engine's default (R10.1); a claim after ``claim_timeout`` with a
 pass (R10.2). A person whose connection has been gone for longer than ``turn_timeout`` when a
 decision of theirs runs out escapes (R8); for the next hand a bot stands in for them unless they
@@ -16,34 +25,41 @@ Everything a connection receives is built in :meth:`Table.state_for` from
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
-from xuezhan.engine import Action, IllegalAction, Round, act, log_lines, parse_action, public_view
+from xuezhan.engine import Round, act, log_lines, parse_action, public_view
 from xuezhan.engine.actions import DISCARD, ESCAPE, ActionError
-from xuezhan.engine.match import first_dealer, hand_seed
+from xuezhan.engine.match import first_dealer
+from xuezhan.engine.seat import Delivery, Ruling, apply, crashed, rule, time_limit
 from xuezhan.rules import Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
-from xuezhan.serve.protocol import Clock, SeatInfo, StateMsg, TableMsg
+from xuezhan.serve.deals import commitment, new_seed
+from xuezhan.serve.ledger import Ledger
+from xuezhan.serve.protocol import Clock, ErrorMsg, SeatInfo, StateMsg, TableMsg, WelcomeMsg
 from xuezhan.serve.replay import named_log
 from xuezhan.serve.reveal import revealed_hands
 from xuezhan.serve.words import seat_labels, settlement_lines
 from xuezhan.tiles import TILE_STR as _TILE
 from xuezhan.tiles import parse_tiles
 
-__all__ = ["Client", "Pace", "Room", "RoomError", "Seat", "Table"]
+__all__ = ["Client", "Limits", "Pace", "Room", "RoomError", "RoomFull", "Seat", "Table"]
 
 _log = logging.getLogger("xuezhan.serve")
 
 
 class RoomError(ValueError):
     """A request the table refuses (the message says why); nothing changed."""
+
+
+class RoomFull(RoomError):
+    """A new table refused: the server's or the client's table limit is reached."""
 
 
 @dataclass
@@ -56,6 +72,28 @@ class Pace:
 
 
 @dataclass
+class Limits:
+    """What one server, one client and one connection may make the room hold or do."""
+
+    #: Open tables on the server, and opened by one client address.
+    max_tables: int = 100
+    max_tables_per_client: int = 3
+    #: Seconds a seated person may wait without pressing Start before being unseated.
+    start_timeout: float = 180.0
+    #: Seconds a table without any connection lives on before it is closed.
+    idle_timeout: float = 600.0
+    #: Messages queued for one connection before it is dropped as a slow reader.
+    send_queue: int = 64
+    #: Seconds one message may take to reach a connection before it is dropped as a slow reader.
+    send_timeout: float = 30.0
+    #: Client messages per second a connection may send on average, and in a burst.
+    rate: float = 20.0
+    burst: int = 60
+    #: How often the room looks for idle tables (seconds).
+    sweep: float = 5.0
+
+
+@dataclass
 class Seat:
     """One of the four seats: empty, a person (a name and a secret token), or a bot."""
 
@@ -65,12 +103,17 @@ class Seat:
     token: str | None = None
     strategy: Any = None  # the bot, or the stand-in playing this hand for a person who left
     started: bool = False
-    connections: int = 0
+    #: The one connection that holds this person's seat (None: gone).
+    holder: Client | None = None
     gone_since: float | None = None
+    #: Since when the table has been waiting for this person's Start (monotonic seconds).
+    waiting_since: float = 0.0
+    #: The person's player id in the ledger (None: a guest, whose points are not kept).
+    player_id: int | None = None
 
     @property
     def connected(self) -> bool:
-        return self.kind != "person" or self.connections > 0
+        return self.kind != "person" or self.holder is not None
 
     def info(self) -> SeatInfo:
         return SeatInfo(
@@ -92,33 +135,55 @@ class Client:
     STATE = "\x00state"
     TABLE = "\x00table"
 
-    def __init__(self) -> None:
+    def __init__(self, peer: str = "", queue_size: int = 64) -> None:
         self.seat: int | None = None
         self.watch = 0
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.peer = peer  # the client's address (tables per client are counted by it)
+        self.host = False  # proved the table's host token
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self._state_queued = False
         self._table_queued = False
         self.hand_no = -1
         self.view_seat = -1
         self.sent = 0  # public views sent for (hand_no, view_seat)
+        #: Set when the connection is to be closed (a slow reader, a flood); the app closes it.
+        self.dropped: str | None = None
+        self.on_drop: Callable[[str], None] | None = None
+        #: When the message being sent now began its way (None: nothing on its way).
+        self.sending_since: float | None = None
 
     @property
     def sees(self) -> int:
         """The seat whose view this connection receives: a player only ever its own."""
         return self.seat if self.seat is not None else self.watch
 
+    def _put(self, item: str) -> None:
+        if self.dropped is not None:
+            return
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            self.drop("too many messages waiting: the connection reads too slowly")
+
+    def drop(self, why: str) -> None:
+        """Close this connection (once): it reads too slowly or sends too much."""
+        if self.dropped is None:
+            self.dropped = why
+            if self.on_drop is not None:
+                self.on_drop(why)
+
     def send(self, text: str) -> None:
-        self.queue.put_nowait(text)
+        self._put(text)
 
     def mark_state(self) -> None:
         if not self._state_queued:
             self._state_queued = True
-            self.queue.put_nowait(self.STATE)
+            self._put(self.STATE)
 
     def mark_table(self) -> None:
         if not self._table_queued:
             self._table_queued = True
-            self.queue.put_nowait(self.TABLE)
+            self._put(self.TABLE)
 
     def take(self, item: str) -> None:
         if item == self.STATE:
@@ -146,18 +211,30 @@ class Table:
     rules: Rules
     bots: BotCatalog
     hands: int = 8
-    seed: int = field(default_factory=lambda: secrets.randbits(48))
     pace: Pace = field(default_factory=Pace)
+    limits: Limits = field(default_factory=Limits)
+    ledger: Ledger | None = None
+    #: Where hand seeds come from: the OS's secure generator. Only server-side code (tests) may
+    #: pass another; no client of the room can choose a deal.
+    seeds: Callable[[], int] = new_seed
+    #: The address of the client that opened the table (for the per-client cap).
+    owner: str = ""
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(4)]
         self.clients: set[Client] = set()
+        #: Whoever holds this token is the table's host (it opened the table).
+        self.host_token = secrets.token_urlsafe(16)
         self.scores = [0, 0, 0, 0]
         self.hand_no = 0  # hands finished in this match
-        self.dealer = first_dealer(self.seed)  # R9.1
+        self.dealer: int | None = None  # R9.1: drawn from the first hand's seed
         self.status = "waiting"
         self.rnd: Round | None = None
         self.rnd_no = 0  # the hand number of ``rnd`` (hand_no moves on when it ends)
+        self.seed: int | None = None  # the current hand's seed: secret until the hand is over
+        self.commitment: str | None = None  # its hash, shown to everyone from the deal on
+        self.booked = False  # the current hand is over and in the ledger (or has no ledger)
+        self.last_replay: str | None = None  # the replay id of the last finished hand
         self.decision: _Decision | None = None
         self.selected: list[int | None] = [None] * 4
         self.timeouts = [0, 0, 0, 0]
@@ -165,10 +242,9 @@ class Table:
         self._viewed = [0, 0, 0, 0]
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
-        #: The logs of the table's last finished hands, for the replay page: replay id -> lines.
-        #: Bounded: a room runs for days. Shown only once a hand is over (all four hands open).
-        self.finished: collections.OrderedDict[str, list[str]] = collections.OrderedDict()
-        self.played = 0  # hands started at this table, across matches (names the replay ids)
+        self._table_flush: asyncio.TimerHandle | None = None
+        self.idle_since: float | None = time.monotonic()  # no connection since then
+        self.played = 0  # hands started at this table, across matches
 
     # ------------------------------------------------------------------ lifecycle
     def start_task(self) -> None:
@@ -176,6 +252,9 @@ class Table:
             self._task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
 
     async def close(self) -> None:
+        if self._table_flush is not None:
+            self._table_flush.cancel()
+            self._table_flush = None
         if self._task is not None:
             self._task.cancel()
             # its own failure was logged by run(); a cancelled task is what we asked for
@@ -221,7 +300,7 @@ class Table:
     def state_for(self, client: Client) -> StateMsg:
         """The state message for one connection: only the seat it sees, never more."""
         seat = client.sees
-        role = "player" if client.seat == seat else "spectator"
+        role = "player" if client.seat == seat and self.seats[seat].holder is client else "spectator"
         rnd = self.rnd
         if rnd is None:
             return StateMsg(seat=seat, role=role, hand_no=self.hand_no)  # type: ignore[arg-type]
@@ -249,6 +328,7 @@ class Table:
             )
         sel = self.selected[seat] if role == "player" else None
         names = seat_labels([s.name for s in self.seats], rnd.dealer)
+        over = rnd.over and self.booked
         return StateMsg(
             seat=seat,
             role=role,  # type: ignore[arg-type]
@@ -260,12 +340,14 @@ class Table:
             events_from=start,
             reset=reset,
             events=views[start:],
-            settlement=settlement_lines(views, names) if rnd.over else [],
+            settlement=settlement_lines(views, names) if over else [],
             names=names,
             meld_from=[list(m) for m in rnd.meld_from],
-            reveal=revealed_hands(rnd, names) if rnd.over else [],  # never before the end
-            over=rnd.over,
-            replay_id=self.replay_id() if rnd.over else None,
+            reveal=revealed_hands(rnd, names) if over else [],  # never before the end
+            over=over,
+            replay_id=self.last_replay if over else None,
+            commitment=self.commitment,
+            seed=str(self.seed) if over else None,  # revealed only once the hand is over
             server_ms=time.time() * 1000.0,
         )
 
@@ -276,57 +358,126 @@ class Table:
             if table:
                 c.mark_table()
 
+    #: Seconds over which joins and leaves are gathered into one table message.
+    COALESCE = 0.25
+
+    def _touch_table_soon(self) -> None:
+        """A spectator came or went: one table message for all of them within ``COALESCE``
+        seconds, however many came or went meanwhile (the count is all that changed)."""
+        if self._table_flush is None:
+
+            def flush() -> None:
+                self._table_flush = None
+                for c in self.clients:
+                    c.mark_table()
+
+            self._table_flush = asyncio.get_running_loop().call_later(self.COALESCE, flush)
+
+    # ------------------------------------------------------------------ seats
+    def holds(self, client: Client) -> int | None:
+        """The seat ``client`` holds now, or None (a spectator, or a seat taken over)."""
+        seat = client.seat
+        if seat is not None and self.seats[seat].holder is client:
+            return seat
+        return None
+
+    def _unbind(self, seat: int, notice: str | None = None) -> None:
+        """The seat's connection (if any) becomes a spectator of that seat."""
+        s = self.seats[seat]
+        c = s.holder
+        s.holder = None
+        if c is not None:
+            c.seat, c.watch = None, seat
+            if notice:
+                c.send(ErrorMsg(message=notice).model_dump_json())
+            c.send(WelcomeMsg(table=self.id, host=c.host, bots=self.bots.names).model_dump_json())
+            c.mark_state()
+
+    def _vacate(self, seat: int, notice: str | None = None) -> None:
+        """Empty a seat; a person's token stops working."""
+        self._unbind(seat, notice)
+        self._close_bot(self.seats[seat].strategy)
+        self.seats[seat] = Seat(seat)
+
+    def _may_change(self, client: Client, seat: int) -> bool:
+        return client.host or self.holds(client) == seat
+
     # ------------------------------------------------------------------ requests
     def join(self, client: Client) -> None:
         self.clients.add(client)
-        self.touch(table=True)
+        self.idle_since = None
+        client.mark_table()
+        client.mark_state()
+        self._touch_table_soon()
 
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
-        if client.seat is not None:
-            s = self.seats[client.seat]
-            s.connections -= 1
-            if s.connections <= 0:
-                s.connections = 0
-                s.gone_since = time.monotonic()  # R8 if gone longer than the turn timer
-                s.started = False
-        self._wake.set()
-        self.touch(table=True)
+        if not self.clients:
+            self.idle_since = time.monotonic()
+        seat = self.holds(client)
+        if seat is not None:
+            s = self.seats[seat]
+            s.holder = None
+            s.gone_since = time.monotonic()  # R8 if gone longer than the turn timer
+            s.started = False
+            self._wake.set()
+            self.touch(table=True)
+        else:
+            self._touch_table_soon()
 
     def _between_hands(self) -> bool:
-        return self.rnd is None or self.rnd.over
+        return self.rnd is None or (self.rnd.over and self.booked)
 
-    def sit(self, client: Client, seat: int, name: str) -> str:
-        if client.seat is not None:
+    def sit(self, client: Client, seat: int, name: str, player_id: int | None = None) -> str:
+        if self.holds(client) is not None:
             raise RoomError(f"you already sit in seat {client.seat}")
         s = self.seats[seat]
         if s.kind != "empty":
             raise RoomError(f"seat {seat} is taken")
-        s.kind, s.name, s.token = "person", name, secrets.token_urlsafe(16)
-        s.connections, s.gone_since, s.started = 1, None, False
+        if player_id is not None and any(o.player_id == player_id for o in self.seats):
+            raise RoomError(f"{name} already sits at this table")
+        s.kind, s.name, s.token, s.player_id = "person", name, secrets.token_urlsafe(16), player_id
+        s.holder, s.gone_since, s.started = client, None, False
+        s.waiting_since = time.monotonic()
         client.seat = seat
         self._wake.set()
+        assert s.token is not None
         return s.token  # the caller sends the welcome, then touches (welcome first)
 
     def resume(self, client: Client, token: str) -> int:
         for s in self.seats:
             if s.kind == "person" and s.token is not None and secrets.compare_digest(s.token, token):
-                if client.seat is not None and client.seat != s.index:
-                    raise RoomError(f"you already sit in seat {client.seat}")
-                if client.seat is None:
-                    s.connections += 1
+                held = self.holds(client)
+                if held is not None and held != s.index:
+                    raise RoomError(f"you already sit in seat {held}")
+                if s.holder is not None and s.holder is not client:
+                    # one connection per seat: the newest wins (another tab, a reconnect)
+                    self._unbind(s.index, "your seat was resumed by another connection; this one only watches now")
+                s.holder = client
                 client.seat = s.index
                 s.gone_since = None
                 self._wake.set()
                 return s.index  # the caller sends the welcome, then touches
         raise RoomError("no seat at this table has that token")
 
-    def seat_bot(self, seat: int, strategy: str) -> None:
+    def claim_host(self, client: Client, token: str) -> None:
+        if not secrets.compare_digest(self.host_token, token):
+            raise RoomError("that is not this table's host token")
+        client.host = True
+
+    def seat_bot(self, client: Client | None, seat: int, strategy: str) -> None:
+        """Seat a bot: in an empty seat the host or a seated person may; a bot is replaced by
+        the host only (``client`` None: the server itself, when the table is opened)."""
         if not self._between_hands():
             raise RoomError("seats change between hands only")
         s = self.seats[seat]
         if s.kind == "person":
             raise RoomError(f"seat {seat} is taken by {s.name}")
+        if client is not None and not client.host:
+            if s.kind == "bot":
+                raise RoomError("only the table's host changes a bot's seat")
+            if self.holds(client) is None:
+                raise RoomError("only the table's host or a seated player seats a bot")
         if strategy not in self.bots.names:
             raise RoomError(f"unknown bot {strategy!r}: this server offers {', '.join(self.bots.names)}")
         bot = self.bots.build(strategy)
@@ -345,41 +496,44 @@ class Table:
         if not self._between_hands():
             raise RoomError("seats change between hands only (closing the page during a hand is an escape, R8)")
         s = self.seats[seat]
-        if s.kind == "person" and client.seat != seat:
-            raise RoomError(f"seat {seat} is {s.name}'s")
         if s.kind == "empty":
             raise RoomError(f"seat {seat} is empty")
-        if client.seat == seat:
-            client.seat = None
-            client.watch = seat
-        self._close_bot(s.strategy)
-        self.seats[seat] = Seat(seat)
+        if not self._may_change(client, seat):
+            who = f"{s.name}'s" if s.kind == "person" else f"the bot {s.name}'s"
+            raise RoomError(f"seat {seat} is {who}: only its occupant or the table's host frees it")
+        own = self.holds(client) == seat
+        self._vacate(seat, None if own else "the table's host freed your seat")
+        if own:
+            client.send(WelcomeMsg(table=self.id, host=client.host, bots=self.bots.names).model_dump_json())
+        self._wake.set()
         self.touch(table=True)
 
     def start(self, client: Client) -> None:
-        if client.seat is None:
+        seat = self.holds(client)
+        if seat is None:
             raise RoomError("only a seated player can press Start")
         if not self._between_hands():
             raise RoomError("the hand is under way")
-        self.seats[client.seat].started = True
+        self.seats[seat].started = True
         self._wake.set()
         self.touch(table=True)
 
     def watch(self, client: Client, seat: int) -> None:
-        if client.seat is not None:
+        if self.holds(client) is not None:
             raise RoomError("a player sees only its own seat")
         client.watch = seat
         client.mark_state()
 
     def select(self, client: Client, tile: str | None) -> None:
-        if client.seat is None:
+        seat = self.holds(client)
+        if seat is None:
             raise RoomError("a spectator cannot act")
-        self.selected[client.seat] = parse_tiles(tile)[0] if tile else None
+        self.selected[seat] = parse_tiles(tile)[0] if tile else None
 
     def act(self, client: Client, text: str) -> None:
-        if client.seat is None:
+        seat = self.holds(client)
+        if seat is None:
             raise RoomError("a spectator cannot act")
-        seat = client.seat
         d = self.decision
         rnd = self.rnd
         if d is None or not d.person or d.seat != seat or rnd is None or d.future is None or d.future.done():
@@ -406,13 +560,34 @@ class Table:
             return False  # a new match needs a person's Start; a table of bots plays one match
         return all(s.started for s in here)
 
+    def _unseat_idle(self) -> float | None:
+        """Unseat the people who did not press Start within ``start_timeout``; the seconds
+        until the next such deadline (None: nobody is waited for)."""
+        now = time.monotonic()
+        nxt: float | None = None
+        for s in self.seats:
+            if s.kind != "person" or s.started:
+                continue
+            left = s.waiting_since + self.limits.start_timeout - now
+            if left <= 0:
+                secs = f"{self.limits.start_timeout:g}"
+                self._vacate(s.index, f"you were unseated: Start was not pressed within {secs} s")
+                self.touch(table=True)
+            else:
+                nxt = left if nxt is None else min(nxt, left)
+        return nxt
+
     async def _wait_ready(self) -> None:
         people = any(s.kind == "person" and s.connected for s in self.seats)
         if self.hand_no and not people and self.pace.between_hands > 0:
             await asyncio.sleep(self.pace.between_hands)
         while not self._ready():
             self._wake.clear()
-            await self._wake.wait()
+            left = self._unseat_idle()
+            if self._ready():
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), left)
 
     async def run(self) -> None:
         """Play matches for as long as the table exists."""
@@ -432,32 +607,46 @@ class Table:
             if self.status == "over":  # a new match
                 self.scores = [0, 0, 0, 0]
                 self.hand_no = 0
-                self.seed += 1
-                self.dealer = first_dealer(self.seed)
+                self.dealer = None
                 self.timeouts = [0, 0, 0, 0]
             await self._play_hand()
-            self._keep_log()
+            await self._book()
             self.hand_no += 1
+            now = time.monotonic()
             for s in self.seats:
                 s.started = False
+                s.waiting_since = now
             self.status = "over" if self.hand_no >= self.hands else "between"
             self.touch(table=True)
 
-    #: How many finished hands a table keeps for replay.
-    KEPT_HANDS = 64
-
-    def replay_id(self) -> str:
-        """The replay id of the current (or last) hand: ``<table id>-<hand number at the table>``."""
-        return f"{self.id}-{self.played}"
-
-    def _keep_log(self) -> None:
+    async def _book(self) -> None:
+        """Book the finished hand (points, R8 penalties, its log) in the ledger, off the event
+        loop; then the hand shows as over, with its seed and replay id."""
         rnd = self.rnd
-        if rnd is None or not rnd.over:
-            return
-        names = seat_labels([s.name for s in self.seats], rnd.dealer)
-        self.finished[self.replay_id()] = named_log(log_lines(rnd), names)
-        while len(self.finished) > self.KEPT_HANDS:
-            self.finished.popitem(last=False)
+        assert rnd is not None and rnd.over and self.seed is not None and self.commitment is not None
+        if self.ledger is not None:
+            paid = [0, 0, 0, 0]
+            for e in rnd.events:
+                if e.type == "pay" and e.rule == "R8":  # type: ignore[attr-defined]
+                    paid[e.frm] += e.amount  # type: ignore[attr-defined]
+            players = [s.player_id if s.kind == "person" else None for s in self.seats]
+            try:
+                self.last_replay = await asyncio.to_thread(
+                    self.ledger.book_hand,
+                    self.name,
+                    self.rules.preset,
+                    self.seed,
+                    self.commitment,
+                    named_log(log_lines(rnd), seat_labels([s.name for s in self.seats], rnd.dealer)),
+                    players,
+                    list(rnd.deltas),
+                    paid,
+                )
+            except Exception:  # the database failed: say so loudly, keep the table playing
+                _log.exception("table %s: the hand could not be booked", self.id)
+                self.last_replay = None
+        self.booked = True
+        self.touch(table=True)
 
     async def _play_hand(self) -> None:
         rules = self.rules
@@ -470,8 +659,13 @@ class Table:
                     self._close_bot(s.strategy)
                     s.strategy = None
         self.status = "playing"
-        # R1.4 / R9: the hand's seed from (match seed, hand index); dealer by R9.1/R9.2.
-        rnd = Round.from_seed(rules, hand_seed(self.seed, self.hand_no), self.dealer, list(self.scores))
+        # R1.4: a fresh secret seed for each hand, committed to now and revealed at the end;
+        # the first dealer of a match by R9.1 from it, the next by R9.2.
+        seed = self.seeds()
+        if self.dealer is None:
+            self.dealer = first_dealer(seed)
+        rnd = Round.from_seed(rules, seed, self.dealer, list(self.scores))
+        self.seed, self.commitment, self.booked = seed, commitment(seed), False
         self.rnd = rnd
         self.rnd_no = self.hand_no
         self.played += 1
@@ -482,42 +676,39 @@ class Table:
         for i, b in enumerate(bots):
             if b is not None:
                 b.reset(i, rules)
-        seen = [0, 0, 0, 0]
+        deliver = Delivery(bots)  # the bots' public views (people get theirs in state messages)
         self.touch(table=True)
         while not rnd.over:
             seat = rnd.cur
             assert seat is not None
             phase = rnd.observation(seat).phase
             kind = phase if phase in ("turn", "claim", "exchange", "void") else "turn"
-            limit = rules.claim_timeout if kind == "claim" else rules.turn_timeout
+            limit = time_limit(rules, rnd.phase)  # R10
             bot = bots[seat]
             if bot is not None:
-                seen[seat] = _deliver(rnd, bot, seat, seen[seat])
-                action, default, note = await self._bot_decision(rnd, bot, seat, kind, limit)
+                deliver(rnd.events)
+                ruling = await self._bot_decision(rnd, bot, seat, kind, limit)
             else:
-                action, default, note = await self._person_decision(rnd, seat, kind, limit)
+                ruling = await self._person_decision(rnd, seat, kind, limit)
             self.decision = None
-            try:
-                rnd.apply(action, default=default, note=note)
-            except IllegalAction:  # R10.3: an illegal action is an escape (R8)
-                rnd.apply(act(seat, ESCAPE), note="illegal action")
+            apply(rnd, ruling)  # an own action the hand refuses is an escape (R10.3)
             if kind == "turn":
                 self.selected[seat] = None
             self.touch()
-        for i, b in enumerate(bots):
+        deliver(rnd.events)
+        for b in bots:
             if b is not None:
-                _deliver(rnd, b, i, seen[i])
                 end = getattr(b, "end_hand", None)
                 if callable(end):
                     end()
         self.scores = [a + d for a, d in zip(self.scores, rnd.deltas, strict=True)]
-        self.dealer = rnd.next_dealer if rnd.next_dealer is not None else self.dealer  # R9.2
+        if rnd.next_dealer is not None:
+            self.dealer = rnd.next_dealer  # R9.2
 
-    async def _bot_decision(
-        self, rnd: Round, bot: Any, seat: int, kind: str, limit: float
-    ) -> tuple[Action, bool, str | None]:
-        """R10.3 for a bot: an exception or an illegal action is an escape (R8); a decision
-        slower than the limit takes the default and counts, past ``max_timeouts`` an escape."""
+    async def _bot_decision(self, rnd: Round, bot: Any, seat: int, kind: str, limit: float) -> Ruling:
+        """A bot's decision, in a worker thread, ruled on by the engine's seat loop (R10.3: an
+        exception or an illegal action is an escape, R8; a decision slower than the limit takes
+        the default and counts, past ``max_timeouts`` an escape)."""
         now = time.monotonic()
         self.decision = _Decision(seat, kind, now + limit, limit, False)
         if kind == "turn" and self.pace.bot_delay > 0:
@@ -528,23 +719,16 @@ class Table:
         try:
             action = await asyncio.to_thread(bot.act, obs)
         except Exception as exc:  # noqa: BLE001 - any crash of a bot is its escape
-            return act(seat, ESCAPE), False, f"exception {type(exc).__name__}"
-        if perf_counter() - t0 > limit:
-            self.timeouts[seat] += 1
-            if self.timeouts[seat] > rnd.rules.max_timeouts:
-                return act(seat, ESCAPE), True, "timeout limit"
-            return rnd.default_action(seat), True, "timeout"
-        if type(action) is not Action or action.seat != seat:
-            return act(seat, ESCAPE), False, "illegal action"
-        return action, False, None
+            return crashed(seat, exc)
+        return rule(rnd, seat, action, perf_counter() - t0, self.timeouts, limit)
 
-    async def _person_decision(self, rnd: Round, seat: int, kind: str, limit: float) -> tuple[Action, bool, str | None]:
+    async def _person_decision(self, rnd: Round, seat: int, kind: str, limit: float) -> Ruling:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future = loop.create_future()
         self.decision = d = _Decision(seat, kind, time.monotonic() + limit, limit, True, fut)
         self.touch()
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), limit), False, None
+            return Ruling(await asyncio.wait_for(asyncio.shield(fut), limit))
         except TimeoutError:
             pass
         s = self.seats[seat]
@@ -554,10 +738,10 @@ class Table:
             left = s.gone_since + turn_to - time.monotonic()
             if left <= 0:
                 fut.cancel()
-                return act(seat, ESCAPE), True, "left the table"
+                return Ruling(act(seat, ESCAPE), default=True, note="left the table")
             await asyncio.sleep(min(left, 0.05))
         if fut.done() and not fut.cancelled():
-            return fut.result(), False, None
+            return Ruling(fut.result())
         fut.cancel()
         d.future = None
         # R10.1 as the room plays it: the selected tile if it may be discarded, else the
@@ -566,56 +750,59 @@ class Table:
         if kind == "turn" and sel is not None:
             a = act(seat, DISCARD, sel)
             if a in rnd.legal_actions(seat):
-                return a, True, "timeout"
-        return rnd.default_action(seat), True, "timeout"
-
-
-def _deliver(rnd: Round, bot: Any, seat: int, seen: int) -> int:
-    """Hand a bot the public views of the events since ``seen`` (its optional ``observe``)."""
-    observe = getattr(bot, "observe", None)
-    events = rnd.events
-    if observe is not None:
-        for i in range(seen, len(events)):
-            v = public_view(events[i], seat)
-            if v is not None:
-                observe(v)
-    return len(events)
+                return Ruling(a, default=True, note="timeout")
+        return Ruling(rnd.default_action(seat), default=True, note="timeout")
 
 
 class Room:
-    """The lobby: the tables of one server."""
+    """The lobby: the tables of one server, its bots, limits and standings ledger."""
 
     def __init__(
         self,
         bots: BotCatalog | None = None,
         pace: Pace | None = None,
         rules_overrides: dict[str, Any] | None = None,
+        limits: Limits | None = None,
+        ledger: Ledger | None = None,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
+        """``seeds`` replaces the secure generator of hand seeds: for tests only (server-side)."""
         self.bots = bots or BotCatalog()
         self.pace = pace or Pace()
+        self.limits = limits or Limits()
+        self.ledger = ledger if ledger is not None else Ledger(":memory:")
+        self.seeds = seeds or new_seed
         self.rules_overrides = dict(rules_overrides or {})
         self.tables: dict[str, Table] = {}
         self._n = 0
+        self._sweeper: asyncio.Task | None = None
 
     def create(
         self,
         name: str,
         preset: str = "leshan",
         hands: int = 8,
-        seed: int | None = None,
         bots: list[str | None] | None = None,
+        owner: str = "",
     ) -> Table:
-        """A new table (its task starts in the running event loop); ``bots`` seats bots at once."""
+        """A new table (its task starts in the running event loop); ``bots`` seats bots at once.
+        ``owner`` is the opening client's address, counted against ``max_tables_per_client``."""
         if preset not in ("leshan", "chengdu"):
             raise RoomError(f"unknown rules preset {preset!r}: leshan or chengdu")
         if not 1 <= hands <= 64:
             raise RoomError(f"hands must be 1 to 64, got {hands}")
+        lim = self.limits
+        if len(self.tables) >= lim.max_tables:
+            raise RoomFull(f"the server has its maximum of {lim.max_tables} tables open; join one or try later")
+        if owner and sum(1 for t in self.tables.values() if t.owner == owner) >= lim.max_tables_per_client:
+            raise RoomFull(f"you have {lim.max_tables_per_client} tables open already, the most one client may")
         rules = Rules.preset(preset)
         if self.rules_overrides:
             rules = rules.replace(**self.rules_overrides)
         self._n += 1
-        tid = f"t{self._n}"
-        kw: dict[str, Any] = {} if seed is None else {"seed": seed}
+        tid = f"t{secrets.token_hex(4)}"  # random: not reused after a restart (host keys)
+        while tid in self.tables:
+            tid = f"t{secrets.token_hex(4)}"
         table = Table(
             tid,
             name or f"Table {self._n}",
@@ -623,15 +810,44 @@ class Room:
             self.bots,
             hands,
             pace=self.pace,
-            **kw,
+            limits=self.limits,
+            ledger=self.ledger,
+            seeds=self.seeds,
+            owner=owner,
         )
         for i, b in enumerate(bots or []):
             if b:
-                table.seat_bot(i, b)
+                table.seat_bot(None, i, b)
         self.tables[tid] = table
         table.start_task()
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="room-sweeper")
         return table
 
+    async def _sweep(self) -> None:
+        """Close the tables nobody has been connected to for ``idle_timeout`` seconds."""
+        while True:
+            await asyncio.sleep(self.limits.sweep)
+            await self.expire()
+
+    async def expire(self) -> list[str]:
+        """Close idle tables now; their ids."""
+        now = time.monotonic()
+        gone = [
+            t
+            for t in self.tables.values()
+            if t.idle_since is not None and now - t.idle_since >= self.limits.idle_timeout
+        ]
+        for t in gone:
+            del self.tables[t.id]
+            await t.close()
+        return [t.id for t in gone]
+
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for t in self.tables.values():
             await t.close()

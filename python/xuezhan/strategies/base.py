@@ -1,4 +1,5 @@
-"""The ``Strategy`` protocol: the only thing the engine knows of a bot.
+"""The ``Strategy`` protocol (defined in :mod:`xuezhan.engine.seat`): the only thing the
+engine knows of a bot.
 
 A strategy sees :class:`~xuezhan.engine.observation.Observation` values (what its seat may
 know, with its legal actions) and, optionally, the public views of events. It answers one
@@ -15,21 +16,8 @@ every hand.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
-
-if TYPE_CHECKING:  # pragma: no cover
-    from xuezhan.engine.actions import Action
-    from xuezhan.engine.observation import Observation
-    from xuezhan.rules import Rules
+# The protocol lives in the engine (its seat loop is what calls strategies); this module keeps
+# the name where strategies have always imported it from.
+from xuezhan.engine.seat import Strategy
 
 __all__ = ["Strategy"]
-
-
-@runtime_checkable
-class Strategy(Protocol):
-    """``reset(seat, rules)`` before each hand; ``act(observation) -> Action`` per decision;
-    optional ``observe(event)`` receives every event the seat may see, in order."""
-
-    def reset(self, seat: int, rules: Rules) -> None: ...
-
-    def act(self, observation: Observation) -> Action: ...

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from xuezhan.engine.actions import ESCAPE, Action, ActionError, parse_action
+from xuezhan.engine.seat import time_limit
 from xuezhan.strategies.botprocess import BotClosed, BotProcess, LineTooLong
 
 __all__ = ["PROTOCOL", "BotStartError", "ExternalBotError", "ExternalStrategy"]
@@ -207,7 +208,7 @@ class ExternalStrategy:
                 assert seat is not None  # a fresh hand always waits for someone
                 obs = rnd.observation(seat)
                 legal = list(obs.legal_actions)
-                limit = rules.claim_timeout if obs.phase == "claim" else rules.turn_timeout
+                limit = time_limit(rules, obs.phase)  # R10, the seat loop's one choice
                 request = {
                     "type": "request",
                     "id": 1,
@@ -287,7 +288,7 @@ class ExternalStrategy:
             self._broken = True
             raise BotCrashed(f"external bot {self.name!r} is not running")
         rules = self.rules
-        limit = rules.claim_timeout if obs.phase == "claim" else rules.turn_timeout
+        limit = time_limit(rules, obs.phase)  # R10, the seat loop's one choice
         self._next_id += 1
         rid = self._next_id
         legal = obs.legal_actions

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xuezhan.engine import Round, first_dealer, hand_seed, run_round
+from xuezhan.engine.seat import time_limit
 from xuezhan.rules import Rules, as_rules
 from xuezhan.strategies import builtin
 
@@ -113,7 +114,7 @@ class _Recorder:
 
         rules = self.rules
         assert rules is not None
-        limit = rules.claim_timeout if obs.phase == "claim" else rules.turn_timeout
+        limit = time_limit(rules, obs.phase)  # R10, the seat loop's one choice
         self.report.decisions += 1
         t0 = time.perf_counter()
         try:

@@ -26,6 +26,7 @@
       const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       const j = await r.json();
       if (!r.ok) { $("message").textContent = j.error; return; }
+      localStorage.setItem("xuezhan.host." + j.id, j.host_token); // this browser opened it: its host
       location.href = `/table/${encodeURIComponent(j.id)}`;
     });
     refresh();

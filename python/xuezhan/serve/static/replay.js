@@ -12,6 +12,7 @@
     $("name").textContent = `${doc.name} · ${doc.preset || ""} · seed ${doc.seed}`;
     $("pos").max = doc.frames.length - 1;
     $("settle-lines").innerHTML = doc.settlement.map((l) => `<li>${esc(l)}</li>`).join("");
+    XZ.fair.onReplay(doc);
     render();
   }
   async function load(url, opts) {

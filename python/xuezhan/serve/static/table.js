@@ -41,11 +41,13 @@
     ws.onopen = () => {
       const token = localStorage.getItem(TOKEN_KEY);
       if (token) send({ type: "resume", token });
+      const host = localStorage.getItem(XZ.fair.hostKey(tableId));
+      if (host) send({ type: "host", token: host });
     };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = (ev) => {
       if (ev.code === 4404) { // the server has no such table: say so, do not retry forever
-        say("There is no such table on this server (it may have closed): open one in the lobby.", true);
+        say("There is no such table on this server (it may have closed: idle tables expire): open one in the lobby.", true);
         $("turn").textContent = "No such table";
         return;
       }
@@ -59,12 +61,16 @@
       bots = m.bots;
       if (m.seat !== null && m.seat !== undefined) {
         mySeat = m.seat;
-        localStorage.setItem(TOKEN_KEY, m.token);
+        if (m.token) localStorage.setItem(TOKEN_KEY, m.token);
         say(`You sit in seat ${m.seat}: the seat at the bottom of the table.`);
+        if (table) renderTable();
+      } else if (mySeat !== null) { // the seat moved to another tab, or was freed: we only watch
+        mySeat = null;
         if (table) renderTable();
       }
     } else if (m.type === "error") {
-      if (m.message.includes("token")) localStorage.removeItem(TOKEN_KEY);
+      if (m.message.includes("host token")) localStorage.removeItem(XZ.fair.hostKey(tableId));
+      else if (m.message.includes("token")) localStorage.removeItem(TOKEN_KEY);
       say(m.message, true);
     } else if (m.type === "table") {
       table = m;
@@ -77,6 +83,7 @@
 
   // ------------------------------------------------------------------ state
   function onState(m) {
+    XZ.fair.onState(m);
     if (m.reset) events = [];
     const fresh = m.events;
     events.push(...fresh);
@@ -506,7 +513,7 @@
     else if (btn.dataset.sit !== undefined) {
       const name = slot.querySelector("input.name").value.trim() || "Player";
       localStorage.setItem("xuezhan.name", name);
-      send({ type: "sit", seat: +btn.dataset.sit, name });
+      send({ type: "sit", seat: +btn.dataset.sit, name, secret: XZ.fair.playerSecret() });
     } else if (btn.dataset.bot !== undefined) send({ type: "bot", seat: +btn.dataset.bot, strategy: slot.querySelector("select.bot").value });
     else if (btn.dataset.stand !== undefined) {
       if (+btn.dataset.stand === mySeat) { mySeat = null; localStorage.removeItem(TOKEN_KEY); }

@@ -1,0 +1,163 @@
+"""One seat's decision, the same everywhere a strategy plays: matches (:mod:`.match`), the game
+room, the single-agent environment and check-bot (docs/rules.md R8, R10).
+
+- :class:`Strategy` is the only thing the engine knows of a bot.
+- :func:`time_limit` is the one choice of a decision's time: ``claim_timeout`` for a claim (R10.2),
+  ``turn_timeout`` for everything else (R10.1).
+- :func:`rule` turns a strategy's answer into what the hand applies: a legal action as it is;
+  a decision slower than its limit the default (R10.1/R10.2), counted, and past
+  ``max_timeouts`` an escape (R10.3); an answer that is not an action of this seat an escape
+  (R10.3, R8). :func:`crashed` is the escape of a strategy that raised.
+- :func:`apply` applies a :class:`Ruling`; an own action the hand refuses is an escape (R10.3).
+- :func:`decide` does all of it for one decision of a synchronous strategy, and :class:`Delivery`
+  hands each strategy the public views of the events it has not seen.
+
+    >>> from xuezhan.engine import Round
+    >>> from xuezhan.engine.actions import act
+    >>> r = Round.from_seed("leshan", 1, 0)
+    >>> rule(r, 0, act(1, "pass"), 0.0, [0, 0, 0, 0]).note  # another seat's action: an escape
+    'illegal action'
+    >>> time_limit(r.rules, "claim") == r.rules.claim_timeout
+    True
+    >>> rule(r, 0, r.legal_actions(0)[0], 99.0, [0, 0, 0, 0]).note  # too slow: the default (R10.1)
+    'timeout'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from time import perf_counter
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
+from xuezhan.engine.events import public_view
+from xuezhan.engine.observation import Observation
+from xuezhan.engine.state import Phase
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xuezhan.engine.round import Round
+    from xuezhan.rules import Rules
+
+_CLAIM = Phase.CLAIM
+
+__all__ = ["Delivery", "Ruling", "Strategy", "apply", "crashed", "decide", "rule", "time_limit"]
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """``reset(seat, rules)`` before each hand; ``act(observation) -> Action`` per decision;
+    optional ``observe(event)`` receives every event the seat may see, in order."""
+
+    def reset(self, seat: int, rules: Rules) -> None: ...
+
+    def act(self, observation: Observation) -> Action: ...
+
+
+def time_limit(rules: Rules, phase: Phase | str) -> float:
+    """Seconds allowed for a decision of ``phase`` (a :class:`~.state.Phase` or its name, as
+    in ``Observation.phase``): ``claim_timeout`` for a claim (R10.2), ``turn_timeout`` for
+    everything else (R10.1, R11)."""
+    return rules.claim_timeout if phase is _CLAIM or phase == "claim" else rules.turn_timeout
+
+
+@dataclass(slots=True)
+class Ruling:
+    """What the hand applies for one decision: ``action`` with its ``default`` flag and
+    ``note``; ``legal`` = already known legal (applied without a second check)."""
+
+    action: Action
+    default: bool = False
+    note: str | None = None
+    legal: bool = False
+
+
+def crashed(seat: int, exc: BaseException) -> Ruling:
+    """R10.3: a strategy that raised escapes (R8)."""
+    return Ruling(act(seat, ESCAPE), note=f"exception {type(exc).__name__}")
+
+
+def rule(rnd: Round, seat: int, answer: Any, elapsed: float, timeouts: list[int], limit: float | None = None) -> Ruling:
+    """The ruling on ``answer``, given ``elapsed`` seconds against ``limit`` (by default
+    :func:`time_limit` of the decision; ``inf`` for none). ``timeouts`` (per seat, the match's
+    counts) is updated."""
+    if limit is None:
+        limit = time_limit(rnd.rules, rnd.phase)
+    if elapsed > limit:
+        timeouts[seat] += 1
+        if timeouts[seat] > rnd.rules.max_timeouts:  # R10.3: past max_timeouts the bot escapes
+            return Ruling(act(seat, ESCAPE), default=True, note="timeout limit")
+        return Ruling(rnd.default_action(), default=True, note="timeout")
+    try:
+        ok = answer in rnd.legal
+    except Exception:  # noqa: BLE001 - a broken action value (its __eq__ raised, ...)
+        ok = False
+    if ok:
+        return Ruling(answer, legal=True)
+    if type(answer) is Action and answer.seat == seat:
+        return Ruling(answer)  # its own escape, or an exchange written in another order
+    return Ruling(act(seat, ESCAPE), note="illegal action")  # R10.3: not an action of this seat
+
+
+def apply(rnd: Round, ruling: Ruling) -> None:
+    """Apply a ruling; an own action the hand refuses is an escape (R10.3, R8)."""
+    if ruling.legal:
+        rnd._apply_legal(ruling.action)
+        return
+    try:
+        rnd.apply(ruling.action, default=ruling.default, note=ruling.note)
+    except IllegalAction:
+        rnd.apply(act(ruling.action.seat, ESCAPE), note="illegal action")
+
+
+def decide(
+    rnd: Round,
+    seat: int,
+    strategy_act: Callable[[Observation], Any],
+    timeouts: list[int],
+    limit: float | None = None,
+) -> None:
+    """One decision of a synchronous strategy (its ``act``), timed, ruled on and applied."""
+    obs = Observation(rnd, seat)
+    t0 = perf_counter()
+    try:
+        answer = strategy_act(obs)
+    except Exception as exc:  # noqa: BLE001 - R10.3: a crash is an escape (R8)
+        apply(rnd, crashed(seat, exc))
+        return
+    elapsed = perf_counter() - t0
+    # The common case first, without building a ruling (tournaments make millions of these):
+    # in time and legal is exactly what rule() would pass through as it is.
+    if elapsed <= (limit if limit is not None else time_limit(rnd.rules, rnd.phase)):
+        try:
+            ok = answer in rnd.legal
+        except Exception:  # noqa: BLE001 - a broken action value: rule() says so
+            ok = False
+        if ok:
+            rnd._apply_legal(answer)
+            return
+    apply(rnd, rule(rnd, seat, answer, elapsed, timeouts, limit))
+
+
+class Delivery:
+    """Hands each seat's ``observe`` the public views of the events it has not seen yet."""
+
+    def __init__(self, strategies: Sequence[Any]) -> None:
+        self.observers: list[Callable[[dict], Any] | None] = [
+            getattr(s, "observe", None) if s is not None else None for s in strategies
+        ]
+        self.any = any(o is not None for o in self.observers)
+        self.seen = 0
+
+    def __call__(self, events: Sequence[Any]) -> None:
+        if not self.any:
+            return
+        n = len(events)
+        for i in range(self.seen, n):
+            e = events[i]
+            for seat, ob in enumerate(self.observers):
+                if ob is not None:
+                    v = public_view(e, seat)
+                    if v is not None:
+                        ob(v)
+        self.seen = n

@@ -1,0 +1,376 @@
+"""The room's standings (积分): persistent players, every finished hand and its points, in a
+database (SQLite by default, through SQLAlchemy; any SQLAlchemy URL such as PostgreSQL works).
+
+A player is a name plus a secret the browser keeps (localStorage); a password is optional and
+lets the same name be used from another browser. Only hashes are stored. Each finished hand is
+booked in one transaction: its log (for the replay page, so replay links survive restarts), the
+deal's seed and commitment, and for each seat held by a player the hand's points and, apart,
+what the seat paid under R8 (the escape penalty). A standing is the sum of a player's entries;
+a reset (清零) books for each player the entry that brings the standing back to zero, so the
+history keeps what happened.
+
+    >>> led = Ledger("sqlite://")
+    >>> alice = led.identify("Alice", "s" * 32)
+    >>> hid = led.book_hand("Table 1", "leshan", 5, "c0ffee", ['{"type": "header"}'],
+    ...                     [alice, None, None, None], [3, -1, -1, -1], [0, 0, 0, 0])
+    >>> [(s.name, s.points, s.hands) for s in led.standings()]
+    [('Alice', 3, 1)]
+    >>> led.reset(), led.standings()[0].points
+    (1, 0)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gzip
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Concatenate, ParamSpec, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["SCHEMA_VERSION", "HandRecord", "HistoryEntry", "Ledger", "LedgerError", "Standing"]
+
+#: The schema this code writes; a database of another version is refused, never guessed at.
+SCHEMA_VERSION = 1
+
+_meta = sa.MetaData()
+_version = sa.Table("schema_version", _meta, sa.Column("version", sa.Integer, nullable=False))
+_players = sa.Table(
+    "players",
+    _meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False, unique=True),
+    sa.Column("password", sa.String(200), nullable=True),  # scrypt: salt$hash, hex
+    sa.Column("created", sa.Float, nullable=False),
+)
+_secrets = sa.Table(
+    "player_secrets",
+    _meta,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("digest", sa.String(64), nullable=False, unique=True),  # SHA-256 of the secret
+)
+_hands = sa.Table(
+    "hands",
+    _meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("table_name", sa.String(64), nullable=False),
+    sa.Column("preset", sa.String(16), nullable=False),
+    sa.Column("seed", sa.String(64), nullable=False),  # decimal: 128 bits do not fit an integer column
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("finished", sa.Float, nullable=False),
+    sa.Column("log", sa.LargeBinary, nullable=False),  # gzip of the JSON lines
+)
+_entries = sa.Table(
+    "entries",
+    _meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("hand_id", sa.Integer, sa.ForeignKey("hands.id"), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # "hand" | "escape" (R8) | "reset" (清零)
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+class LedgerError(ValueError):
+    """A refused identity (a name that is someone else's) or an unusable database."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the leaderboard."""
+
+    name: str
+    points: int
+    hands: int
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One booked entry of a player: a hand's points, an R8 penalty, or a reset."""
+
+    kind: str
+    points: int
+    at: float
+    replay_id: str | None
+    table: str | None
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A stored hand, for the replay page."""
+
+    replay_id: str
+    name: str
+    seed: str
+    commitment: str
+    lines: list[str]
+
+
+def replay_id(hand_id: int) -> str:
+    """The replay page's id of a stored hand."""
+    return f"h{hand_id}"
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _hash_password(password: str) -> str:
+    salt = secrets.token_bytes(16)
+    h = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1)
+    return f"{salt.hex()}${h.hex()}"
+
+
+def _check_password(password: str, stored: str) -> bool:
+    salt, h = stored.split("$")
+    got = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
+    return hmac.compare_digest(got.hex(), h)
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _serialized(method: Callable[Concatenate[Ledger, _P], _T]) -> Callable[Concatenate[Ledger, _P], _T]:
+    """One call at a time where the database is one shared connection (``:memory:``)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Ledger, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
+def _new_id(result: sa.CursorResult) -> int:
+    """The id an insert made."""
+    key = result.inserted_primary_key
+    assert key is not None  # an insert into a table with an integer primary key
+    return int(key[0])
+
+
+def _url(db: str) -> str:
+    """A path or ``:memory:`` becomes an SQLite URL; a URL is kept."""
+    if "://" in db:
+        return db
+    return "sqlite://" if db == ":memory:" else f"sqlite:///{db}"
+
+
+class Ledger:
+    """The standings database. Methods block (the room calls them from a worker thread)."""
+
+    def __init__(self, db: str = ":memory:") -> None:
+        url = _url(db)
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        kw: dict = {}
+        if url.startswith("sqlite"):
+            kw["connect_args"] = {"check_same_thread": False}
+            if memory:
+                kw["poolclass"] = StaticPool  # one connection, or each would be its own database
+        # An in-memory database is one connection shared by every thread: one user at a time.
+        self._lock: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if memory else contextlib.nullcontext()
+        )
+        try:
+            self.engine = sa.create_engine(url, **kw)
+            if url.startswith("sqlite") and not memory:
+
+                @sa.event.listens_for(self.engine, "connect")
+                def _pragmas(conn, _record):  # type: ignore[no-untyped-def]
+                    cur = conn.cursor()
+                    cur.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
+                    cur.execute("PRAGMA foreign_keys=ON")
+                    cur.close()
+
+            self._migrate()
+        except sa.exc.SQLAlchemyError as exc:
+            raise LedgerError(f"{db}: cannot open the standings database: {exc}") from None
+
+    def _migrate(self) -> None:
+        with self.engine.begin() as c:
+            _meta.create_all(c)
+            got = c.execute(sa.select(_version.c.version)).scalar()
+            if got is None:
+                c.execute(_version.insert().values(version=SCHEMA_VERSION))
+            elif got != SCHEMA_VERSION:
+                raise LedgerError(
+                    f"the standings database has schema version {got}; this server writes {SCHEMA_VERSION}"
+                )
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ players
+    @_serialized
+    def identify(self, name: str, secret: str, password: str | None = None) -> int:
+        """The player id of ``name``: created on first use; afterwards the browser's secret, or
+        the player's password (which adds this browser's secret), proves it is them."""
+        with self.engine.begin() as c:
+            row = c.execute(sa.select(_players.c.id, _players.c.password).where(_players.c.name == name)).first()
+            if row is None:
+                new = _new_id(
+                    c.execute(
+                        _players.insert().values(
+                            name=name, password=_hash_password(password) if password else None, created=time.time()
+                        )
+                    )
+                )
+                c.execute(_secrets.insert().values(player_id=new, digest=_digest(secret)))
+                return new
+            pid = int(row.id)
+            owner = c.execute(sa.select(_secrets.c.player_id).where(_secrets.c.digest == _digest(secret))).scalar()
+            if owner == pid:
+                return pid
+            if password and row.password and _check_password(password, row.password):
+                if owner is None:
+                    c.execute(_secrets.insert().values(player_id=pid, digest=_digest(secret)))
+                return pid
+            if row.password:
+                raise LedgerError(f"the name {name!r} belongs to a player; give its password, or choose another name")
+            raise LedgerError(f"the name {name!r} belongs to a player of another browser; choose another name")
+
+    @_serialized
+    def set_password(self, player_id: int, password: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(_players.update().where(_players.c.id == player_id).values(password=_hash_password(password)))
+
+    # ------------------------------------------------------------------ booking
+    @_serialized
+    def book_hand(
+        self,
+        table_name: str,
+        preset: str,
+        seed: int,
+        commitment: str,
+        lines: Sequence[str],
+        players: Sequence[int | None],
+        deltas: Sequence[int],
+        escape_paid: Sequence[int],
+    ) -> str:
+        """Book one finished hand in one transaction; returns its replay id. ``players[i]`` is
+        the player of seat ``i`` (None: a bot or a guest, not booked); ``escape_paid[i]`` is what
+        seat ``i`` paid under R8, booked apart from the rest of its delta."""
+        now = time.time()
+        blob = gzip.compress("\n".join(lines).encode(), mtime=0)
+        with self.engine.begin() as c:
+            hid = _new_id(
+                c.execute(
+                    _hands.insert().values(
+                        table_name=table_name,
+                        preset=preset,
+                        seed=str(seed),
+                        commitment=commitment,
+                        finished=now,
+                        log=blob,
+                    )
+                )
+            )
+            for seat, pid in enumerate(players):
+                if pid is None:
+                    continue
+                esc = escape_paid[seat]
+                c.execute(
+                    _entries.insert().values(
+                        player_id=pid, hand_id=hid, seat=seat, kind="hand", points=deltas[seat] + esc, at=now
+                    )
+                )
+                if esc:
+                    c.execute(
+                        _entries.insert().values(
+                            player_id=pid, hand_id=hid, seat=seat, kind="escape", points=-esc, at=now
+                        )
+                    )
+        return replay_id(hid)
+
+    @_serialized
+    def reset(self) -> int:
+        """清零: every standing back to zero (an entry each, so histories keep the reset);
+        returns how many players had a non-zero standing."""
+        now = time.time()
+        n = 0
+        with self.engine.begin() as c:
+            rows = c.execute(
+                sa.select(_entries.c.player_id, sa.func.sum(_entries.c.points)).group_by(_entries.c.player_id)
+            ).all()
+            for pid, total in rows:
+                if total:
+                    n += 1
+                    c.execute(_entries.insert().values(player_id=pid, kind="reset", points=-int(total), at=now))
+        return n
+
+    # ------------------------------------------------------------------ reading
+    @_serialized
+    def standings(self, offset: int = 0, limit: int = 100) -> list[Standing]:
+        """The leaderboard: players by standing, best first (then by name)."""
+        pts = sa.func.coalesce(sa.func.sum(_entries.c.points), 0).label("points")
+        hands = sa.func.count(sa.distinct(_entries.c.hand_id)).label("hands")
+        q = (
+            sa.select(_players.c.name, pts, hands)
+            .select_from(_players.outerjoin(_entries, _entries.c.player_id == _players.c.id))
+            .group_by(_players.c.id)
+            .order_by(pts.desc(), _players.c.name)
+            .offset(offset)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [Standing(r.name, int(r.points), int(r.hands)) for r in c.execute(q)]
+
+    @_serialized
+    def player(self, name: str, limit: int = 200) -> tuple[Standing, list[HistoryEntry]] | None:
+        """A player's standing and latest entries (newest first), or None for an unknown name."""
+        with self.engine.connect() as c:
+            pid = c.execute(sa.select(_players.c.id).where(_players.c.name == name)).scalar()
+            if pid is None:
+                return None
+            rows = c.execute(
+                sa.select(_entries, _hands.c.table_name)
+                .select_from(_entries.outerjoin(_hands, _hands.c.id == _entries.c.hand_id))
+                .where(_entries.c.player_id == pid)
+                .order_by(_entries.c.id.desc())
+            ).all()
+        total = sum(int(r.points) for r in rows)
+        played = len({r.hand_id for r in rows if r.hand_id is not None})
+        hist = [
+            HistoryEntry(
+                r.kind,
+                int(r.points),
+                float(r.at),
+                replay_id(r.hand_id) if r.hand_id is not None else None,
+                r.table_name,
+                r.seat,
+            )
+            for r in rows[:limit]
+        ]
+        return Standing(name, total, played), hist
+
+    @_serialized
+    def hand(self, rid: str) -> HandRecord | None:
+        """A stored hand by replay id (``h<n>``), or None."""
+        if not (rid[:1] == "h" and rid[1:].isdigit() and len(rid) <= 12):
+            return None
+        with self.engine.connect() as c:
+            r = c.execute(sa.select(_hands).where(_hands.c.id == int(rid[1:]))).first()
+        if r is None:
+            return None
+        lines = gzip.decompress(r.log).decode().split("\n")
+        return HandRecord(rid, f"{r.table_name}, hand {rid}", r.seed, r.commitment, lines)
+
+    @_serialized
+    def recent_hands(self, limit: int = 64) -> list[tuple[str, str]]:
+        """The newest stored hands: (replay id, name)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(_hands.c.id, _hands.c.table_name).order_by(_hands.c.id.desc()).limit(limit)
+            ).all()
+        return [(replay_id(r.id), f"{r.table_name}, hand {replay_id(r.id)}") for r in rows]
