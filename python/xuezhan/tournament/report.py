@@ -452,12 +452,13 @@ def load_header(results: str | Path, df: pd.DataFrame) -> ReportHeader:
     if saved.is_file():
         with contextlib.suppress(ValueError, TypeError, KeyError):
             return ReportHeader.from_json(saved.read_text(encoding="utf-8"))
-    from xuezhan.tournament.results import read_manifest
+    from xuezhan.tournament.errors import RunRefused
+    from xuezhan.tournament.folder import MANIFEST, read_manifest
 
     manifest = None
-    with contextlib.suppress(OSError, ValueError):
-        manifest = read_manifest(folder)
-    cfg = (manifest or {}).get("config") or {}
+    with contextlib.suppress(OSError, ValueError, RunRefused):
+        manifest = read_manifest(folder / MANIFEST)
+    cfg: dict = manifest.config if manifest is not None else {}
     rules = ", ".join(sorted(map(str, df["rules_id"].unique()))) if "rules_id" in df else ""
     return ReportHeader(
         name=str(cfg.get("name") or (folder.name if path.is_dir() else path.stem)),
@@ -468,7 +469,7 @@ def load_header(results: str | Path, df: pd.DataFrame) -> ReportHeader:
         rules=describe_rules(cfg["rules"]) if isinstance(cfg.get("rules"), dict) else rules,
         lineup=tuple(str(s.get("name", "")) for s in cfg.get("strategies", []) if isinstance(s, dict)),
         version=_version(),
-        date=_manifest_date(str((manifest or {}).get("started", ""))),
+        date=_manifest_date(manifest.started if manifest is not None else ""),
         command=None,
     )
 
