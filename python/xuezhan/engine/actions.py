@@ -34,6 +34,7 @@ __all__ = [
     "CLAIM_VERBS",
     "TILE_VERBS",
     "act",
+    "check_fields",
     "parse_action",
 ]
 
@@ -74,14 +75,60 @@ class IllegalAction(ValueError):
         super().__init__(f"illegal action '{action}': {reason}")
 
 
-class Action(NamedTuple):
-    """One decision of one seat. ``str(action)`` is its R13 script line."""
-
+class _Fields(NamedTuple):
     seat: int
     verb: str
-    #: The tile kind (0-26) of ``discard``/``angang``/``jiagang``, the suit (0-2) of ``void``,
-    #: the three sorted kinds of ``exchange``; None for the other verbs.
     arg: int | tuple[int, int, int] | None = None
+
+
+def _field_type(name: str, value: object, what: str) -> TypeError:
+    hint = ""
+    if type(value).__module__ == "numpy":
+        hint = " (convert a numpy scalar with int() first)"
+    return TypeError(f"Action {name}: expected {what}, got {type(value).__name__} {value!r}{hint}")
+
+
+def check_fields(seat: object, verb: object, arg: object) -> None:
+    """Raise ``TypeError`` naming the field unless ``seat`` is an ``int``, ``verb`` a ``str`` and
+    ``arg`` None, an ``int`` or a tuple of ``int`` (exactly these types: ``bool``,
+    ``float``, numpy scalars and ``str`` are refused, so an action never compares equal to a
+    legal one while carrying another type). Ranges and verbs are questions of legality
+    (:class:`IllegalAction`), not of type."""
+    if type(seat) is not int:
+        raise _field_type("seat", seat, "an int 0-3")
+    if type(verb) is not str:
+        raise _field_type("verb", verb, f"a str (one of {', '.join(VERBS)})")
+    if arg is None or type(arg) is int:
+        return
+    if type(arg) is tuple:
+        for k in arg:
+            if type(k) is not int:
+                raise _field_type("arg", k, "int tile kinds 0-26 (an exchange)")
+        return
+    raise _field_type("arg", arg, "None, an int (a tile kind 0-26 or a suit 0-2) or a tuple of int")
+
+
+class Action(_Fields):
+    """One decision of one seat: ``(seat, verb, arg)``. ``str(action)`` is its R13 script line.
+
+    ``seat`` is an ``int``, ``verb`` a ``str``, ``arg`` the ``int`` tile kind (0-26) of
+    ``discard``/``angang``/``jiagang``, the ``int`` suit (0-2) of ``void``, the three sorted
+    ``int`` kinds of ``exchange``, else None. Other types (``bool``, ``float``, numpy integers,
+    ``str`` numbers) raise ``TypeError`` naming the field.
+
+    >>> Action(0, "discard", 13)
+    Action(seat=0, verb='discard', arg=13)
+    >>> Action(True, "hu")
+    Traceback (most recent call last):
+    ...
+    TypeError: Action seat: expected an int 0-3, got bool True
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, seat: int, verb: str, arg: int | tuple[int, int, int] | None = None) -> Action:
+        check_fields(seat, verb, arg)
+        return tuple.__new__(cls, (seat, verb, arg))
 
     def __str__(self) -> str:
         v = self.verb

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import IO, Any
 
-from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
+from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act, check_fields
 from xuezhan.engine.events import public_view
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round, deal
@@ -75,16 +75,22 @@ def run_round(
             else:
                 rnd.apply(rnd.default_action(), default=True, note="timeout")
         else:
+            legal = rnd.legal
             try:
-                ok = action in rnd.legal
-            except Exception:  # a broken action value (its __eq__ raised, ...)
-                ok = False
-            if ok:
-                apply_legal(action)
+                found = legal[legal.index(action)]  # identity first: engine-made actions cost nothing more
+            except Exception:  # not listed, or a broken action value (its __eq__ raised, ...)
+                found = None
+            if found is not None and found is not action:
+                # equal to a legal action but not one the engine made: only an Action whose
+                # fields have exactly the engine's types (not True for 1, nor 13.0 for 13)
+                if type(action) is not Action or not _typed(action):
+                    found = None
+            if found is not None:
+                apply_legal(found)
             elif type(action) is Action and action.seat == seat:
                 try:  # its own escape, or an exchange written in another order
                     rnd.apply(action)
-                except IllegalAction:  # R10.3: an illegal action is an escape (R8)
+                except (IllegalAction, TypeError):  # R10.3: an illegal action is an escape (R8)
                     rnd.apply(act(seat, ESCAPE), note="illegal action")
             else:  # R10.3: not an action of this seat
                 rnd.apply(act(seat, ESCAPE), note="illegal action")
@@ -93,6 +99,14 @@ def run_round(
     if any_obs:
         _deliver(events, seen, observers)
     return rnd
+
+
+def _typed(action: Action) -> bool:
+    try:
+        check_fields(action.seat, action.verb, action.arg)
+    except TypeError:
+        return False
+    return True
 
 
 def _debug_check(rnd: Round) -> None:

@@ -246,7 +246,8 @@ class XuezhanAEC(AECEnv):
             assert rnd is not None
             choice = act(seat, EXCHANGE, tuple(self._picks))
             self._picks = []
-            rnd.apply(choice, default=default)
+            # an exchange is the R10 default only when its three tiles are the default's (R11.1)
+            rnd.apply(choice, default=default and choice == rnd.default_action(seat))
 
     def _illegal(self, seat: int, aid: int, legal: list[Action]) -> None:
         rnd = self.round

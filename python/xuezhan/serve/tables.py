@@ -559,7 +559,8 @@ class Table:
         if kind == "turn" and sel is not None:
             a = act(seat, DISCARD, sel)
             if a in rnd.legal_actions(seat):
-                return a, True, "timeout"
+                # the player's own choice, not the R10 default: logged as such, with the note
+                return a, a == rnd.default_action(seat), "timeout"
         return rnd.default_action(seat), True, "timeout"
 
 
