@@ -379,15 +379,19 @@ class Round(ClaimFlow):
 
     def _kong(self, seat: int, verb: str, k: int, default: bool) -> None:
         """R2.1 concealed kong (angang) or added kong (jiagang; R3.3: it can be robbed first)."""
-        self.events.append(ev.KONG_EVENT[verb](seat, TILE_STR[k], default))
         if verb == ANGANG:
             self.counts[seat][k] = 0
             self.melds[seat].append(54 + k)
             self._melds_changed(seat)
             self._see(k, 4)  # a concealed kong is public (R2.3)
             self.meld_from[seat].append(None)
+            # recorded once the kong stands, like every event (the replay viewer shows the
+            # state at each event); the same place in the log
+            self.events.append(ev.Angang(seat, TILE_STR[k], default))
             self._kong_paid(seat, k, ANGANG, None)
-        elif self.rules.rob_kong:
+            return
+        self.events.append(ev.Jiagang(seat, TILE_STR[k], default))
+        if self.rules.rob_kong:
             self._open_claims(seat, k, True, core.ROBBING_KONG, None)
         else:
             self._complete_jiagang(seat, k)
