@@ -23,6 +23,7 @@ from xuezhan.env.aec import (
     IllegalMode,
     RewardMode,
     XuezhanAEC,
+    as_int,
     observation_space,
 )
 from xuezhan.rules import Rules
@@ -69,8 +70,11 @@ class SingleAgentEnv(gymnasium.Env):
         seed: int | None = None,
         render_mode: str | None = None,
     ) -> None:
+        seat = as_int("seat", seat)  # type: ignore[assignment]
         if seat not in (0, 1, 2, 3):
             raise ValueError(f"seat={seat!r} is not a seat (0-3)")
+        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+            raise TypeError(f"opponents: expected three strategies (names or objects), got {opponents!r}")
         if len(opponents) != 3:
             raise ValueError(f"three opponents are needed, got {len(opponents)}")
         self.aec = XuezhanAEC(
@@ -123,7 +127,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         aec = self.aec
-        assert aec.round is not None, "call reset() first"
+        if aec.round is None:
+            raise RuntimeError("step() before reset(): call reset() first")
         if aec.agent_selection != self.agent or aec.terminations[self.agent]:
             raise RuntimeError("the episode is over: call reset()")
         aec.step(action)
@@ -150,18 +155,16 @@ class SingleAgentEnv(gymnasium.Env):
             obs = rnd.observation(cur)
             try:
                 action = strat.act(obs)
-                ok = action in obs.legal_actions
             except Exception as exc:  # noqa: BLE001 - R10.3: a crash is an escape (R8)
                 rnd.apply(act(cur, ESCAPE), note=f"exception {type(exc).__name__}")
                 aec._after(rnd)
                 continue
-            if ok:
+            try:
+                # the engine checks types and legality before any change (an exchange may be
+                # written in another order)
                 rnd.apply(action)
-            else:
-                try:
-                    rnd.apply(action)  # an exchange written in another order
-                except Exception:  # noqa: BLE001 - R10.3: an illegal action is an escape (R8)
-                    rnd.apply(act(cur, ESCAPE), note="illegal action")
+            except Exception:  # noqa: BLE001 - R10.3: an illegal action is an escape (R8)
+                rnd.apply(act(cur, ESCAPE), note="illegal action")
             aec._after(rnd)
         self._deliver(rnd)
 
