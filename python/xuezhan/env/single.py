@@ -107,6 +107,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self.aec.observe(self.agent)["action_mask"].astype(bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        seed = as_int("reset seed", seed, optional=True)
         super().reset(seed=seed)
         aec = self.aec
         aec.reset(seed=seed, options=options)
