@@ -101,7 +101,9 @@ def test_a_line_nobody_asked_for_is_a_protocol_error(faulty):
     assert all("while no request was waiting" in m or "answer is not JSON" in m for m in msgs), msgs
 
 
-@pytest.mark.parametrize(("mode", "why"), [("chatter", "while no request was waiting"), ("early", "before it was sent")])
+@pytest.mark.parametrize(
+    ("mode", "why"), [("chatter", "while no request was waiting"), ("early", "before it was sent")]
+)
 def test_lines_waiting_before_a_request_are_found_before_it_is_sent(faulty, mode, why):
     # the bot replies to start_hand at once; by its first request the line is there
     rnd = Round.from_seed("leshan", 3, 0)

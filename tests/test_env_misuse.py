@@ -111,7 +111,7 @@ def test_step_before_reset_is_a_clear_error():
 def test_step_after_the_hand_is_a_clear_error():
     env = aec_env("leshan")
     env.reset(seed=3)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         _, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else _legal_id(env))
     assert not env.agents

@@ -270,11 +270,13 @@ def test_turn_timer_discards_the_selected_tile_R10_1():
             log=seen,
         )
         d = next(e for e in hand_events(seen) if e["type"] == "discard")
+        # the player's own choice, played at the timeout: not the R10 default, so not marked as
+        # one (a log marks only the engine's R10 default "default", and replays check it)
         assert d == {
             "type": "discard",
             "seat": 0,
             "tile": choice,
-            "default": True,
+            "default": False,
             "note": "timeout",
         }
 

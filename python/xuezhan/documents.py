@@ -30,7 +30,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StrictBool,
     StrictInt,
     StrictStr,
     ValidationError,
@@ -338,7 +337,8 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
         raise DocumentError(f"{source}, line {first_line}: nested too deeply") from None
     if header.format != LOG_FORMAT:
         raise DocumentError(
-            f"{source}, line {first_line}: header format: this engine reads log format {LOG_FORMAT}, got {header.format}"
+            f"{source}, line {first_line}: header format: "
+            f"this engine reads log format {LOG_FORMAT}, got {header.format}"
         )
     events: list[Event] = []
     lines: list[int] = []

@@ -92,18 +92,18 @@ def _event_action(e: Event) -> Action:
 
 
 def _read(source: HandLog | str | os.PathLike | Iterable[str]) -> HandLog:
-    from xuezhan.documents import load_log, parse_log
+    from xuezhan.documents import HandLog, load_log, parse_log
 
-    if not isinstance(source, (str, os.PathLike)) and hasattr(source, "header"):
-        return source  # type: ignore[return-value]  # already a HandLog
+    if isinstance(source, HandLog):
+        return source
     if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
         return load_log(source)
     if isinstance(source, str):
         return parse_log(source)
-    return parse_log("\n".join(source))  # type: ignore[arg-type]  # an iterable of log lines
+    return parse_log("\n".join(source))  # an iterable of log lines
 
 
-class _Watched(list):  # type: ignore[type-arg]
+class _Watched(list[Event]):
     """The engine's event list of a replayed hand, calling ``watch(rnd)`` after each event is
     recorded: the engine's own state at every event (the replay viewer's frames)."""
 

@@ -80,11 +80,10 @@ def run_round(
                 found = legal[legal.index(action)]  # identity first: engine-made actions cost nothing more
             except Exception:  # not listed, or a broken action value (its __eq__ raised, ...)
                 found = None
-            if found is not None and found is not action:
-                # equal to a legal action but not one the engine made: only an Action whose
-                # fields have exactly the engine's types (not True for 1, nor 13.0 for 13)
-                if type(action) is not Action or not _typed(action):
-                    found = None
+            # equal to a legal action but not one the engine made: only an Action whose fields
+            # have exactly the engine's types (not True for 1, nor 13.0 for 13)
+            if found is not None and found is not action and (type(action) is not Action or not _typed(action)):
+                found = None
             if found is not None:
                 apply_legal(found)
             elif type(action) is Action and action.seat == seat:

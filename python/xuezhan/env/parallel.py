@@ -57,7 +57,9 @@ class XuezhanParallel(ParallelEnv):
             raise TypeError(f"step(actions): expected a dict of agent -> action id, got {type(actions).__name__}")
         unknown = sorted(map(str, set(actions) - set(self.agents)))
         if unknown:
-            raise ValueError(f"step(actions): {', '.join(unknown)} is not a live agent (agents: {', '.join(self.agents)})")
+            raise ValueError(
+                f"step(actions): {', '.join(unknown)} is not a live agent (agents: {', '.join(self.agents)})"
+            )
         for a, v in actions.items():
             as_int(f"step(actions) for {a}", v)
         active = aec.agent_selection

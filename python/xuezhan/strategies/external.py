@@ -411,7 +411,8 @@ class ExternalStrategy:
         if type(mid) is not int:  # 1.0 and true compare equal to 1 but are not request ids
             self._broken = True
             raise ExternalBotError(
-                f"external bot {self.name!r}: answer id {json.dumps(mid)[:40]} is not an integer request id (expected {rid})"
+                f"external bot {self.name!r}: answer id {json.dumps(mid)[:40]} "
+                f"is not an integer request id (expected {rid})"
             )
         if mid < rid and mid in self._late:
             self._late.discard(mid)
@@ -419,7 +420,8 @@ class ExternalStrategy:
         if mid < rid:
             self._broken = True
             raise ExternalBotError(
-                f"external bot {self.name!r}: a second answer to request {mid} (expected an answer to {rid}): {line[:200]!r}"
+                f"external bot {self.name!r}: a second answer to request {mid} "
+                f"(expected an answer to {rid}): {line[:200]!r}"
             )
         if mid != rid:
             self._broken = True
