@@ -259,3 +259,11 @@ def test_tournament_hands_are_unchanged_by_the_checks():
     # are those of the engine (spot check of a seeded hand's log against a replay)
     res = play_hand([RandomStrategy(i) for i in range(4)], "chengdu", seed=11)
     assert res["end"] in ("wall", "three_won") and "R10-defaults" not in res["fired"]
+
+
+def test_a_script_with_a_dealer_that_is_not_an_int_is_a_script_error():
+    from xuezhan.engine import ScriptError, replay_script
+
+    doc = {"hands": ["1235679m1235579p", "123456789m3455p", "123456789s1489m", "124468p1356789s"], "dealer": True}
+    with pytest.raises(ScriptError, match="dealer must be an int, got bool"):
+        replay_script(doc)
