@@ -151,7 +151,7 @@ class Round(ClaimFlow):
         """The legal actions of ``seat`` at the pending decision (empty if it is not its decision).
 
         ``escape`` is always accepted by :meth:`apply` from an active seat but is not listed."""
-        _need_int("seat", seat)
+        _need_int("seat", seat, optional=True)  # None (``cur`` once the hand is over): no actions
         return list(self.legal) if seat == self.cur else []  # a copy: the engine's list stays intact
 
     def apply(self, action: Action | str, default: bool = False, note: str | None = None) -> None:
