@@ -76,7 +76,8 @@ def describe(e: dict) -> str:
     """One event in words."""
     t = e.get("type")
     s = e.get("seat")
-    extra = " (timeout default)" if e.get("default") else ""
+    # the R10 default, or (in the room) the player's selected tile played at its timeout
+    extra = " (timeout default)" if e.get("default") else " (timeout)" if e.get("note") == "timeout" else ""
     if t == "start":
         return f"the hand starts: seat {e['dealer']} deals, {e['wall_count']} tiles in the wall"
     if t == "draw":

@@ -299,7 +299,7 @@
     switch (e.type) {
       case "start": return `Hand starts; seat ${e.dealer} deals`;
       case "draw": return `seat ${s} draws ${e.tile || ""}`;
-      case "discard": return `seat ${s} discards ${e.tile}${e.default ? " (timeout)" : ""}`;
+      case "discard": return `seat ${s} discards ${e.tile}${e.default || e.note === "timeout" ? " (timeout)" : ""}`;
       case "meld": return `seat ${s}: ${e.meld} ${e.tile}`;
       case "angang": return `seat ${s}: concealed kong ${e.tile}`;
       case "jiagang": return `seat ${s}: adds ${e.tile} to its pung`;
