@@ -134,6 +134,12 @@ def test_every_log_of_the_corpus_replays_and_is_shown(tmp_path):
         doc = frames(lines, name)
         assert len(doc["frames"]) == len(lines)  # the deal, then one frame per event
         assert doc["frames"][-1]["deltas"] == rnd.deltas
+        # every frame holds the tiles dealt (R12.1): hands, melds, discard piles and the wall
+        dealt = sum(len(h) for h in json.loads(lines[0])["hands"]) // 2 + len(json.loads(lines[0])["wall"]) // 2
+        for f in doc["frames"]:
+            melds = sum(3 if kind == "peng" else 4 for ms in f["melds"] for kind, _ in ms)
+            held = sum(len(h) // 2 for h in f["hands"]) + sum(len(d) // 2 for d in f["discards"])
+            assert held + melds + f["wall_count"] == dealt, (name, f["text"])
         kinds |= {json.loads(ln)["type"] for ln in lines}
         kinds |= {"rob" for ln in lines if '"how":"rob"' in ln}
         kinds |= {"default" for ln in lines if '"default":true' in ln}
@@ -394,3 +400,26 @@ def test_a_log_is_read_once_into_typed_events():
     log = parse_log("\n".join(CORPUS["robbed-kong"]), source="rob.jsonl")
     assert [dumps(e) for e in log.events] == CORPUS["robbed-kong"][1:]
     assert log.line_numbers == tuple(range(2, len(CORPUS["robbed-kong"]) + 1))
+
+
+def test_the_room_refuses_a_tampered_log_uploaded_or_offered(tmp_path):
+    import warnings
+
+    with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the test extra installs
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from xuezhan.serve.app import create_app
+
+    lines, index = _raised_payment(CORPUS["leshan-1"])
+    path = tmp_path / "tampered.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(CORPUS["leshan-1"]) + "\n", encoding="utf-8")
+    with TestClient(create_app(logs=[path, good])) as client:
+        r = client.post("/api/replay", content="\n".join(lines).encode())
+        assert r.status_code == 400 and f"line {index + 1}" in r.json()["error"]
+        r = client.get("/api/replay/f0")
+        assert r.status_code == 400 and f"line {index + 1}" in r.json()["error"]
+        r = client.get("/api/replay/f1")
+        assert r.status_code == 200 and len(r.json()["frames"]) == len(CORPUS["leshan-1"])
