@@ -269,13 +269,19 @@ def _wall_swapped(lines):
     wall = [hdr["wall"][j : j + 2] for j in range(0, len(hdr["wall"]), 2)]
     j = next(j for j in range(1, len(wall)) if wall[j] != wall[0])
     wall[0], wall[j] = wall[j], wall[0]
-    first_draw = _first(lines, lambda e: e["type"] == "draw")
-    return [json.dumps({**hdr, "wall": "".join(wall)}), *lines[1:]], first_draw
+    # with a seed, the header itself no longer holds the seed's deal (R1.4); without one, the
+    # first draw differs
+    first = 0 if hdr["seed"] is not None else _first(lines, lambda e: e["type"] == "draw")
+    return [json.dumps({**hdr, "wall": "".join(wall)}), *lines[1:]], first
 
 
 def _robbed_tile_changed(lines):
     i = _first(lines, lambda e: e["type"] == "win" and e["how"] == "rob")
     return _edit(lines, i, how="discard"), i
+
+
+def _changed_seed(lines):  # R1.4: the seed must deal the recorded hands and wall
+    return [json.dumps({**json.loads(lines[0]), "seed": json.loads(lines[0])["seed"] + 1}), *lines[1:]], 0
 
 
 def _header_format(lines):
@@ -303,8 +309,10 @@ TAMPERINGS = {
     "changed_next_dealer": (_changed_next_dealer, "leshan-2"),
     "replacement_flag": (_replacement_flag, "leshan-0"),
     "wall_swapped": (_wall_swapped, "leshan-1"),
+    "wall_swapped_without_seed": (_wall_swapped, "robbed-kong"),
     "robbed_kong_as_discard_win": (_robbed_tile_changed, "robbed-kong"),
     "header_format": (_header_format, "leshan-0"),
+    "changed_seed": (_changed_seed, "chengdu-2"),
 }
 
 

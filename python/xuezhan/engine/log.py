@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING
 
 from xuezhan.engine.actions import EXCHANGE, VOID, Action, IllegalAction, act
 from xuezhan.engine.events import DECISION_TYPES, Event, Exchange, TileDecision, Void, dumps
-from xuezhan.engine.round import Round
+from xuezhan.engine.round import Round, deal
 from xuezhan.rules import Rules
 from xuezhan.tiles import TILE_STR, parse_tiles
 
@@ -144,6 +144,14 @@ def replay_log(
         from xuezhan.documents import DocumentError
 
         raise DocumentError(f"{log.source}, line {log.header_line}: header: {exc}") from None
+    if hdr.seed is not None:
+        # R1.4: a log that names its seed holds the deal of that seed (the wall is recorded so
+        # that a replay needs no random numbers; the seed must not contradict it)
+        hands, wall, direction = deal(hdr.seed, hdr.dealer)
+        if hands != rnd.hands0 or wall != rnd.wall or (rnd.rules.exchange_three and direction != hdr.exchange):
+            raise ReplayMismatch(
+                log.header_line, f"the header's seed {hdr.seed} does not deal its hands, wall and exchange (R1.4)"
+            )
     if watch is not None:
         for _ in rnd.events:  # the events of the deal itself (the start)
             watch(rnd)
