@@ -267,3 +267,21 @@ def test_a_script_with_a_dealer_that_is_not_an_int_is_a_script_error():
     doc = {"hands": ["1235679m1235579p", "123456789m3455p", "123456789s1489m", "124468p1356789s"], "dealer": True}
     with pytest.raises(ScriptError, match="dealer must be an int, got bool"):
         replay_script(doc)
+
+
+@pytest.mark.parametrize(
+    ("args", "err", "says"),
+    [
+        ((True, "hu"), TypeError, "Action seat"),
+        ((-1, "discard", 3), ValueError, "seat -1 is not a seat"),  # not seat 3's shared action
+        ((0, "discard", -1), ValueError, "tile kind 0-26, got -1"),  # not kind 26
+        ((0, "discard", 3.0), TypeError, "Action arg"),
+        ((0, "void", np.int8(1)), TypeError, "numpy"),
+        ((0, "void", 3), ValueError, "suit 0-2"),
+        ((0, "exchange", (1, 2)), ValueError, "three tile kinds"),
+        ((0, "hu", 3), ValueError, "not an action"),
+    ],
+)
+def test_act_never_picks_a_shared_action_by_an_equal_or_wrapped_value(args, err, says):
+    with pytest.raises(err, match=says):
+        act(*args)

@@ -159,14 +159,33 @@ _VOIDS = [tuple(Action(s, VOID, k) for k in range(3)) for s in range(4)]
 
 
 def act(seat: int, verb: str, arg: int | tuple | None = None) -> Action:
-    """A shared :class:`Action` (no allocation for the common verbs)."""
+    """A shared :class:`Action` (no allocation for the common verbs). The fields are checked as
+    :class:`Action` checks them (``TypeError`` naming the field), and so are their ranges
+    (:class:`ActionError`): a shared action is never picked by a ``bool``, a negative index or
+    a kind out of range."""
+    if type(seat) is not int or not 0 <= seat < 4:
+        check_fields(seat, verb, arg)
+        raise ActionError(f"act: seat {seat!r} is not a seat (0-3)")
     if verb in TILE_VERBS:
-        return _TILED[seat][verb][arg]  # type: ignore[index]
+        if type(arg) is not int or not 0 <= arg < 27:
+            check_fields(seat, verb, arg)
+            raise ActionError(f"act: {verb} takes a tile kind 0-26, got {arg!r}")
+        return _TILED[seat][verb][arg]
     if verb == VOID:
-        return _VOIDS[seat][arg]  # type: ignore[index]
+        if type(arg) is not int or not 0 <= arg < 3:
+            check_fields(seat, verb, arg)
+            raise ActionError(f"act: void takes a suit 0-2, got {arg!r}")
+        return _VOIDS[seat][arg]
     if verb == EXCHANGE:
-        return Action(seat, verb, tuple(sorted(arg)))  # type: ignore[arg-type]
-    return _SIMPLE[seat][verb]
+        if type(arg) is not tuple or len(arg) != 3:
+            check_fields(seat, verb, arg)
+            raise ActionError(f"act: exchange takes three tile kinds, got {arg!r}")
+        return Action(seat, verb, tuple(sorted(arg)))
+    simple = _SIMPLE[seat].get(verb) if type(verb) is str else None
+    if simple is None or arg is not None:
+        check_fields(seat, verb, arg)
+        raise ActionError(f"act: {verb!r} with {arg!r} is not an action (verbs: {', '.join(VERBS)})")
+    return simple
 
 
 def parse_action(line: str) -> Action:
