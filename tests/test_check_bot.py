@@ -84,7 +84,7 @@ def test_crash_is_reported_with_exit_status_and_stderr(broken):
     report = check_strategy(broken("crash", 5), hands=6)
     assert report.problems and {p.kind for p in report.problems} == {"crash"}
     msg = report.problems[0].message
-    assert "closed its output" in msg and "exit status: 1" in msg
+    assert "exited with status 1 during a request" in msg and "None" not in msg
     assert "ZeroDivisionError" in msg and "about to fail" in msg
 
 

@@ -218,13 +218,13 @@ def test_replay_log_header_missing_field(tmp_path, log_lines, key):
         ('"discard"', ["line 2", "an event is a JSON object"]),
         (
             '{"type": "discard", "seat": 9, "tile": "1m"}',
-            ["line 2", "event seat: expected a seat 0-3, got 9"],
+            ["line 2", "discard.seat: expected a seat 0-3, got 9"],
         ),
         (
             '{"type": "discard", "seat": "x", "tile": "1m"}',
-            ["line 2", 'event seat: expected a seat 0-3, got "x"'],
+            ["line 2", 'discard.seat: expected a seat 0-3, got "x"'],
         ),
-        ('{"type": "discard", "tile": "1m"}', ["line 2", "needs its seat"]),
+        ('{"type": "discard", "tile": "1m"}', ["line 2", "discard.seat: missing"]),
         ('{"seat": 0}', ["line 2", "event type: missing"]),
         ("{", ["line 2", "not JSON"]),
     ],

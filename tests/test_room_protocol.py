@@ -274,11 +274,13 @@ def test_turn_timer_discards_the_selected_tile_R10_1():
             log=seen,
         )
         d = next(e for e in hand_events(seen) if e["type"] == "discard")
+        # the player's own choice, played at the timeout: not the R10 default, so not marked as
+        # one (a log marks only the engine's R10 default "default", and replays check it)
         assert d == {
             "type": "discard",
             "seat": 0,
             "tile": choice,
-            "default": True,
+            "default": False,
             "note": "timeout",
         }
 
@@ -333,7 +335,7 @@ def test_coming_back_with_the_token_resumes_the_seat():
 
 @pytest.mark.parametrize("preset", ["leshan", "chengdu"])
 def test_replay_frames_end_where_the_engine_ends(preset):
-    """The viewer's tile tracking (from the log alone) against the engine's final state."""
+    """The viewer's frames (the engine's state at each event) end in the engine's final state."""
     for seed in range(6):
         rnd = Round.from_seed(preset, seed, seed % 4)
         bots = [
@@ -360,10 +362,13 @@ def test_replay_frames_end_where_the_engine_ends(preset):
 
 
 def test_replay_refuses_what_is_not_a_log(tmp_path):
-    with pytest.raises(replay.LogError, match="line 1 is not a hand-log header"):
+    with pytest.raises(replay.LogError, match="x.jsonl, line 1: the first line is not a log header"):
         replay.frames(['{"type": "draw"}'], "x.jsonl")
-    with pytest.raises(replay.LogError, match="line 2 is not JSON"):
+    with pytest.raises(replay.LogError, match="x.jsonl, line 1: header format: missing"):
         replay.frames([json.dumps({"type": "header"}), "{"], "x.jsonl")
+    header = log_lines(Round.from_seed("leshan", 1))[0]
+    with pytest.raises(replay.LogError, match="x.jsonl, line 2: not JSON"):
+        replay.frames([header, "{"], "x.jsonl")
     with serving(fast_room()) as client:
         r = client.post("/api/replay", content=b"garbage")
         assert r.status_code == 400 and "line 1" in r.json()["error"]
@@ -375,7 +380,7 @@ def test_view_command_names_a_bad_log_without_a_traceback(tmp_path):
     from xuezhan.cli import main
 
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"type": "header"}\nnot json\n')
+    bad.write_text(log_lines(Round.from_seed("leshan", 1))[0] + "\nnot json\n")
     res = CliRunner().invoke(main, ["view", str(bad), "--no-browser"])
     assert res.exit_code == 1
     assert "bad.jsonl, line 2: not JSON" in res.output and "Traceback" not in res.output

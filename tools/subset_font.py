@@ -5,7 +5,8 @@ subset to exactly the non-ASCII characters the room's pages and its server-side 
     python tools/subset_font.py          # writes python/xuezhan/serve/static/fonts/
 
 The pages (static/*.html, *.js, *.css) and the texts the server sends to them (serve/words.py,
-serve/replay.py, and the labels they take from the package: fan names, payment words) are read; every character above U+007F that the source font has goes in
+serve/replay.py, and the labels they take from the package: fan names, payment words) are
+read; every character above U+007F that the source font has goes in
 (ASCII is left to the browser's own fonts). Characters the font lacks are listed, not guessed.
 The subset is renamed (the OFL reserves the original's name for unmodified versions) and keeps
 the source's copyright; OFL.txt beside it is the licence. tests/test_room_font.py checks that

@@ -1,8 +1,8 @@
 """The documents users give the command line, checked against a schema before any use.
 
 - :class:`ScriptDocument`: a scripted hand (docs/rules.md R13), one JSON object;
-- :class:`LogHeader` and :class:`LogEvent`: a hand log (R12.4), JSON lines: a header, then one
-  event per line.
+- :class:`HandLog`: a hand log (R12.4), JSON lines: a :class:`LogHeader`, then one event per
+  line, each checked and typed by :func:`xuezhan.engine.events.from_json`.
 
 Each loader reads the file through :func:`xuezhan.files.read_text` and raises
 :class:`DocumentError` with one line naming the file, the line or field, and what is wrong. The
@@ -23,19 +23,22 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StrictBool,
     StrictInt,
     StrictStr,
     ValidationError,
 )
 
 from xuezhan.files import InputFileError, read_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xuezhan.engine.events import Event
 
 __all__ = [
     "Difference",
@@ -44,7 +47,6 @@ __all__ = [
     "ExpectedError",
     "ExpectedWin",
     "HandLog",
-    "LogEvent",
     "LogHeader",
     "ScriptDocument",
     "compare_expect",
@@ -179,7 +181,7 @@ class LogHeader(_Strict):
     """Line 1 of a hand log: everything needed to deal the hand again (R1.4)."""
 
     type: Literal["header"]
-    format: StrictInt = 1
+    format: StrictInt
     engine: StrictStr | None = None
     rules: dict[StrictStr, Any]
     seed: StrictInt | None = None
@@ -187,33 +189,32 @@ class LogHeader(_Strict):
     hands: Annotated[list[StrictStr], Field(min_length=4, max_length=4)]
     wall: StrictStr
     exchange: Literal["next", "prev", "across"] | None = None
+    #: The seats' names, for the replay page (a hand played in the game room); the engine's
+    #: replay does not read them.
+    names: (
+        Annotated[list[Annotated[StrictStr, Field(min_length=1, max_length=40)]], Field(min_length=4, max_length=4)]
+        | None
+    ) = None
 
 
-class LogEvent(BaseModel):
-    """One event line of a log. Only the fields a replay reads are typed; the rest is compared
-    with what the engine produces."""
+@dataclass(frozen=True)
+class HandLog:
+    """A checked hand log: its header, its events (typed, :func:`xuezhan.engine.events.from_json`)
+    and, for each event, its line in the file (blank lines are skipped, numbers kept), so every
+    later error can name the line. The one reader of logs: ``xuezhan replay``, ``xuezhan
+    validate`` and the replay viewer all read through :func:`parse_log` / :func:`load_log`."""
 
-    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
-
-    type: StrictStr
-    seat: OptSeat = None
-    from_: OptSeat = Field(default=None, alias="from")
-    to: OptSeat = None
-    tile: StrictStr | None = None
-    tiles: StrictStr | None = None
-    suit: StrictStr | None = None
-    default: StrictBool | None = None
-    forced: StrictBool | None = None
-
-
-class HandLog(BaseModel):
-    """A checked log: its header, its events, and the original lines (what the replay reads)."""
-
-    model_config = ConfigDict(frozen=True)
-
+    source: str
     header: LogHeader
-    events: list[LogEvent]
-    lines: list[str]
+    events: tuple[Event, ...]
+    line_numbers: tuple[int, ...]  # line_numbers[i]: the file line of events[i]
+    header_line: int = 1
+
+    def line_of(self, index: int) -> int:
+        """The file line of event ``index`` (0-based); past the end, the line after the last."""
+        if index < len(self.line_numbers):
+            return self.line_numbers[index]
+        return (self.line_numbers[-1] if self.line_numbers else self.header_line) + 1
 
 
 # ------------------------------------------------------------------------------- helpers
@@ -317,14 +318,19 @@ def load_script(path: str | os.PathLike[str]) -> ScriptDocument:
 
 
 def parse_log(text: str, *, source: str = "<log>") -> HandLog:
-    """A :class:`HandLog` from JSON-lines text (blank lines are skipped, line numbers kept)."""
+    """A :class:`HandLog` from JSON-lines text (blank lines are skipped, line numbers kept).
+
+    Every line is checked before any replay: JSON (bounded nesting), a header of the current
+    format, then events exactly as the engine writes them (:func:`~xuezhan.engine.events.from_json`);
+    the first fault is one :class:`DocumentError` naming ``source`` and the line."""
+    from xuezhan.engine.events import EventError, from_json
+    from xuezhan.engine.log import LOG_FORMAT
+
     numbered = [(i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip()]
     if not numbered:
         raise DocumentError(f"{source}: an empty log (line 1 must be the header)")
-    records: list[tuple[int, Any]] = []
-    for i, ln in numbered:
-        records.append((i, load_json(ln, source=f"{source}, line {i}")))
-    first_line, first = records[0]
+    first_line, first_text = numbered[0]
+    first = load_json(first_text, source=f"{source}, line {first_line}")
     if not isinstance(first, dict) or first.get("type") != "header":
         raise DocumentError(
             f'{source}, line {first_line}: the first line is not a log header ({{"type": "header", …}})'
@@ -335,22 +341,23 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
         raise DocumentError(f"{source}, line {first_line}: header {_describe(exc)}") from None
     except RecursionError:
         raise DocumentError(f"{source}, line {first_line}: nested too deeply") from None
-    from xuezhan.engine.events import DECISION_TYPES
-
-    events = []
-    for i, rec in records[1:]:
-        if not isinstance(rec, dict):
-            raise DocumentError(f"{source}, line {i}: an event is a JSON object, got {_short(rec)}")
+    if header.format != LOG_FORMAT:
+        raise DocumentError(
+            f"{source}, line {first_line}: header format: "
+            f"this engine reads log format {LOG_FORMAT}, got {header.format}"
+        )
+    events: list[Event] = []
+    lines: list[int] = []
+    for i, ln in numbered[1:]:
+        rec = load_json(ln, source=f"{source}, line {i}")
         try:
-            event = LogEvent.model_validate(rec)
-        except ValidationError as exc:
-            raise DocumentError(f"{source}, line {i}: event {_describe(exc)}") from None
-        except RecursionError:
-            raise DocumentError(f"{source}, line {i}: nested too deeply") from None
-        if event.type in DECISION_TYPES and event.seat is None:
-            raise DocumentError(f"{source}, line {i}: a {event.type!r} event needs its seat (0-3)")
-        events.append(event)
-    return HandLog(header=header, events=events, lines=[ln for _, ln in numbered])
+            events.append(from_json(rec))
+        except EventError as exc:
+            raise DocumentError(f"{source}, line {i}: {exc}") from None
+        lines.append(i)
+    return HandLog(
+        source=source, header=header, events=tuple(events), line_numbers=tuple(lines), header_line=first_line
+    )
 
 
 def load_log(path: str | os.PathLike[str]) -> HandLog:

@@ -34,6 +34,7 @@ __all__ = [
     "CLAIM_VERBS",
     "TILE_VERBS",
     "act",
+    "check_fields",
     "parse_action",
 ]
 
@@ -74,14 +75,60 @@ class IllegalAction(ValueError):
         super().__init__(f"illegal action '{action}': {reason}")
 
 
-class Action(NamedTuple):
-    """One decision of one seat. ``str(action)`` is its R13 script line."""
-
+class _Fields(NamedTuple):
     seat: int
     verb: str
-    #: The tile kind (0-26) of ``discard``/``angang``/``jiagang``, the suit (0-2) of ``void``,
-    #: the three sorted kinds of ``exchange``; None for the other verbs.
     arg: int | tuple[int, int, int] | None = None
+
+
+def _field_type(name: str, value: object, what: str) -> TypeError:
+    hint = ""
+    if type(value).__module__ == "numpy":
+        hint = " (convert a numpy scalar with int() first)"
+    return TypeError(f"Action {name}: expected {what}, got {type(value).__name__} {value!r}{hint}")
+
+
+def check_fields(seat: object, verb: object, arg: object) -> None:
+    """Raise ``TypeError`` naming the field unless ``seat`` is an ``int``, ``verb`` a ``str`` and
+    ``arg`` None, an ``int`` or a tuple of ``int`` (exactly these types: ``bool``,
+    ``float``, numpy scalars and ``str`` are refused, so an action never compares equal to a
+    legal one while carrying another type). Ranges and verbs are questions of legality
+    (:class:`IllegalAction`), not of type."""
+    if type(seat) is not int:
+        raise _field_type("seat", seat, "an int 0-3")
+    if type(verb) is not str:
+        raise _field_type("verb", verb, f"a str (one of {', '.join(VERBS)})")
+    if arg is None or type(arg) is int:
+        return
+    if type(arg) is tuple:
+        for k in arg:
+            if type(k) is not int:
+                raise _field_type("arg", k, "int tile kinds 0-26 (an exchange)")
+        return
+    raise _field_type("arg", arg, "None, an int (a tile kind 0-26 or a suit 0-2) or a tuple of int")
+
+
+class Action(_Fields):
+    """One decision of one seat: ``(seat, verb, arg)``. ``str(action)`` is its R13 script line.
+
+    ``seat`` is an ``int``, ``verb`` a ``str``, ``arg`` the ``int`` tile kind (0-26) of
+    ``discard``/``angang``/``jiagang``, the ``int`` suit (0-2) of ``void``, the three sorted
+    ``int`` kinds of ``exchange``, else None. Other types (``bool``, ``float``, numpy integers,
+    ``str`` numbers) raise ``TypeError`` naming the field.
+
+    >>> Action(0, "discard", 13)
+    Action(seat=0, verb='discard', arg=13)
+    >>> Action(True, "hu")
+    Traceback (most recent call last):
+    ...
+    TypeError: Action seat: expected an int 0-3, got bool True
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, seat: int, verb: str, arg: int | tuple[int, int, int] | None = None) -> Action:
+        check_fields(seat, verb, arg)
+        return tuple.__new__(cls, (seat, verb, arg))
 
     def __str__(self) -> str:
         v = self.verb
@@ -112,14 +159,33 @@ _VOIDS = [tuple(Action(s, VOID, k) for k in range(3)) for s in range(4)]
 
 
 def act(seat: int, verb: str, arg: int | tuple | None = None) -> Action:
-    """A shared :class:`Action` (no allocation for the common verbs)."""
+    """A shared :class:`Action` (no allocation for the common verbs). The fields are checked as
+    :class:`Action` checks them (``TypeError`` naming the field), and so are their ranges
+    (:class:`ActionError`): a shared action is never picked by a ``bool``, a negative index or
+    a kind out of range."""
+    if type(seat) is not int or not 0 <= seat < 4:
+        check_fields(seat, verb, arg)
+        raise ActionError(f"act: seat {seat!r} is not a seat (0-3)")
     if verb in TILE_VERBS:
-        return _TILED[seat][verb][arg]  # type: ignore[index]
+        if type(arg) is not int or not 0 <= arg < 27:
+            check_fields(seat, verb, arg)
+            raise ActionError(f"act: {verb} takes a tile kind 0-26, got {arg!r}")
+        return _TILED[seat][verb][arg]
     if verb == VOID:
-        return _VOIDS[seat][arg]  # type: ignore[index]
+        if type(arg) is not int or not 0 <= arg < 3:
+            check_fields(seat, verb, arg)
+            raise ActionError(f"act: void takes a suit 0-2, got {arg!r}")
+        return _VOIDS[seat][arg]
     if verb == EXCHANGE:
-        return Action(seat, verb, tuple(sorted(arg)))  # type: ignore[arg-type]
-    return _SIMPLE[seat][verb]
+        if type(arg) is not tuple or len(arg) != 3:
+            check_fields(seat, verb, arg)
+            raise ActionError(f"act: exchange takes three tile kinds, got {arg!r}")
+        return Action(seat, verb, tuple(sorted(arg)))
+    simple = _SIMPLE[seat].get(verb) if type(verb) is str else None
+    if simple is None or arg is not None:
+        check_fields(seat, verb, arg)
+        raise ActionError(f"act: {verb!r} with {arg!r} is not an action (verbs: {', '.join(VERBS)})")
+    return simple
 
 
 def parse_action(line: str) -> Action:

@@ -11,6 +11,17 @@ its rule id::
     >>> Pay("R6.1", 0, 1, 2).to_json()
     {'type': 'pay', 'rule': 'R6.1', 'from': 0, 'to': 1, 'amount': 2}
 
+:func:`from_json` is the way back: it checks a JSON event field by field (exact types: a seat is
+an ``int``, not ``true`` nor ``1.0``; tiles are canonical ``"5m"`` strings) and builds the
+event, so ``from_json(e.to_json()) == e`` and everything that reads a log reads typed events::
+
+    >>> from_json({"type": "pay", "rule": "R6.1", "from": 0, "to": 1, "amount": 2})
+    Pay(rule='R6.1', frm=0, to=1, amount=2)
+    >>> from_json({"type": "draw", "seat": True, "tile": "5m", "replacement": False})
+    Traceback (most recent call last):
+    ...
+    xuezhan.engine.events.EventError: draw.seat: expected a seat 0-3, got true
+
 Some events hold private information: a drawn tile is known only to the drawer, an exchange
 choice and the tiles received only to that seat, a void choice only to that seat until all four
 are revealed together. A ``pass`` is seen by the passer alone: a seat is asked about a claim only
@@ -22,8 +33,11 @@ seat may see, as JSON; it is the one filter every outward path uses.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from xuezhan.tiles import TILE_STR
 
 __all__ = [
     "CLAIM_TYPES",
@@ -46,7 +60,9 @@ __all__ = [
     "Void",
     "Voids",
     "Win",
+    "EventError",
     "dumps",
+    "from_json",
     "public_view",
 ]
 
@@ -396,3 +412,158 @@ def dumps(event: Event | JSON) -> str:
     if isinstance(event, Event):
         event = event.to_json()
     return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# ------------------------------------------------------------------------ from JSON
+
+
+class EventError(ValueError):
+    """A JSON event that is not one the engine writes: names the event type and the field."""
+
+
+_TILES = frozenset(TILE_STR)
+_SUIT_NAMES = frozenset("mps")
+_DIRECTIONS = frozenset({"next", "prev", "across"})
+_HOWS = frozenset({"self_draw", "discard", "rob"})
+_MELDS = frozenset({"peng", "gang", "jiagang"})
+
+
+def _show(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _seat(v: Any) -> bool:
+    return type(v) is int and 0 <= v < 4
+
+
+def _three_tiles(v: Any) -> bool:
+    return type(v) is str and len(v) == 6 and all(v[i : i + 2] in _TILES for i in (0, 2, 4))
+
+
+# (check, what it expects) per kind of field
+_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "seat": (_seat, "a seat 0-3"),
+    "seat?": (lambda v: v is None or _seat(v), "a seat 0-3 or null"),
+    "int": (_int, "an integer"),
+    "bool": (lambda v: type(v) is bool, "true or false"),
+    "str": (lambda v: type(v) is str, "a string"),
+    "tile": (lambda v: type(v) is str and v in _TILES, 'a tile such as "5m"'),
+    "tiles3": (_three_tiles, 'three tiles such as "3s5s7s"'),
+    "suit": (lambda v: type(v) is str and v in _SUIT_NAMES, '"m", "p" or "s"'),
+    "direction": (lambda v: type(v) is str and v in _DIRECTIONS, '"next", "prev" or "across"'),
+    "how": (lambda v: type(v) is str and v in _HOWS, '"self_draw", "discard" or "rob"'),
+    "meld": (lambda v: type(v) is str and v in _MELDS, '"peng", "gang" or "jiagang"'),
+    "voids": (
+        lambda v: type(v) is list and len(v) == 4 and all(type(x) is str and x in _SUIT_NAMES for x in v),
+        "four suits",
+    ),
+    "deltas": (lambda v: type(v) is list and len(v) == 4 and all(_int(x) for x in v), "four integers"),
+    "items": (
+        lambda v: type(v) is dict and all(type(k) is str and _int(x) for k, x in v.items()),
+        "an object of fan items (integers)",
+    ),
+}
+
+_TILE_DECISION = {"seat": "seat", "tile": "tile", "default": "bool"}
+_SEAT_DECISION = {"seat": "seat", "default": "bool"}
+
+# type -> (class, {JSON key: kind of field}, the keys that may be absent)
+_SPECS: dict[str, tuple[type[Event], dict[str, str], frozenset[str]]] = {
+    "start": (Start, {"dealer": "seat", "wall_count": "int"}, frozenset()),
+    "exchange": (Exchange, {"seat": "seat", "tiles": "tiles3", "default": "bool"}, frozenset()),
+    "exchanged": (Exchanged, {"direction": "direction"}, frozenset()),
+    "received": (Received, {"seat": "seat", "tiles": "tiles3"}, frozenset()),
+    "void": (Void, {"seat": "seat", "suit": "suit", "default": "bool"}, frozenset()),
+    "voids": (Voids, {"voids": "voids"}, frozenset()),
+    "last_tiles": (LastTiles, {"wall_count": "int"}, frozenset()),
+    "draw": (Draw, {"seat": "seat", "tile": "tile", "replacement": "bool"}, frozenset()),
+    "discard": (Discard, _TILE_DECISION, frozenset()),
+    "angang": (Angang, _TILE_DECISION, frozenset()),
+    "jiagang": (Jiagang, _TILE_DECISION, frozenset()),
+    "hu": (Hu, {"seat": "seat", "default": "bool", "forced": "bool"}, frozenset({"default", "forced"})),
+    "peng": (Peng, _SEAT_DECISION, frozenset()),
+    "gang": (Gang, _SEAT_DECISION, frozenset()),
+    "pass": (Pass, _SEAT_DECISION, frozenset()),
+    "escape": (Escape, _SEAT_DECISION, frozenset()),
+    "meld": (Meld, {"seat": "seat", "meld": "meld", "tile": "tile", "from": "seat?"}, frozenset()),
+    "win": (
+        Win,
+        {
+            "seat": "seat",
+            "from": "seat?",
+            "tile": "tile",
+            "fan": "int",
+            "raw_fan": "int",
+            "points": "int",
+            "items": "items",
+            "how": "how",
+            "forced": "bool",
+            "group": "int",
+        },
+        frozenset(),
+    ),
+    "pay": (Pay, {"rule": "str", "from": "seat", "to": "seat?", "amount": "int"}, frozenset()),
+    "pig": (Pig, {"seat": "seat"}, frozenset()),
+    "ready": (Ready, {"seat": "seat", "value": "int"}, frozenset()),
+    "end": (End, {"reason": "str", "deltas": "deltas", "next_dealer": "seat"}, frozenset()),
+}
+#: The attribute of a JSON key where the names differ (``from`` is a Python keyword).
+_ATTR = {"from": "frm"}
+
+
+def from_json(data: Any) -> Event:
+    """The event of a JSON event (the inverse of :meth:`Event.to_json`); :class:`EventError`
+    naming the type and the field unless ``data`` is exactly what the engine writes: no missing
+    or unknown key, exact types (``int`` not ``bool`` or ``float``), canonical tiles. A decision
+    may carry a ``note`` (a string)."""
+    if type(data) is not dict:
+        raise EventError(f"an event is a JSON object, got {_show(data)}")
+    if "type" not in data:
+        raise EventError("event type: missing")
+    t = data["type"]
+    spec = _SPECS.get(t) if type(t) is str else None
+    if spec is None:
+        raise EventError(f"event type: not an event type, got {_show(t)}")
+    cls, fields, optional = spec
+    decision = t in DECISION_TYPES
+    for key in data:
+        if key != "type" and key not in fields and not (decision and key == "note"):
+            raise EventError(f"{t}.{key}: unknown field")
+    kwargs: dict[str, Any] = {}
+    for key, kind in fields.items():
+        if key not in data:
+            if key in optional:
+                continue
+            raise EventError(f"{t}.{key}: missing")
+        value = data[key]
+        check, what = _CHECKS[kind]
+        if not check(value):
+            raise EventError(f"{t}.{key}: expected {what}, got {_show(value)}")
+        kwargs[_ATTR.get(key, key)] = value
+    if decision and "note" in data:
+        note = data["note"]
+        if note is not None and type(note) is not str:
+            raise EventError(f"{t}.note: expected a string, got {_show(note)}")
+        if note is not None:
+            kwargs["note"] = note
+    if t == "hu":  # a declared win has "default" (and maybe a note), a compulsory one "forced": true
+        forced = kwargs.get("forced")
+        if forced is None and "default" not in kwargs:
+            raise EventError("hu.default: missing")
+        if forced is not None and (forced is not True or "default" in kwargs or "note" in kwargs):
+            raise EventError('hu: a compulsory win is {"type": "hu", "seat": N, "forced": true} alone')
+    if t == "voids":
+        kwargs["voids"] = list(kwargs["voids"])
+    elif t == "end":
+        kwargs["deltas"] = list(kwargs["deltas"])
+    elif t == "win":
+        kwargs["items"] = dict(kwargs["items"])
+    return cls(**kwargs)

@@ -11,22 +11,25 @@ strategies) and fails on the first event that differs (R12.4).
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
-from xuezhan.engine.actions import Action, IllegalAction, act, parse_action
-from xuezhan.engine.events import DECISION_TYPES, dumps
-from xuezhan.engine.round import Round
+from xuezhan.engine.actions import EXCHANGE, VOID, Action, IllegalAction, act
+from xuezhan.engine.events import DECISION_TYPES, Event, Exchange, TileDecision, Void, dumps
+from xuezhan.engine.round import Round, deal
 from xuezhan.rules import Rules
 from xuezhan.tiles import TILE_STR, parse_tiles
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xuezhan.documents import HandLog
 
 __all__ = ["LOG_FORMAT", "header", "log_lines", "write_log", "replay_log", "ReplayMismatch", "validate_dir"]
 
 LOG_FORMAT = 1
 _TILE = TILE_STR
+_KIND = {t: k for k, t in enumerate(TILE_STR)}
 
 
 class ReplayMismatch(AssertionError):
@@ -75,81 +78,121 @@ def write_log(rnd: Round, dest: str | os.PathLike | IO[str]) -> None:
         dest.write(text)
 
 
-def _event_action(e: dict[str, Any]) -> Action:
-    t = e["type"]
-    seat = e["seat"]
-    if t in ("discard", "angang", "jiagang"):
-        return parse_action(f"{seat} {t} {e['tile']}")
-    if t == "exchange":
-        return parse_action(f"{seat} exchange {e['tiles']}")
-    if t == "void":
-        return parse_action(f"{seat} void {e['suit']}")
-    return act(seat, t)
+def _event_action(e: Event) -> Action:
+    """The action a logged decision event records (typed by :func:`~xuezhan.engine.events.from_json`:
+    its tiles and suits are canonical)."""
+    seat = e.seat  # type: ignore[attr-defined]  # every decision event has a seat
+    if isinstance(e, TileDecision):
+        return act(seat, e.type, _KIND[e.tile])
+    if isinstance(e, Exchange):
+        return act(seat, EXCHANGE, tuple(_KIND[e.tiles[i : i + 2]] for i in (0, 2, 4)))
+    if isinstance(e, Void):
+        return act(seat, VOID, "mps".index(e.suit))
+    return act(seat, e.type)
 
 
-def replay_log(source: str | os.PathLike | Iterable[str]) -> Round:
-    """Re-run a log; raise :class:`ReplayMismatch` at the first event that differs (R12.4)."""
-    if isinstance(source, (str, os.PathLike)) and not str(source).lstrip().startswith("{"):
-        with open(source, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    elif isinstance(source, str):
-        lines = source.splitlines()
-    else:
-        lines = list(source)  # type: ignore[arg-type]  # an iterable of log lines
-    lines = [ln for ln in lines if ln.strip()]
-    if not lines:
-        raise ReplayMismatch(1, "empty log")
+def _read(source: HandLog | str | os.PathLike | Iterable[str]) -> HandLog:
+    from xuezhan.documents import HandLog, load_log, parse_log
+
+    if isinstance(source, HandLog):
+        return source
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        return load_log(source)
+    if isinstance(source, str):
+        return parse_log(source)
+    return parse_log("\n".join(source))  # an iterable of log lines
+
+
+class _Watched(list[Event]):
+    """The engine's event list of a replayed hand, calling ``watch(rnd)`` after each event is
+    recorded: the engine's own state at every event (the replay viewer's frames)."""
+
+    def __init__(self, events: list[Event], rnd: Round, watch: Callable[[Round], None]) -> None:
+        super().__init__(events)
+        self._rnd = rnd
+        self._watch = watch
+
+    def append(self, event: Event) -> None:
+        super().append(event)
+        self._watch(self._rnd)
+
+
+def replay_log(
+    source: HandLog | str | os.PathLike | Iterable[str], watch: Callable[[Round], None] | None = None
+) -> Round:
+    """Re-run a log through the engine from its header and its decision events alone (no RNG,
+    no strategies); raise :class:`ReplayMismatch` naming the first line that differs (R12.4).
+
+    ``source`` is a :class:`~xuezhan.documents.HandLog`, a file path, the log's text or its
+    lines; a document that is not a well-formed log raises
+    :class:`~xuezhan.documents.DocumentError` naming the line. ``watch(rnd)``, if given, is
+    called once after the hand is dealt and after every event the engine records, with the
+    engine's state at that moment (how the replay viewer builds its frames)."""
+    log = _read(source)
+    hdr = log.header
+    logged = log.events
     try:
-        records = [json.loads(ln) for ln in lines]
-    except json.JSONDecodeError as exc:
-        raise ReplayMismatch(exc.lineno, f"not JSON: {exc}") from None
-    hdr = records[0]
-    if hdr.get("type") != "header":
-        raise ReplayMismatch(1, "the first line is not a log header")
-    logged = records[1:]
-    rnd = Round(
-        Rules.from_dict(hdr["rules"]),
-        [parse_tiles(h) for h in hdr["hands"]],
-        parse_tiles(hdr["wall"]),
-        hdr["dealer"],
-        hdr.get("exchange"),
-        hdr.get("seed"),
-    )
+        rnd = Round(
+            Rules.from_dict(hdr.rules),
+            [parse_tiles(h) for h in hdr.hands],
+            parse_tiles(hdr.wall),
+            hdr.dealer,
+            hdr.exchange,
+            hdr.seed,
+        )
+    except (ValueError, TypeError) as exc:  # impossible tiles or rules: bad input, not a difference
+        from xuezhan.documents import DocumentError
+
+        raise DocumentError(f"{log.source}, line {log.header_line}: header: {exc}") from None
+    if hdr.seed is not None:
+        # R1.4: a log that names its seed holds the deal of that seed (the wall is recorded so
+        # that a replay needs no random numbers; the seed must not contradict it)
+        hands, wall, direction = deal(hdr.seed, hdr.dealer)
+        if hands != rnd.hands0 or wall != rnd.wall or (rnd.rules.exchange_three and direction != hdr.exchange):
+            raise ReplayMismatch(
+                log.header_line, f"the header's seed {hdr.seed} does not deal its hands, wall and exchange (R1.4)"
+            )
+    if watch is not None:
+        for _ in rnd.events:  # the events of the deal itself (the start)
+            watch(rnd)
+        rnd.events = _Watched(rnd.events, rnd, watch)
     n = 0
 
     def compare() -> None:
         nonlocal n
         evs = rnd.events
         while n < len(evs):
+            line = log.line_of(n)
             if n >= len(logged):
-                raise ReplayMismatch(n + 2, f"the log ends but the engine produced {dumps(evs[n])}")
-            got = dumps(evs[n])
-            want = dumps(logged[n])
-            if got != want:
-                raise ReplayMismatch(n + 2, f"expected {want}, the engine produced {got}")
+                raise ReplayMismatch(line, f"the log ends but the engine produced {dumps(evs[n])}")
+            if evs[n] != logged[n]:
+                raise ReplayMismatch(line, f"expected {dumps(logged[n])}, the engine produced {dumps(evs[n])}")
             n += 1
 
     compare()
     while not rnd.over:
         if n >= len(logged):
-            raise ReplayMismatch(n + 2, "the log ends before the hand ends")
+            raise ReplayMismatch(log.line_of(n), "the log ends before the hand ends")
         e = logged[n]
-        if e.get("type") not in DECISION_TYPES or e.get("forced"):
-            raise ReplayMismatch(n + 2, f"expected a decision of seat {rnd.cur}, the log has {dumps(e)}")
+        if e.type not in DECISION_TYPES or getattr(e, "forced", False):
+            raise ReplayMismatch(log.line_of(n), f"expected a decision of seat {rnd.cur}, the log has {dumps(e)}")
         try:
-            rnd.apply(_event_action(e), default=bool(e.get("default", False)), note=e.get("note"))
-        except (IllegalAction, KeyError, ValueError) as exc:
-            raise ReplayMismatch(n + 2, f"the logged decision {dumps(e)} is refused: {exc}") from None
+            rnd.apply(_event_action(e), default=e.default, note=e.note)  # type: ignore[attr-defined]
+        except IllegalAction as exc:
+            raise ReplayMismatch(log.line_of(n), f"the logged decision {dumps(e)} is refused: {exc}") from None
         compare()
     if n != len(logged):
-        raise ReplayMismatch(n + 2, f"the hand is over but the log goes on: {dumps(logged[n])}")
+        raise ReplayMismatch(log.line_of(n), f"the hand is over but the log goes on: {dumps(logged[n])}")
+    if watch is not None:
+        rnd.events = list(rnd.events)
     return rnd
 
 
 def validate_dir(path: str | os.PathLike) -> list[tuple[str, str | None]]:
-    """Replay every ``*.jsonl`` log under ``path``: ``[(file, None or the first mismatch)]``."""
+    """Replay every log (``*.jsonl``, ``*.jsonl.gz``) under ``path``: ``[(file, None or the
+    first fault)]``."""
     out: list[tuple[str, str | None]] = []
-    for p in sorted(Path(path).rglob("*.jsonl")):
+    for p in sorted([*Path(path).rglob("*.jsonl"), *Path(path).rglob("*.jsonl.gz")]):
         try:
             replay_log(p)
             out.append((str(p), None))

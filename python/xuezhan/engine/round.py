@@ -35,6 +35,7 @@ from xuezhan.engine.actions import (
     Action,
     ActionError,
     IllegalAction,
+    check_fields,
     parse_action,
 )
 from xuezhan.engine.claims import ClaimFlow
@@ -61,6 +62,33 @@ _DISCARD = tuple(
 _DRAW = tuple(tuple(tuple(ev.Draw(s, TILE_STR[k], r) for k in range(27)) for s in range(4)) for r in (False, True))
 
 
+def _need_int(name: str, value: object, optional: bool = False) -> None:
+    """``TypeError`` naming ``name`` unless ``value`` is an ``int`` (not a ``bool``, ``float``,
+    numpy scalar or ``str``), or None when ``optional``."""
+    if type(value) is int or (optional and value is None):
+        return
+    raise TypeError(f"Round: {name} must be an int, got {type(value).__name__} {value!r}")
+
+
+def _need_scores(scores: object) -> None:
+    if scores is None:
+        return
+    if not isinstance(scores, Sequence) or isinstance(scores, str) or len(scores) != 4:
+        raise TypeError(f"Round: scores must be four ints, got {scores!r}")
+    for i, v in enumerate(scores):
+        _need_int(f"scores[{i}]", v)
+
+
+def _need_kinds(name: str, kinds: object) -> list[int]:
+    """A list of tile kinds, each an ``int`` (ranges are checked with the deal, R1.2)."""
+    if not isinstance(kinds, Sequence):
+        raise TypeError(f"Round: {name} must be a tile string or a list of int kinds, got {type(kinds).__name__}")
+    for k in kinds:
+        if type(k) is not int:
+            raise TypeError(f"Round: {name} must hold int tile kinds 0-26, got {type(k).__name__} {k!r}")
+    return list(kinds)
+
+
 class Round(ClaimFlow):
     """One hand of Xuezhan Daodi. See the module docstring."""
 
@@ -75,8 +103,13 @@ class Round(ClaimFlow):
         scores: Sequence[int] | None = None,
     ) -> None:
         rules = as_rules(rules)
-        wall = parse_tiles(wall) if isinstance(wall, str) else wall
-        hands = [parse_tiles(h) if isinstance(h, str) else h for h in hands]
+        _need_int("dealer", dealer)
+        _need_int("seed", seed, optional=True)
+        _need_scores(scores)
+        wall = parse_tiles(wall) if isinstance(wall, str) else _need_kinds("wall", wall)
+        if isinstance(hands, str):
+            raise TypeError("Round: hands must be four hands (tile strings or lists of kinds), got one str")
+        hands = [parse_tiles(h) if isinstance(h, str) else _need_kinds(f"hands[{i}]", h) for i, h in enumerate(hands)]
         setup.check_deal(hands, wall, dealer)  # type: ignore[arg-type]
         if rules.exchange_three and exchange not in setup.DIRECTIONS:
             raise ValueError(
@@ -92,6 +125,9 @@ class Round(ClaimFlow):
     ) -> Round:
         """A hand dealt from ``seed`` (R1.4)."""
         rules = as_rules(rules)
+        _need_int("seed", seed)
+        _need_int("dealer", dealer)
+        _need_scores(scores)
         setup.check_dealer(dealer)
         hands, wall, direction = deal(seed, dealer)
         # A deal is the whole set of tiles, shuffled (R1.1, R1.2): nothing to check or count.
@@ -116,12 +152,23 @@ class Round(ClaimFlow):
         """The legal actions of ``seat`` at the pending decision (empty if it is not its decision).
 
         ``escape`` is always accepted by :meth:`apply` from an active seat but is not listed."""
+        _need_int("seat", seat, optional=True)  # None (``cur`` once the hand is over): no actions
         return list(self.legal) if seat == self.cur else []  # a copy: the engine's list stays intact
 
     def apply(self, action: Action | str, default: bool = False, note: str | None = None) -> None:
         """Take one action. An illegal action raises :class:`IllegalAction` naming it and leaves
         the state unchanged. ``default`` marks an R10 default and ``note`` a reason (timeout,
-        crash); both are recorded in the decision event."""
+        crash); both are recorded in the decision event. An action marked ``default`` must be the
+        R10 default of the decision (:meth:`default_action`) or an escape (R10.3).
+
+        ``action`` is an :class:`Action` or a script line (``"0 discard 5p"``); ``default`` a
+        ``bool``; ``note`` a ``str`` or None. Other types (a tuple, a ``bool`` or ``float`` in a
+        field of the action, ...) raise ``TypeError`` naming the argument, before anything
+        changes."""
+        if type(default) is not bool:
+            raise TypeError(f"apply: default must be a bool, got {type(default).__name__} {default!r}")
+        if note is not None and type(note) is not str:
+            raise TypeError(f"apply: note must be a str or None, got {type(note).__name__} {note!r}")
         n = len(self.events)
         self._apply(action, default)
         if note is not None:  # the decision event, with the note (events are not edited in place)
@@ -154,8 +201,15 @@ class Round(ClaimFlow):
                 action = parse_action(action)
             except ActionError as exc:
                 raise IllegalAction(action, str(exc)) from None
-        elif not isinstance(action, Action):
-            raise IllegalAction(action, "not an Action")
+        elif type(action) is not Action:
+            raise TypeError(
+                f"apply: action must be an Action or a script line (str), got {type(action).__name__} {action!r}"
+            )
+        else:
+            # Action() checks its field types, but _replace and tuple.__new__ do not: an action
+            # whose fields merely compare equal to a legal one (True for 1, 13.0 for 13) must
+            # not pass, nor be logged with the wrong types.
+            check_fields(action.seat, action.verb, action.arg)
         seat, verb, phase = action.seat, action.verb, self.phase
         if phase == _OVER:
             raise IllegalAction(action, "the hand is over")
@@ -167,6 +221,8 @@ class Round(ClaimFlow):
             return
         if seat != self.cur:
             raise IllegalAction(action, f"it is seat {self.cur}'s decision, not seat {seat}'s")
+        if default:
+            self._check_default(action)
         if phase == Phase.EXCHANGE:
             if setup.apply_exchange(self, action, default):
                 setup.begin_void(self) if self.rules.declare_void else self._begin_play()
@@ -176,8 +232,18 @@ class Round(ClaimFlow):
         self.defaults_used += default
         self._apply_legal(action, default)
 
+    def _check_default(self, action: Action) -> None:
+        """R10: only the default of the decision may be recorded as one (an exchange in any
+        order of its three tiles)."""
+        d = self.default_action(action.seat)
+        arg = action.arg
+        if action == d or (action.verb == d.verb and isinstance(arg, tuple) and tuple(sorted(arg)) == d.arg):
+            return
+        raise IllegalAction(action, f"it is marked as the R10 default, but the default of this decision is '{d}'")
+
     def default_action(self, seat: int | None = None) -> Action:
         """The R10 default of the pending decision (R10.1, R10.2, R11.1, R11.2)."""
+        _need_int("seat", seat, optional=True)
         seat = self.cur if seat is None else seat
         if seat is None or seat != self.cur:
             raise IllegalAction(f"{seat} default", "no pending decision for this seat")
@@ -203,6 +269,9 @@ class Round(ClaimFlow):
         """What ``seat`` may know now (see :class:`~xuezhan.engine.observation.Observation`)."""
         from xuezhan.engine.observation import Observation
 
+        _need_int("seat", seat)
+        if not 0 <= seat < 4:
+            raise ValueError(f"Round: seat {seat} is not a seat (0-3)")
         return Observation(self, seat)
 
     # ================================================================== turns (R2)
@@ -321,15 +390,19 @@ class Round(ClaimFlow):
 
     def _kong(self, seat: int, verb: str, k: int, default: bool) -> None:
         """R2.1 concealed kong (angang) or added kong (jiagang; R3.3: it can be robbed first)."""
-        self.events.append(ev.KONG_EVENT[verb](seat, TILE_STR[k], default))
         if verb == ANGANG:
             self.counts[seat][k] = 0
             self.melds[seat].append(meld_code(MeldType.CONCEALED_KONG, k))
             self._melds_changed(seat)
             self._see(k, 4)  # a concealed kong is public (R2.3)
             self.meld_from[seat].append(None)
+            # recorded once the kong stands, like every event (the replay viewer shows the
+            # state at each event); the same place in the log
+            self.events.append(ev.Angang(seat, TILE_STR[k], default))
             self._kong_paid(seat, k, ANGANG, None)
-        elif self.rules.rob_kong:
+            return
+        self.events.append(ev.Jiagang(seat, TILE_STR[k], default))
+        if self.rules.rob_kong:
             self._open_claims(seat, k, True, core.ROBBING_KONG, None)
         else:
             self._complete_jiagang(seat, k)

@@ -70,7 +70,7 @@ def round_from_script(doc: Mapping[str, Any]) -> Round:
         raise ScriptError(None, f"hands/wall: {exc}") from None
     try:
         return Round(rules, hands, wall, doc.get("dealer", 0), doc.get("exchange"))
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:  # an impossible deal; a dealer that is not an int
         raise ScriptError(None, str(exc)) from None
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act
+from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act, check_fields
 from xuezhan.engine.events import public_view
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.state import Phase
@@ -88,12 +88,9 @@ def rule(rnd: Round, seat: int, answer: Any, elapsed: float, timeouts: list[int]
         if timeouts[seat] > rnd.rules.max_timeouts:  # R10.3: past max_timeouts the bot escapes
             return Ruling(act(seat, ESCAPE), default=True, note="timeout limit")
         return Ruling(rnd.default_action(), default=True, note="timeout")
-    try:
-        ok = answer in rnd.legal
-    except Exception:  # noqa: BLE001 - a broken action value (its __eq__ raised, ...)
-        ok = False
-    if ok:
-        return Ruling(answer, legal=True)
+    found = legal_answer(rnd.legal, answer)
+    if found is not None:
+        return Ruling(found, legal=True)
     if type(answer) is Action and answer.seat == seat:
         return Ruling(answer)  # its own escape, or an exchange written in another order
     return Ruling(act(seat, ESCAPE), note="illegal action")  # R10.3: not an action of this seat
@@ -106,7 +103,7 @@ def apply(rnd: Round, ruling: Ruling) -> None:
         return
     try:
         rnd.apply(ruling.action, default=ruling.default, note=ruling.note)
-    except IllegalAction:
+    except (IllegalAction, TypeError):  # R10.3: refused, or fields of the wrong types
         rnd.apply(act(ruling.action.seat, ESCAPE), note="illegal action")
 
 
@@ -129,14 +126,32 @@ def decide(
     # The common case first, without building a ruling (tournaments make millions of these):
     # in time and legal is exactly what rule() would pass through as it is.
     if elapsed <= (limit if limit is not None else time_limit(rnd.rules, rnd.phase)):
-        try:
-            ok = answer in rnd.legal
-        except Exception:  # noqa: BLE001 - a broken action value: rule() says so
-            ok = False
-        if ok:
-            rnd._apply_legal(answer)
+        found = legal_answer(rnd.legal, answer)
+        if found is not None:
+            rnd._apply_legal(found)
             return
     apply(rnd, rule(rnd, seat, answer, elapsed, timeouts, limit))
+
+
+def legal_answer(legal: list[Action], answer: Any) -> Action | None:
+    """The legal action ``answer`` is, or None. The engine's own action objects are found by
+    identity and cost nothing more; an equal action it did not make counts only when its fields
+    have exactly the engine's types (not ``True`` for 1, nor ``13.0`` for 13)."""
+    try:
+        found = legal[legal.index(answer)]
+    except Exception:  # noqa: BLE001 - not listed, or a broken action value (its __eq__ raised, ...)
+        return None
+    if found is not answer and (type(answer) is not Action or not _typed(answer)):
+        return None
+    return found
+
+
+def _typed(action: Action) -> bool:
+    try:
+        check_fields(action.seat, action.verb, action.arg)
+    except TypeError:
+        return False
+    return True
 
 
 class Delivery:

@@ -30,7 +30,7 @@ from xuezhan.env.actions import (
 from xuezhan.env.encoding import N_PLANES, Encoder, plane_bounds
 from xuezhan.rules import Rules, as_rules
 
-__all__ = ["AGENTS", "IllegalActionError", "XuezhanAEC"]
+__all__ = ["AGENTS", "IllegalActionError", "XuezhanAEC", "as_int"]
 
 #: Agent names, by seat.
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
@@ -43,6 +43,21 @@ IllegalMode = Literal["escape", "raise", "default"]
 
 # _BY_ID[seat][id]: the shared engine action of every non-exchange id (ids 0-87).
 _BY_ID = tuple(tuple(id_action(s, i) for i in range(EXCHANGE0)) for s in range(4))
+
+
+def as_int(name: str, value: Any, optional: bool = False) -> int | None:
+    """``value`` as an ``int``: a Python ``int`` or a numpy integer scalar (``np.int64`` from
+    ``argmax``, ``action_space.sample()``), converted explicitly; None when ``optional``.
+    ``bool``, ``float``, ``str`` and anything else raise ``TypeError`` naming ``name``: an
+    environment never guesses (``3.9`` is not action 3, ``True`` not 1, ``"5"`` not 5)."""
+    if value is None and optional:
+        return None
+    if type(value) is int:
+        return value
+    if isinstance(value, np.integer):
+        return int(value)
+    what = "an int" + (" or None" if optional else "")
+    raise TypeError(f"{name}: expected {what} (or a numpy integer), got {type(value).__name__} {value!r}")
 
 
 class IllegalActionError(ValueError):
@@ -103,13 +118,17 @@ class XuezhanAEC(AECEnv):
             raise ValueError(f"reward={reward!r}: expected 'step' or 'final'")
         if illegal not in ("escape", "raise", "default"):
             raise ValueError(f"illegal={illegal!r}: expected 'escape', 'raise' or 'default'")
+        dealer = as_int("dealer", dealer, optional=True)
         if dealer is not None and dealer not in (0, 1, 2, 3):
             raise ValueError(f"dealer={dealer!r} is not a seat (0-3)")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode={render_mode!r}: expected one of {', '.join(RENDER_MODES)}")
+        max_cycles = as_int("max_cycles", max_cycles, optional=True)
+        max_steps = as_int("max_steps", max_steps, optional=True)
         for name, v in (("max_cycles", max_cycles), ("max_steps", max_steps)):
-            if v is not None and (not isinstance(v, int) or v < 1):
+            if v is not None and v < 1:
                 raise ValueError(f"{name}={v!r}: expected a positive integer or None")
+        seed = as_int("seed", seed, optional=True)
         self.rules = as_rules(rules)
         self.reward_mode = reward
         self.illegal = illegal
@@ -142,10 +161,14 @@ class XuezhanAEC(AECEnv):
         without a seed deals the next hand of the sequence (``hand_seed(s, i)``).
         ``options={"hand_seed": h}`` deals the hand of seed ``h`` and leaves the sequence
         where it was."""
+        seed = as_int("reset seed", seed, optional=True)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"reset options: expected a dict or None, got {type(options).__name__}")
         if options and "hand_seed" in options:
-            hs = int(options["hand_seed"])
+            hs = as_int("reset options hand_seed", options["hand_seed"])
+            assert hs is not None
         elif seed is not None:
-            self._base_seed = int(seed)
+            self._base_seed = seed
             self._hand_index = 0
             hs = self._base_seed
         else:
@@ -176,7 +199,8 @@ class XuezhanAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = _SEAT[agent]
         rnd = self.round
-        assert rnd is not None, "call reset() first"
+        if rnd is None:
+            raise RuntimeError("observe() before reset(): call reset() first")
         obs = self._obs
         if obs is None or self._obs_key != (self._steps, seat):
             obs = rnd.observation(seat)
@@ -206,19 +230,28 @@ class XuezhanAEC(AECEnv):
         return self.observe(agent)["action_mask"]
 
     def step(self, action: int | np.integer | None) -> None:
+        """Take ``action`` (an id 0-114: an ``int`` or a numpy integer; None for an agent that is
+        terminated or truncated) for ``agent_selection``. ``TypeError`` for any other type,
+        ``RuntimeError`` before :meth:`reset` and once every agent has taken its last step."""
+        rnd = self.round
+        if rnd is None:
+            raise RuntimeError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise RuntimeError("the hand is over and every agent has taken its last step: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            if action is not None:
+                as_int("action", action)  # the type is checked even where the value is ignored
+            self._was_dead_step(None)
             return
-        rnd = self.round
-        assert rnd is not None
+        action = as_int("action", action, optional=True)
         seat = _SEAT[agent]
         self._cumulative_rewards[agent] = 0.0
         if self.infos[agent]:
             self.infos[agent] = {}  # infos describe the agent's last step
         if action is None:
             raise IllegalActionError(f"{agent} must act (None is only for a terminated agent)")
-        aid = int(action)
+        aid = action
         if 0 <= aid < EXCHANGE0 and not self._picks:
             # The engine checks legality itself and refuses without changing anything.
             try:
@@ -246,7 +279,8 @@ class XuezhanAEC(AECEnv):
             assert rnd is not None
             choice = act(seat, EXCHANGE, tuple(self._picks))
             self._picks = []
-            rnd.apply(choice, default=default)
+            # an exchange is the R10 default only when its three tiles are the default's (R11.1)
+            rnd.apply(choice, default=default and choice == rnd.default_action(seat))
 
     def _illegal(self, seat: int, aid: int, legal: list[Action]) -> None:
         rnd = self.round

@@ -14,7 +14,7 @@ from typing import Any
 
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
-from xuezhan.env.aec import XuezhanAEC
+from xuezhan.env.aec import XuezhanAEC, as_int
 
 __all__ = ["XuezhanParallel"]
 
@@ -44,10 +44,28 @@ class XuezhanParallel(ParallelEnv):
         return obs, infos
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        """One decision: the action of ``infos[agent]["active_agent"]`` is taken (the others are
+        only type-checked). ``RuntimeError`` before :meth:`reset` or after the hand;
+        ``ValueError`` naming the agent when its action is missing; ``TypeError`` for an action
+        that is not an id (as the AEC ``step``)."""
         aec = self.aec
+        if aec.round is None:
+            raise RuntimeError("step() before reset(): call reset() first")
         if not self.agents:
-            return {}, {}, {}, {}, {}
-        aec.step(actions[aec.agent_selection])
+            raise RuntimeError("the hand is over: call reset()")
+        if not isinstance(actions, dict):
+            raise TypeError(f"step(actions): expected a dict of agent -> action id, got {type(actions).__name__}")
+        unknown = sorted(map(str, set(actions) - set(self.agents)))
+        if unknown:
+            raise ValueError(
+                f"step(actions): {', '.join(unknown)} is not a live agent (agents: {', '.join(self.agents)})"
+            )
+        for a, v in actions.items():
+            as_int(f"step(actions) for {a}", v)
+        active = aec.agent_selection
+        if active not in actions:
+            raise ValueError(f"step(actions): no action for {active}, the agent the engine asks")
+        aec.step(actions[active])
         live = self.agents
         rewards = {a: aec.rewards[a] for a in live}
         terms = {a: aec.terminations[a] for a in live}

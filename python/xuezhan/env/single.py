@@ -23,6 +23,7 @@ from xuezhan.env.aec import (
     IllegalMode,
     RewardMode,
     XuezhanAEC,
+    as_int,
     observation_space,
 )
 from xuezhan.rules import Rules
@@ -69,8 +70,11 @@ class SingleAgentEnv(gymnasium.Env):
         seed: int | None = None,
         render_mode: str | None = None,
     ) -> None:
+        seat = as_int("seat", seat)  # type: ignore[assignment]
         if seat not in (0, 1, 2, 3):
             raise ValueError(f"seat={seat!r} is not a seat (0-3)")
+        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+            raise TypeError(f"opponents: expected three strategies (names or objects), got {opponents!r}")
         if len(opponents) != 3:
             raise ValueError(f"three opponents are needed, got {len(opponents)}")
         self.aec = XuezhanAEC(
@@ -103,6 +107,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self.aec.observe(self.agent)["action_mask"].astype(bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        seed = as_int("reset seed", seed, optional=True)
         super().reset(seed=seed)
         aec = self.aec
         aec.reset(seed=seed, options=options)
@@ -123,7 +128,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         aec = self.aec
-        assert aec.round is not None, "call reset() first"
+        if aec.round is None:
+            raise RuntimeError("step() before reset(): call reset() first")
         if aec.agent_selection != self.agent or aec.terminations[self.agent]:
             raise RuntimeError("the episode is over: call reset()")
         aec.step(action)

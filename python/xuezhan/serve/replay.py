@@ -1,9 +1,13 @@
 """Replay frames: a logged hand (JSON lines, plain or gzip) stepped event by event, all four
 hands open, for the replay viewer (``xuezhan view LOG``).
 
-The log's header gives the dealt hands and the wall (R1.4); each event moves tiles the way the
-engine did. :func:`frames` returns one frame per event: the four concealed hands, melds, discard
-piles, wall count, the hand's running deltas and the event in words.
+The frames come from the engine itself: the log is read by the one log reader
+(:func:`xuezhan.documents.parse_log`) and replayed through the engine
+(:func:`xuezhan.engine.log.replay_log`), and each frame is the engine's state as it recorded that
+event: the four concealed hands, melds, discard piles, wall count, the hand's running deltas and
+the event in words. A log that does not replay (a raised payment, a changed seat, a decision the
+engine refuses) is refused with :class:`LogError` naming the first line that differs; it is
+never shown.
 
     >>> from xuezhan.engine import Round, log_lines
     >>> from xuezhan.engine.match import run_round
@@ -23,127 +27,57 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from xuezhan.engine.round import Round
 from xuezhan.serve.words import payment_text, settlement_lines
+from xuezhan.tiles import SUITS
 from xuezhan.tiles import TILE_STR as _TILE
-from xuezhan.tiles import parse_tiles
 
 __all__ = ["LogError", "frames", "named_log", "read_log_lines"]
 
-_MELD = {"peng": 0, "gang": 1, "jiagang": 1}
+# meld code // 27 (docs/internals.md): pung, exposed kong (on a discard or added), concealed kong
+_MELD_NAMES = ("peng", "gang", "angang")
 
 
 class LogError(ValueError):
-    """A file that is not a hand log; the message names the file and line."""
+    """A file that is not a hand log, or a log the engine does not reproduce; the message names
+    the file and line."""
 
 
 def read_log_lines(path: str | Path) -> list[str]:
     """The lines of a hand log, ``.jsonl`` or gzip-compressed ``.jsonl.gz``."""
-    from xuezhan.tournament.hand_logs import read_lines
+    from xuezhan.files import InputFileError, read_text
 
     try:
-        return [ln for ln in read_lines(path) if ln.strip()]
-    except ValueError as exc:  # the file reader's errors name the file and the fault
+        return [ln for ln in read_text(path, what="hand log").splitlines() if ln.strip()]
+    except (InputFileError, ValueError) as exc:  # the file reader's errors name the file and the fault
         raise LogError(str(exc)) from None
 
 
 def named_log(lines: list[str], names: list[str]) -> list[str]:
-    """A hand log whose header also names the seats (``names``), for the replay page; the
-    engine's replay ignores the field."""
+    """A hand log whose header also names the seats (``names``, :class:`~xuezhan.documents.LogHeader`),
+    for the replay page; the engine's replay does not read them."""
     hdr = json.loads(lines[0])
     hdr["names"] = list(names)
     return [json.dumps(hdr, sort_keys=True, separators=(",", ":"), ensure_ascii=False), *lines[1:]]
 
 
-def _names(hdr: dict) -> list[str]:
-    """The seats' names from a log header, ``seat N`` where it has none (a log from a
-    tournament, or an uploaded file whose names are not four short strings)."""
-    got = hdr.get("names")
-    if isinstance(got, list) and len(got) == 4 and all(isinstance(n, str) and 0 < len(n) <= 40 for n in got):
-        return list(got)
-    return [f"seat {s}" for s in range(4)]
-
-
-class _Tracker:
-    def __init__(self, header: dict) -> None:
-        self.hands = [[0] * 27 for _ in range(4)]
-        for s, h in enumerate(header["hands"]):
-            for k in parse_tiles(h):
-                self.hands[s][k] += 1
-        self.wall = len(parse_tiles(header["wall"]))
-        self.melds: list[list[list[Any]]] = [[], [], [], []]
-        self.rivers: list[list[int]] = [[], [], [], []]
-        self.deltas = [0, 0, 0, 0]
-        self.won = [False] * 4
-        self.escaped = [False] * 4
-        self.voids: list[Any] = [None] * 4
-        self.exchange: list[list[int]] = [[], [], [], []]
-
-    def apply(self, e: dict) -> None:
-        t = e.get("type")
-        h = self.hands
-        if t == "exchange":
-            self.exchange[e["seat"]] = parse_tiles(e["tiles"])
-        elif t == "exchanged":
-            for s in range(4):
-                for k in self.exchange[s]:
-                    h[s][k] -= 1
-        elif t == "received":
-            for k in parse_tiles(e["tiles"]):
-                h[e["seat"]][k] += 1
-        elif t == "void":
-            self.voids[e["seat"]] = e["suit"]
-        elif t == "voids":
-            self.voids = list(e["voids"])
-        elif t == "draw":
-            h[e["seat"]][parse_tiles(e["tile"])[0]] += 1
-            self.wall -= 1
-        elif t == "discard":
-            k = parse_tiles(e["tile"])[0]
-            h[e["seat"]][k] -= 1
-            self.rivers[e["seat"]].append(k)
-        elif t == "angang":
-            k = parse_tiles(e["tile"])[0]
-            h[e["seat"]][k] -= 4
-            self.melds[e["seat"]].append(["angang", _TILE[k]])
-        elif t == "meld":
-            k = parse_tiles(e["tile"])[0]
-            s = e["seat"]
-            if e["meld"] == "jiagang":
-                h[s][k] -= 1
-                for m in self.melds[s]:
-                    if m == ["peng", _TILE[k]]:
-                        m[0] = "jiagang"
-                        break
-            else:
-                h[s][k] -= 2 if e["meld"] == "peng" else 3
-                self.rivers[e["from"]].pop()
-                self.melds[s].append([e["meld"], _TILE[k]])
-        elif t == "win":
-            self.won[e["seat"]] = True
-            if e.get("how") == "rob":  # R3.3: the robbed tile leaves the kong-maker's hand
-                k = parse_tiles(e["tile"])[0]
-                if h[e["from"]][k]:
-                    h[e["from"]][k] -= 1
-                    self.rivers[e["from"]].append(k)
-        elif t == "escape":
-            self.escaped[e["seat"]] = True
-        elif t == "pay":
-            self.deltas[e["from"]] -= e["amount"]
-            if e["to"] is not None:
-                self.deltas[e["to"]] += e["amount"]
-
-    def frame(self, text: str) -> dict:
-        return {
-            "text": text,
-            "hands": ["".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in self.hands],
-            "melds": [[list(m) for m in ms] for ms in self.melds],
-            "discards": ["".join(_TILE[k] for k in r) for r in self.rivers],
-            "wall_count": self.wall,
-            "deltas": list(self.deltas),
-            "won": list(self.won),
-            "escaped": list(self.escaped),
-            "voids": list(self.voids),
-        }
+def _state(rnd: Round) -> dict[str, Any]:
+    """The engine's state, all four hands open."""
+    if rnd.rules.declare_void:
+        chosen = rnd.void if rnd.voids_known else rnd.v_choice
+        voids: list[str | None] = [SUITS[v] if v >= 0 else None for v in chosen]
+    else:
+        voids = [None] * 4
+    return {
+        "hands": ["".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in rnd.counts],
+        "melds": [[[_MELD_NAMES[code // 27], _TILE[code % 27]] for code in ms] for ms in rnd.melds],
+        "discards": ["".join(_TILE[k] for k in r) for r in rnd.river],
+        "wall_count": rnd.wall_count,
+        "deltas": list(rnd.deltas),
+        "won": list(rnd.won),
+        "escaped": list(rnd.escaped),
+        "voids": voids,
+    }
 
 
 def describe(e: dict, names: list[str] | None = None) -> str:
@@ -151,7 +85,8 @@ def describe(e: dict, names: list[str] | None = None) -> str:
     t = e.get("type")
     who = (lambda i: f"seat {i}") if names is None else (lambda i: names[i])
     s = who(e["seat"]) if e.get("seat") is not None else None
-    extra = " (timeout default)" if e.get("default") else ""
+    # the R10 default, or (in the room) the player's selected tile played at its timeout
+    extra = " (timeout default)" if e.get("default") else " (timeout)" if e.get("note") == "timeout" else ""
     if t == "start":
         return f"the hand starts: {who(e['dealer'])} deals, {e['wall_count']} tiles in the wall"
     if t == "draw":
@@ -189,32 +124,31 @@ def describe(e: dict, names: list[str] | None = None) -> str:
 
 
 def frames(lines: Iterable[str], name: str = "log") -> dict:
-    """The replay document of a log: header facts, one frame per event, the settlement."""
-    records = []
-    for i, ln in enumerate(lines, start=1):
-        try:
-            records.append(json.loads(ln))
-        except json.JSONDecodeError as exc:
-            raise LogError(f"{name}: line {i} is not JSON: {exc.msg}") from None
-    if not records or records[0].get("type") != "header":
-        raise LogError(f"{name}: line 1 is not a hand-log header")
-    hdr = records[0]
+    """The replay document of a log: header facts, one frame per event (the engine's state as it
+    recorded the event), the settlement. :class:`LogError` naming the line for a document that is
+    not a hand log or a log the engine does not reproduce."""
+    from xuezhan.documents import DocumentError, parse_log
+    from xuezhan.engine.log import ReplayMismatch, replay_log
+
+    states: list[dict[str, Any]] = []
     try:
-        names = _names(hdr)
-        tr = _Tracker(hdr)
-        out = [tr.frame(f"dealt: {names[hdr['dealer']]} is the dealer")]
-        for e in records[1:]:
-            tr.apply(e)
-            out.append(tr.frame(describe(e, names)))
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise LogError(f"{name}: line {len(out) + 1} is not a hand-log event the viewer knows: {exc}") from None
-    rules = hdr.get("rules", {})
+        log = parse_log("\n".join(lines), source=name)
+        replay_log(log, watch=lambda rnd: states.append(_state(rnd)))
+    except DocumentError as exc:
+        raise LogError(str(exc)) from None
+    except ReplayMismatch as exc:
+        raise LogError(f"{name}: not the log of a hand the engine plays: {exc}") from None
+    hdr = log.header
+    names = hdr.names or [f"seat {s}" for s in range(4)]
+    logged = [e.to_json() for e in log.events]
+    out = [{"text": f"dealt: {names[hdr.dealer]} is the dealer", **states[0]}]
+    out += [{"text": describe(e, names), **st} for e, st in zip(logged, states, strict=True)]
     return {
         "name": name,
-        "seed": hdr.get("seed"),
-        "dealer": hdr["dealer"],
-        "preset": rules.get("preset"),
+        "seed": hdr.seed,
+        "dealer": hdr.dealer,
+        "preset": hdr.rules.get("preset"),
         "names": names,
         "frames": out,
-        "settlement": settlement_lines(records[1:], names),
+        "settlement": settlement_lines(logged, names),
     }

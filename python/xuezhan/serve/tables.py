@@ -750,7 +750,8 @@ class Table:
         if kind == "turn" and sel is not None:
             a = act(seat, DISCARD, sel)
             if a in rnd.legal_actions(seat):
-                return Ruling(a, default=True, note="timeout")
+                # the player's own choice, a default only when it is the R10 default
+                return Ruling(a, default=a == rnd.default_action(seat), note="timeout")
         return Ruling(rnd.default_action(seat), default=True, note="timeout")
 
 

@@ -241,6 +241,17 @@ class BotProcess:
                 if not self._lines:
                     self._eof = True
 
+    def ready_line(self) -> bytes | None:
+        """A line the bot has already written, without waiting (None if there is none; the end
+        of output is left for :meth:`read_line` to report)."""
+        if not self._lines and not self._eof:
+            for key, _ in self._sel.select(0):
+                if key.fd == self._in:
+                    self._push()
+                elif key.fd == self._out:
+                    self._read()
+        return self._lines.popleft() if self._lines else None
+
     def _read(self) -> None:
         fd = self._out
         if fd is None:

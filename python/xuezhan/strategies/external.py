@@ -65,9 +65,33 @@ class BotCrashed(ExternalBotError):
     one of its pipes (as opposed to answering something that is not an action)."""
 
 
+#: Seconds the start-up check waits for a bot's first answer at least (see
+#: :meth:`ExternalStrategy.check`).
+START_ALLOWANCE = 10.0
+
+
 class BotStartError(ExternalBotError):
     """The bot failed its start-up check (:meth:`ExternalStrategy.check`); the message says why
     and quotes the last lines of its standard error."""
+
+
+class _NotJSON(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity`` are not JSON (Python's reader accepts them)."""
+    raise _NotJSON(f"{name} is not a JSON value")
+
+
+def _gone(bot: BotProcess) -> str:
+    """How the bot's output ended: its exit status once the process is reaped (a moment after
+    the pipe closes), else that it closed its output while still running."""
+    try:
+        code = bot.proc.wait(timeout=1)
+    except subprocess.TimeoutExpired:
+        return "closed its output (its process is still running)"
+    return f"exited with status {code}" if code >= 0 else f"was killed by signal {-code}"
 
 
 def _action_text(action: Action) -> str:
@@ -120,6 +144,7 @@ class ExternalStrategy:
         self._out: list[str] = []
         self._next_id = 0
         self._pending = False  # a request is unanswered (timed out)
+        self._late: set[int] = set()  # ids of timed-out requests whose late answer may still come
         self._broken = False  # restart before the next hand
         self.restarts = 0
         self.starts = 0
@@ -144,6 +169,7 @@ class ExternalStrategy:
         self.starts += 1
         self._out = []
         self._pending = False
+        self._late = set()
         self._broken = False
 
     @property
@@ -188,6 +214,9 @@ class ExternalStrategy:
         error, when the program cannot start, exits or closes its output before answering,
         answers something that is not a legal action, or escapes. A bot that is still running
         but has not answered within the request's time limit passes: slowness is R10's business.
+        The first answer is waited for at least :data:`START_ALLOWANCE` seconds, whatever the
+        rules' limit: starting an interpreter and loading a model takes longer than a decision,
+        and a program that fails while starting must be caught here, not at its first hand.
         """
         from xuezhan.engine.round import Round
 
@@ -218,7 +247,7 @@ class ExternalStrategy:
                 }
                 lines = [self._start_hand(seat, rules), request]
                 bot.write("".join(json.dumps(m, separators=(",", ":")) + "\n" for m in lines).encode())
-                deadline = time.monotonic() + limit + self.margin
+                deadline = time.monotonic() + max(limit, START_ALLOWANCE) + self.margin
                 while True:
                     try:
                         line = bot.read_line(deadline)
@@ -269,6 +298,12 @@ class ExternalStrategy:
                 self._broken = True
                 return
         self._send(self._start_hand(seat, rules))
+        try:
+            # sent at once, so that a line the bot writes in reply (an answer before it is asked)
+            # is waiting, and found, when its first request comes
+            self._flush()
+        except ExternalBotError:
+            self._broken = True  # found out at its first request
 
     def observe(self, event: dict) -> None:
         # Never raises: a dead bot is found out at its next request.
@@ -292,6 +327,7 @@ class ExternalStrategy:
         self._next_id += 1
         rid = self._next_id
         legal = obs.legal_actions
+        self._unasked(bot, rid)
         self._send(
             {
                 "type": "request",
@@ -308,9 +344,7 @@ class ExternalStrategy:
                 line = bot.read_line(deadline)
             except BotClosed:
                 self._broken = True
-                raise BotCrashed(
-                    f"external bot {self.name!r} closed its output during a request (exit code {bot.returncode})"
-                ) from None
+                raise BotCrashed(f"external bot {self.name!r} {_gone(bot)} during a request") from None
             except LineTooLong as exc:  # R8: garbage, and never buffered past the cap
                 self._broken = True
                 raise ExternalBotError(f"external bot {self.name!r} wrote {exc}") from None
@@ -318,6 +352,7 @@ class ExternalStrategy:
                 # R10: too slow. The engine measures the same and plays the default action;
                 # what we return here is never used.
                 self._pending = True
+                self._late.add(rid)
                 return legal[0] if legal else parse_action(f"{self.seat} pass")
             text = line.decode("utf-8", "replace").strip()
             if not text:
@@ -328,18 +363,75 @@ class ExternalStrategy:
             self._pending = False
             return answer
 
+    def _unasked(self, bot: BotProcess, rid: int) -> None:
+        """Before request ``rid`` is sent, nothing may be waiting from the bot but late answers
+        to timed-out requests: one answer per request, and only once asked (docs/protocol.md).
+        A line that is there anyway (a second answer, an answer before its request, a line
+        nobody asked for) is a protocol error."""
+        while True:
+            try:
+                line = bot.ready_line()
+            except LineTooLong as exc:
+                self._broken = True
+                raise ExternalBotError(f"external bot {self.name!r} wrote {exc}") from None
+            if line is None:
+                return
+            text = line.decode("utf-8", "replace").strip()
+            if not text:
+                continue
+            mid = self._answer_id(text)
+            if mid is not None and mid in self._late:
+                self._late.discard(mid)  # the late answer to a timed-out request: ignored (R10)
+                continue
+            if mid is not None and mid < rid:
+                why = f"a second answer to request {mid}"
+            elif mid is not None:
+                why = f"an answer to request {mid} before it was sent"
+            else:
+                why = "a line while no request was waiting"
+            self._broken = True
+            raise ExternalBotError(f"external bot {self.name!r} wrote {why}: {text[:200]!r}")
+
+    @staticmethod
+    def _answer_id(text: str) -> int | None:
+        try:
+            msg = json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            return None
+        mid = msg.get("id") if isinstance(msg, dict) else None
+        return mid if type(mid) is int else None
+
     def _parse(self, line: str, rid: int, legal: Sequence[Action], seat: int) -> Action | None:
         try:
-            msg = json.loads(line)
-        except ValueError:
+            msg = json.loads(line, parse_constant=_no_constant)
+        except ValueError as exc:
             self._broken = True
-            raise ExternalBotError(f"external bot {self.name!r}: answer is not JSON: {line[:200]!r}") from None
+            why = f" ({exc})" if isinstance(exc, _NotJSON) else ""
+            raise ExternalBotError(f"external bot {self.name!r}: answer is not JSON{why}: {line[:200]!r}") from None
+        except RecursionError:
+            self._broken = True
+            raise ExternalBotError(
+                f"external bot {self.name!r}: answer is not a usable JSON object (nested too deeply): {line[:80]!r}…"
+            ) from None
         if not isinstance(msg, dict):
             self._broken = True
             raise ExternalBotError(f"external bot {self.name!r}: answer is not a JSON object: {line[:200]!r}")
         mid = msg.get("id")
-        if isinstance(mid, int) and not isinstance(mid, bool) and mid < rid:
-            return None
+        if type(mid) is not int:  # 1.0 and true compare equal to 1 but are not request ids
+            self._broken = True
+            raise ExternalBotError(
+                f"external bot {self.name!r}: answer id {json.dumps(mid)[:40]} "
+                f"is not an integer request id (expected {rid})"
+            )
+        if mid < rid and mid in self._late:
+            self._late.discard(mid)
+            return None  # the late answer to a timed-out request (R10): ignored
+        if mid < rid:
+            self._broken = True
+            raise ExternalBotError(
+                f"external bot {self.name!r}: a second answer to request {mid} "
+                f"(expected an answer to {rid}): {line[:200]!r}"
+            )
         if mid != rid:
             self._broken = True
             raise ExternalBotError(f"external bot {self.name!r}: answer id {mid!r}, expected {rid}")

@@ -7,8 +7,10 @@ message that caused it, every
 - ``illegal`` action (one that is not among the legal actions: an escape, R10.3),
 - ``timeout`` (a decision slower than ``turn_timeout`` / ``claim_timeout``, R10.1–R10.2),
 - ``crash`` (an external bot's process exited or could not start),
-- ``protocol`` error (an external bot's answer that is not JSON, has a wrong id, no action, or
-  an action that does not parse; docs/protocol.md),
+- ``protocol`` error (an external bot's answer that is not JSON (``NaN`` is not JSON), is
+  nested too deeply, has an id that is not the request's integer id (``1.0`` and ``true`` are
+  not), no action, or an action that does not parse; a second answer to a request, an answer
+  before its request, a line while no request was waiting; docs/protocol.md),
 - ``exception`` raised by a Python strategy.
 
 An external bot's standard error is kept, and the last lines written before a crash are
@@ -97,6 +99,7 @@ class _Recorder:
         self.where: tuple[int, int, str] = (0, 0, "")
         self.seat = 0
         self.rules: Rules | None = None
+        self._stderr_seen = 0  # bytes of the stderr file already quoted
         if hasattr(inner, "observe"):
             self.observe = inner.observe
 
@@ -121,8 +124,8 @@ class _Recorder:
             action = self.inner.act(obs)
         except ExternalBotError as exc:
             msg = str(exc)
-            if isinstance(exc, BotCrashed):
-                self._note("crash", msg + self._exit_code() + self._stderr_tail())
+            if isinstance(exc, BotCrashed):  # the message says how it ended (its exit status)
+                self._note("crash", msg + self._stderr_tail())
             else:
                 self._note("protocol", msg)
             raise
@@ -152,21 +155,17 @@ class _Recorder:
             )
         return action
 
-    def _exit_code(self) -> str:
-        # The pipe can close a moment before the process is reaped: wait for its status.
-        bot = getattr(self.inner, "bot", None)
-        if bot is None:
-            return ""
-        try:
-            return f"; its exit status: {bot.proc.wait(timeout=2)}"
-        except Exception:  # noqa: BLE001 - still running or not a process: nothing to add
-            return ""
-
     def _stderr_tail(self) -> str:
+        """The last lines the bot wrote to its standard error since the previous quote: every
+        restart writes to the same file, and a crash quotes only what is new, so copies of an
+        earlier crash's lines never pile up in later messages."""
         if not self.stderr_path or not os.path.exists(self.stderr_path):
             return ""
-        with open(self.stderr_path, encoding="utf-8", errors="replace") as fh:
-            tail = fh.read().strip().splitlines()[-8:]
+        with open(self.stderr_path, "rb") as fh:
+            fh.seek(self._stderr_seen)
+            new = fh.read()
+        self._stderr_seen += len(new)
+        tail = [ln for ln in new.decode("utf-8", "replace").strip().splitlines() if ln.strip()][-8:]
         return ("; its stderr ended: " + " | ".join(tail)) if tail else ""
 
 

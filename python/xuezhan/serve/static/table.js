@@ -397,7 +397,7 @@
     switch (e.type) {
       case "start": return `Hand starts; ${n(e.dealer)} deals`;
       case "draw": return `${n(e.seat)} draws${e.tile ? " " + e.tile : ""}${e.replacement ? " (kong replacement)" : ""}`;
-      case "discard": return `${n(e.seat)} discards ${e.tile}${e.default ? " (timeout)" : ""}`;
+      case "discard": return `${n(e.seat)} discards ${e.tile}${e.default || e.note === "timeout" ? " (timeout)" : ""}`;
       case "meld": return e.meld === "jiagang" ? `${n(e.seat)} adds ${e.tile} to its pung (kong)` : `${n(e.seat)} ${e.meld === "peng" ? "pungs 碰" : "kongs 杠"} ${e.tile} from ${n(e.from)}`;
       case "angang": return `${n(e.seat)}: concealed kong ${e.tile}`;
       case "jiagang": return `${n(e.seat)} adds ${e.tile} to its pung`;
