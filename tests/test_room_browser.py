@@ -50,16 +50,20 @@ def browser():
         b.close()
 
 
-def _open_table(page, base, bots=("greedy", "value", "random")):
+def _open_table(page, base, bots=("greedy", "value", "random")) -> str:
+    """Open a table with ``bots`` and sit at seat 0; the player's name (a name belongs to the
+    browser that first played with it, and each page here is a new browser profile)."""
+    name = f"Alice {next(_PLAYER)}"
     page.goto(base + "/")
     for s, b in enumerate(bots, start=1):
         page.select_option(f"select[name=seat{s}]", b)
     page.click("#create button.big")
     page.wait_for_url("**/table/**")
-    page.fill(".slot[data-slot='0'] input.name", f"Alice {next(_PLAYER)}")
+    page.fill(".slot[data-slot='0'] input.name", name)
     page.click("button[data-sit='0']")
     page.click("#start-btn")
     page.wait_for_selector("#hand .htile")
+    return name
 
 
 def _order(page):
@@ -119,7 +123,7 @@ def test_play_a_whole_hand_by_clicking(base, browser):
 
 def test_discard_timer_plays_the_selected_tile(base, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    _open_table(page, base, ("greedy", "greedy", "greedy"))
+    alice = _open_table(page, base, ("greedy", "greedy", "greedy"))
     page.wait_for_selector("#discard-btn", timeout=30000)
     assert page.is_visible("#clock")
     first = page.locator("#hand .htile").first
@@ -127,9 +131,9 @@ def test_discard_timer_plays_the_selected_tile(base, browser):
     first.click()  # selected, never discarded by hand
     page.screenshot(path=str(ART / "room-countdown.png"))
     page.wait_for_function(
-        "t => [...document.querySelectorAll('#log li')]"
-        ".some(li => li.textContent.includes('Alice discards ' + t + ' (timeout)'))",
-        arg=chosen,
+        "([name, t]) => [...document.querySelectorAll('#log li')]"
+        ".some(li => li.textContent.includes(name + ' discards ' + t + ' (timeout)'))",
+        arg=[alice, chosen],
         timeout=8000,
     )
     page.close()
@@ -190,7 +194,8 @@ def test_chengdu_exchange_and_void_by_clicking(base, browser):
         page.select_option(f"select[name=seat{s}]", "greedy")
     page.click("#create button.big")
     page.wait_for_url("**/table/**")
-    page.fill(".slot[data-slot='0'] input.name", f"Alice {next(_PLAYER)}")
+    alice = f"Alice {next(_PLAYER)}"
+    page.fill(".slot[data-slot='0'] input.name", alice)
     page.click("button[data-sit='0']")
     page.click("#start-btn")
     page.wait_for_selector("button[data-act='exchange']", timeout=15000)
@@ -203,8 +208,9 @@ def test_chengdu_exchange_and_void_by_clicking(base, browser):
     page.click("button[data-act='exchange']")
     mine = "".join(sorted((tiles[i] for i in picked), key=_key))
     page.wait_for_function(
-        "t => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('Alice exchanges ' + t))",
-        arg=mine,
+        "([name, t]) => [...document.querySelectorAll('#log li')]"
+        ".some(li => li.textContent.includes(name + ' exchanges ' + t))",
+        arg=[alice, mine],
         timeout=8000,
     )
     page.wait_for_selector("button[data-act='void s']", timeout=15000)

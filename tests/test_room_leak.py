@@ -38,6 +38,8 @@ VIEW_KEYS = {
     "deltas",
     "won",
     "escaped",
+    "wins",
+    "aside",
     "voids",
     "claim_tile",
     "claim_from",

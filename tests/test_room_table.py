@@ -7,6 +7,7 @@ the room's CJK web font loaded; no horizontal overflow at 1280 and 390 px. Scree
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 
@@ -16,7 +17,7 @@ from playwright import sync_api
 from test_room_browser import ART, CHROMIUM
 
 from xuezhan.serve.app import create_app
-from xuezhan.serve.tables import Pace, Room
+from xuezhan.serve.tables import Limits, Pace, Room
 
 BOTS = ("greedy", "value", "random")  # seats 1, 2, 3; the person (Alice) sits in seat 0
 
@@ -26,6 +27,7 @@ def base():
     room = Room(
         pace=Pace(bot_delay=0.05, between_hands=0.0),
         rules_overrides={"turn_timeout": 6.0, "claim_timeout": 1.2},
+        limits=Limits(max_tables_per_client=100),  # every test opens its tables from 127.0.0.1
     )
     with live_server(create_app(room)) as url:
         yield url
@@ -44,7 +46,13 @@ def browser():
         b.close()
 
 
-def _open_table(page, base, seat=0, name="Alice"):
+_PLAYER = itertools.count(1)
+
+
+def _open_table(page, base, seat=0) -> str:
+    """Open a table with the bots and sit at ``seat``; the player's name (a name belongs to the
+    browser that first played with it, and each page here is a new browser profile)."""
+    name = f"Alice{next(_PLAYER)}"
     page.goto(base + "/")
     for s, b in zip([x for x in range(4) if x != seat], BOTS, strict=True):
         page.select_option(f"select[name=seat{s}]", b)
@@ -54,6 +62,7 @@ def _open_table(page, base, seat=0, name="Alice"):
     page.click(f"button[data-sit='{seat}']")
     page.click("#start-btn")
     page.wait_for_selector("#hand .htile")
+    return name
 
 
 def _box(page, sel):
@@ -216,8 +225,8 @@ def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browse
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    _open_table(page, base)
-    names = ["Alice", "greedy", "value", "random"]
+    alice = _open_table(page, base)
+    names = [alice, "greedy", "value", "random"]
     fresh_seen = 0
     checked_log = 0
     deadline = time.monotonic() + 90
@@ -300,7 +309,7 @@ def test_a_meld_turns_its_claimed_tile_towards_the_giver(base, browser):
     the giver on its left (the previous seat) the first tile, across the middle, on its right
     (the next seat) the last; a concealed kong has no giver and shows two backs."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    _open_table(page, base)
+    alice = _open_table(page, base)
     shape = page.evaluate(
         """() => {
         const one = (kind, melder, giver) => {
@@ -320,7 +329,9 @@ def test_a_meld_turns_its_claimed_tile_towards_the_giver(base, browser):
     assert shape["right"]["tiles"] == ["up", "up", "side"]
     assert shape["kongRight"]["tiles"] == ["up", "up", "up", "side"]  # seat 0 is seat 3's next
     assert shape["concealed"]["tiles"] == ["back", "up", "up", "back"]
-    assert shape["left"]["title"] == "pung of 5p from Alice" and shape["concealed"]["title"] == "concealed kong of 5p"
+    assert (
+        shape["left"]["title"] == f"pung of 5p from {alice}" and shape["concealed"]["title"] == "concealed kong of 5p"
+    )
     page.close()
 
 

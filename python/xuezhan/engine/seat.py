@@ -91,7 +91,7 @@ def rule(rnd: Round, seat: int, answer: Any, elapsed: float, timeouts: list[int]
     found = legal_answer(rnd.legal, answer)
     if found is not None:
         return Ruling(found, legal=True)
-    if type(answer) is Action and answer.seat == seat:
+    if type(answer) is Action and _typed(answer) and answer.seat == seat:
         return Ruling(answer)  # its own escape, or an exchange written in another order
     return Ruling(act(seat, ESCAPE), note="illegal action")  # R10.3: not an action of this seat
 

@@ -47,7 +47,7 @@
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = (ev) => {
       if (ev.code === 4404) { // the server has no such table: say so, do not retry forever
-        say("There is no such table on this server (it may have closed: idle tables expire): open one in the lobby.", true);
+        say("No such table on this server (it may have closed: idle tables expire): open one in the lobby.", true);
         $("turn").textContent = "No such table";
         return;
       }
