@@ -86,7 +86,7 @@ pub fn check_legal(c: &Counts, legal: u32) -> Result<(), EvalError> {
 /// Per discard only the discarded tile's suit changes, and per draw only the drawn tile's:
 /// the other suits' distances are fixed, so a draw into suit `s` lowers the standard form
 /// exactly when its new distances beat per-suit thresholds computed once per discard (see
-/// [`DrawTest`]). A suit whose thresholds no draw can meet is skipped without any lookup,
+/// [`Thresholds`]). A suit whose thresholds no draw can meet is skipped without any lookup,
 /// which matters most for suits holding a meld kind (their distances need a small DP).
 pub fn best_discards_unchecked(
     c: &Counts,
@@ -127,8 +127,16 @@ pub fn best_discards_lowest(
 
 /// [`best_discards_unchecked`], or with `lowest_of = Some(set)` (bit k = kind k) the ukeire
 /// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
-/// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads. The shanten of every
-/// discard is cheap; the ukeire is most of the work.
+/// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads.
+///
+/// A first pass gives every discard's shanten: one lookup of the discarded suit each, the
+/// other suits' distances being the hand's. The ukeire then works on packed distances
+/// ([`lanes`]): a draw into suit `s` lowers the standard form exactly when one of the suit's
+/// new distances is below a per-discard threshold (see [`Thresholds`]), a single lane-wise
+/// comparison per drawn rank. Draws into a suit other than the discard's see the hand's own
+/// configuration plus one tile, looked up once per hand, and their answer depends only on the
+/// threshold, which equal discards share (a one-entry cache per suit); only the discarded
+/// suit's draws need lookups per discard, and none when no draw into it can help.
 pub(crate) fn discards_impl(
     c: &Counts,
     melds: &[Meld],
@@ -139,8 +147,9 @@ pub(crate) fn discards_impl(
 ) {
     out.clear();
     let allowed = allowed_voids(melds, void);
+    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
     if allowed == 0 {
-        out.extend((0..27).filter(|&k| c[k] != 0).map(|k| Discard {
+        out.extend(bits(held).map(|k| Discard {
             kind: k as u8,
             shanten: UNREACHABLE,
             ukeire: 0,
@@ -150,78 +159,95 @@ pub(crate) fn discards_impl(
     let sd = SuitDists::new(melds);
     let sets = 4 - melds.len();
     let seven = melds.is_empty();
+    let base = [sd.dist(c, 0), sd.dist(c, 1), sd.dist(c, 2)];
+    let base_ps = pair_stats(c);
+    let suit_tiles: [u32; 3] =
+        std::array::from_fn(|s| c[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
+    let empty14 = crate::win::concealed_suits(c) ^ 7;
+
+    // First pass: every discard's 13 tiles (the shanten of every row; the ukeire pass below
+    // reuses them).
+    let mut facts = [After::default(); 27];
+    let mut lowest = u8::MAX;
     let mut h = *c;
-    let base_d = [sd.dist(&h, 0), sd.dist(&h, 1), sd.dist(&h, 2)];
-    let base_ps = pair_stats(&h);
-    // Table distances of each suit of `c` plus one tile of each rank (filled lazily per suit):
-    // a draw into a suit other than the discard's sees exactly that configuration. For a
-    // capped suit they are lower bounds; the exact values are computed on demand (`exact`).
-    let mut plus = [base_d[0]; 27];
-    let mut plus_done = 0u8;
-    let mut exact = [base_d[0]; 27];
-    let mut exact_done = 0u32;
-    // The 13 tiles left by discarding kind k (`h` holds them): per-suit distances, pair
-    // statistics, the missing counts of seven pairs and of the hand.
-    let after = |h: &Counts, k: usize| {
+    for k in bits(held) {
         let sk = k / 9;
-        let mut d = base_d;
-        d[sk] = sd.dist(h, sk);
+        h[k] -= 1;
+        let mut d = base;
+        d[sk] = sd.dist(&h, sk);
         let mut ps = base_ps;
         let x = h[k];
         ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
         ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
-        let al13 = prefer_empty_void_mask(crate::win::concealed_suits(h) ^ 7, allowed);
-        let std13 = standard_missing(&d, sets, al13);
+        let empty13 = empty14 | ((suit_tiles[sk] == 1) as u8) << sk;
+        let al13 = prefer_empty_void_mask(empty13, allowed);
         let sp13 = if seven {
             seven_pairs_missing(&ps, al13)
         } else {
             u8::MAX
         };
-        (d, ps, sp13, std13.min(sp13))
-    };
-    // With `lowest_of`: the lowest missing count over that set, found first (each discard's
-    // facts kept for the pass below: they cost a table lookup or a capped-suit DP each).
-    let mut wanted = u32::MAX;
-    let mut lowest = 0u8;
-    let mut known: [Option<AfterDiscard>; 27] = [None; 27];
-    if let Some(set) = lowest_of {
-        wanted = set;
-        lowest = u8::MAX;
-        for k in 0..27 {
-            if c[k] != 0 && set & (1 << k) != 0 {
-                h[k] -= 1;
-                let a = after(&h, k);
-                lowest = lowest.min(a.3);
-                known[k] = Some(a);
-                h[k] += 1;
-            }
+        let miss13 = standard_missing(&d, sets, al13).min(sp13);
+        facts[k] = After {
+            d: d[sk],
+            ps,
+            sp13,
+            miss13,
+        };
+        if lowest_of.is_some_and(|set| set & (1 << k) != 0) {
+            lowest = lowest.min(miss13);
         }
+        h[k] += 1;
     }
-    for k in 0..27 {
-        if c[k] == 0 {
-            continue;
-        }
+
+    // Kinds worth drawing after a discard other than their own: a copy left unseen and room
+    // under the melds' caps; their ukeire weight 4 − held − visible.
+    let room = (0..27)
+        .filter(|&t| c[t] < sd.cap[t] && c[t] + visible[t] < 4)
+        .fold(0u32, |m, t| m | 1 << t);
+    let odd = (0..27).filter(|&t| c[t] & 1 != 0).fold(0u32, |m, t| m | 1 << t);
+    let base_p = base.map(|d| lanes::pack(&d));
+    let valid = lanes::valid(sets);
+    // Per suit: packed distances of the hand's configuration plus one tile of each rank of
+    // `room` (looked up on first need; lower bounds for a capped suit, see `exact`), and the
+    // last threshold seen with the ranks whose draw beats it.
+    let mut plus = [[0u128; 9]; 3];
+    let mut plus_done = 0u8;
+    let mut exact = [0u128; 27];
+    let mut exact_done = 0u32;
+    let mut cache: [Option<(u128, u32)>; 3] = [None; 3];
+    let t = tables();
+
+    for k in bits(held) {
         let sk = k / 9;
-        h[k] -= 1;
-        let (d, ps, sp13, miss13) = known[k].unwrap_or_else(|| after(&h, k));
-        if lowest_of.is_some() && (wanted & (1 << k) == 0 || miss13 != lowest) {
-            h[k] += 1;
+        let f = facts[k];
+        let shanten = f.miss13 as i8 - 1;
+        if lowest_of.is_some_and(|set| set & (1 << k) == 0 || f.miss13 != lowest) {
             out.push(Discard {
                 kind: k as u8,
-                shanten: miss13 as i8 - 1,
+                shanten,
                 ukeire: 0, // not wanted by the ranking
             });
             continue;
         }
-        let mut ukeire = 0u32;
+        h[k] -= 1;
+        let mut dp = base_p;
+        dp[sk] = lanes::pack(&f.d);
+        let thr = Thresholds::new(&dp, sets, valid, allowed, f.miss13);
+        let k_room = (c[k] - 1 < sd.cap[k] && c[k] - 1 + visible[k] < 4) as u32;
+        let room13 = room | k_room << k;
+        let odd13 = odd ^ 1 << k;
+        let mut lowers = 0u32; // kinds whose draw lowers the shanten
         for s in 0..3 {
-            let test = DrawTest::new(&d, s, sets, allowed, miss13);
+            let ranks = (room13 >> (9 * s)) & 0x1ff;
+            if ranks == 0 {
+                continue;
+            }
             // Seven pairs after a draw depends only on the drawn kind's count parity.
             let sp_lower = |odd_before: bool| -> bool {
-                if !seven || sp13 > miss13 {
+                if !seven || f.sp13 > f.miss13 {
                     return false;
                 }
-                let mut p2 = ps;
+                let mut p2 = f.ps;
                 if odd_before {
                     if p2[s].1 == 0 {
                         return false; // no odd count in this suit: no draw can pair one
@@ -230,122 +256,198 @@ pub(crate) fn discards_impl(
                 } else {
                     p2[s].1 += 1;
                 }
-                seven_pairs_missing(&p2, allowed) < miss13
+                seven_pairs_missing(&p2, allowed) < f.miss13
             };
-            let (sp_odd, sp_even) = (sp_lower(true), sp_lower(false));
-            let ranks = sd.room(&h, visible, s);
-            if ranks == 0 || (test.hopeless() && !sp_odd && !sp_even) {
-                continue;
+            let odd_s = (odd13 >> (9 * s)) & 0x1ff;
+            let mut mask = 0u32;
+            if sp_lower(true) {
+                mask |= ranks & odd_s;
             }
-            let mut same = [base_d[s]; 9];
-            let bound: &[SuitDist] = if s == sk {
-                if !test.hopeless() {
-                    sd.table_plus_each(&h, s, ranks, &mut same);
-                }
-                &same
-            } else {
-                if plus_done & (1 << s) == 0 && !test.hopeless() {
-                    sd.table_plus_each(c, s, sd.room(c, &[0; 27], s), &mut plus[s * 9..s * 9 + 9]);
-                    plus_done |= 1 << s;
-                }
-                &plus[s * 9..s * 9 + 9]
-            };
-            for (r, bound_r) in bound.iter().enumerate() {
-                if ranks & (1 << r) == 0 {
-                    continue;
-                }
-                let t = s * 9 + r;
-                let sp = if h[t] & 1 != 0 { sp_odd } else { sp_even };
-                let lowers = sp
-                    || (!test.hopeless()
-                        && test.lowers(bound_r)
-                        && (!sd.is_capped(s)
-                            || test.lowers(&if s == sk {
-                                sd.dist_plus(&h, t)
-                            } else {
-                                if exact_done & (1 << t) == 0 {
-                                    exact[t] = sd.dist_plus(c, t);
-                                    exact_done |= 1 << t;
+            if sp_lower(false) {
+                mask |= ranks & !odd_s;
+            }
+            let th = thr.of[s];
+            if mask != ranks && thr.hopeful(dp[s], s) {
+                mask |= if s == sk {
+                    // The discarded suit: its configuration plus each rank, looked up now
+                    // (drawing the discarded kind back restores the hand's own suit).
+                    let kr = k - 9 * s;
+                    let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
+                    let recs = t.records_plus_each(lo, hi, ranks & !(1 << kr));
+                    let mut m = 0u32;
+                    for r in bits(ranks) {
+                        let nd = if r == kr {
+                            base_p[s]
+                        } else {
+                            t.packed(recs[r])
+                        };
+                        if lanes::lt(nd, th) != 0
+                            && (!sd.is_capped(s)
+                                || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th) != 0)
+                        {
+                            m |= 1 << r;
+                        }
+                    }
+                    m
+                } else if let Some((_, m)) = cache[s].filter(|&(key, _)| key == th) {
+                    m
+                } else {
+                    if plus_done & (1 << s) == 0 {
+                        let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
+                        let recs = t.records_plus_each(lo, hi, ranks);
+                        for r in bits(ranks) {
+                            plus[s][r] = t.packed(recs[r]);
+                        }
+                        plus_done |= 1 << s;
+                    }
+                    let mut m = 0u32;
+                    for r in bits(ranks) {
+                        let tk = s * 9 + r;
+                        if lanes::lt(plus[s][r], th) != 0
+                            && (!sd.is_capped(s) || {
+                                if exact_done & (1 << tk) == 0 {
+                                    exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                                    exact_done |= 1 << tk;
                                 }
-                                exact[t]
-                            })));
-                if lowers {
-                    ukeire += (4 - h[t] - visible[t]) as u32;
-                }
+                                lanes::lt(exact[tk], th) != 0
+                            })
+                        {
+                            m |= 1 << r;
+                        }
+                    }
+                    cache[s] = Some((th, m));
+                    m
+                };
             }
+            lowers |= mask << (9 * s);
         }
+        let ukeire = bits(lowers)
+            .map(|t| (4 - h[t] - visible[t]) as u32)
+            .sum::<u32>();
         h[k] += 1;
         out.push(Discard {
             kind: k as u8,
-            shanten: miss13 as i8 - 1,
+            shanten,
             ukeire,
         });
     }
 }
 
-/// What discarding one kind leaves: per-suit distances, pair statistics, the missing counts
-/// of seven pairs and of the hand.
-type AfterDiscard = ([SuitDist; 3], [(u8, u8); 3], u8, u8);
+/// The set bits of `m`, lowest first.
+#[inline(always)]
+fn bits(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            b
+        })
+    })
+}
 
-/// Whether a draw into suit `s` lowers the standard-form missing count of a 13-tile hand
-/// whose per-suit distances are `d`, given only the suit's new distances.
+/// What discarding one kind leaves: the discarded suit's distances, the pair statistics, the
+/// missing counts of seven pairs and of the hand.
+#[derive(Clone, Copy, Default)]
+struct After {
+    d: SuitDist,
+    ps: [(u8, u8); 3],
+    sp13: u8,
+    miss13: u8,
+}
+
+/// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
+/// ([`crate::suit_table::SuitTables::packed`]). Every lane stays below 128, so subtracting
+/// from `x | HIGH` never borrows across lanes.
+mod lanes {
+    use crate::shanten::SuitDist;
+
+    pub const ONES: u128 = u128::from_le_bytes([1; 16]);
+    pub const HIGH: u128 = ONES * 0x80;
+
+    /// 0x80 in each lane where `a < b`.
+    #[inline(always)]
+    pub fn lt(a: u128, b: u128) -> u128 {
+        ((b | HIGH) - a - ONES) & HIGH
+    }
+
+    /// Lane-wise `max(a − b, 0)`.
+    #[inline(always)]
+    pub fn sat_sub(a: u128, b: u128) -> u128 {
+        let d = (a | HIGH) - b;
+        let keep = ((d & HIGH) >> 7) * 0xff;
+        d & !HIGH & keep
+    }
+
+    /// Lane-wise maximum.
+    #[inline(always)]
+    pub fn max(a: u128, b: u128) -> u128 {
+        let keep_a = ((((a | HIGH) - b) & HIGH) >> 7) * 0xff;
+        (a & keep_a) | (b & !keep_a)
+    }
+
+    /// 0x80 in each nonzero lane.
+    #[inline(always)]
+    pub fn nonzero(a: u128) -> u128 {
+        (a + ONES * 0x7f) & HIGH
+    }
+
+    /// One in each lane `(m, p)` with `m ≤ sets`.
+    #[inline(always)]
+    pub fn valid(sets: usize) -> u128 {
+        ONES & ((1u128 << (16 * (sets + 1))) - 1)
+    }
+
+    /// The partner's view: lane `(m, p)` gets lane `(sets − m, 1 − p)` (`2m + p` ↦
+    /// `2 sets + 1 − (2m + p)`, a byte reversal), lanes past `sets` zero.
+    #[inline(always)]
+    pub fn partner(d: u128, sets: usize) -> u128 {
+        d.swap_bytes() >> (8 * (14 - 2 * sets))
+    }
+
+    #[inline(always)]
+    pub fn pack(d: &SuitDist) -> u128 {
+        let mut x = 0u128;
+        for m in 0..5 {
+            x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
+        }
+        x
+    }
+}
+
+/// Per suit `s`: the lane-wise thresholds below which a draw into `s` lowers the standard form
+/// of a 13-tile hand with packed distances `dp` and missing count `miss13`.
 ///
 /// Dropping `s` (void = `s`) ignores the draw, so only the allowed voids `v ≠ s` matter; they
 /// keep `s` with the third suit `o`, and the new missing count is
 /// `min over (m, p) of d'_s(m, p) + d_o(sets − m, 1 − p)`. The draw lowers it iff some
-/// `d'_s(m, p) ≤ miss13 − 1 − min_o d_o(sets − m, 1 − p)`: one threshold per `(m, p)`. A draw
-/// lowers a distance by at most one, so when every threshold is below `d_s(m, p) − 1` no draw
-/// into `s` can help ([`DrawTest::hopeless`]).
-struct DrawTest {
-    /// Thresholds `[p][m]`, −1 where unreachable.
-    thr: [[i8; 5]; 2],
-    hopeless: bool,
+/// `d'_s(m, p) < miss13 − d_o(sets − m, 1 − p)`: one threshold per lane, the largest over the
+/// kept partners (zero, never beaten, where no partner leaves room).
+struct Thresholds {
+    of: [u128; 3],
 }
 
-impl DrawTest {
-    // `m` indexes two rows of `other` and, reversed (`sets − m`), the partner's distances:
-    // an iterator over one of them would hide the pairing the formula above describes.
-    #[allow(clippy::needless_range_loop)]
-    fn new(d: &[SuitDist; 3], s: usize, sets: usize, allowed: u8, miss13: u8) -> DrawTest {
-        let mut other = [[u8::MAX; 5]; 2]; // min over kept partners of d_o(sets − m, 1 − p)
-        for v in 0..3 {
-            if v == s || allowed & (1 << v) == 0 {
-                continue;
-            }
-            let o = &d[3 - s - v];
-            for m in 0..=sets {
-                other[0][m] = other[0][m].min(o.1[sets - m]);
-                other[1][m] = other[1][m].min(o.0[sets - m]);
-            }
-        }
-        let mut thr = [[-1i8; 5]; 2];
-        let mut hopeless = true;
-        for p in 0..2 {
-            let ds = if p == 0 { &d[s].0 } else { &d[s].1 };
-            for m in 0..=sets {
-                let t = miss13 as i16 - 1 - other[p][m] as i16;
-                if t >= 0 {
-                    thr[p][m] = t as i8;
-                    hopeless &= (ds[m] as i16) - 1 > t;
+impl Thresholds {
+    #[inline(always)]
+    fn new(dp: &[u128; 3], sets: usize, valid: u128, allowed: u8, miss13: u8) -> Thresholds {
+        let mv = valid * miss13 as u128;
+        let part: [u128; 3] = std::array::from_fn(|o| lanes::sat_sub(mv, lanes::partner(dp[o], sets)));
+        let mut of = [0u128; 3];
+        for (s, th) in of.iter_mut().enumerate() {
+            for v in 0..3 {
+                if v != s && allowed & (1 << v) != 0 {
+                    *th = lanes::max(*th, part[3 - s - v]);
                 }
             }
         }
-        DrawTest { thr, hopeless }
+        Thresholds { of }
     }
 
+    /// Whether any draw into suit `s` (distances `d`) can beat its thresholds: a draw lowers
+    /// a distance by at most one, so some lane needs `d ≤ threshold` with a threshold ≥ 1.
     #[inline(always)]
-    fn hopeless(&self) -> bool {
-        self.hopeless
-    }
-
-    #[inline(always)]
-    fn lowers(&self, nd: &SuitDist) -> bool {
-        let mut hit = false;
-        for m in 0..5 {
-            hit |= (nd.0[m] as i8) <= self.thr[0][m];
-            hit |= (nd.1[m] as i8) <= self.thr[1][m];
-        }
-        hit
+    fn hopeful(&self, d: u128, s: usize) -> bool {
+        let th = self.of[s];
+        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th) != 0
     }
 }
 
@@ -379,24 +481,6 @@ impl SuitDists {
         }
     }
 
-    /// Ranks (bit r) of suit `s` worth drawing into `h`: a copy is left unseen and the cap
-    /// allows one more. (A suit of 14 tiles takes no draw: its configuration is full.)
-    #[inline]
-    fn room(&self, h: &Counts, visible: &Counts, s: usize) -> u32 {
-        let hs = &h[s * 9..s * 9 + 9];
-        if hs.iter().map(|&x| x as u32).sum::<u32>() >= 14 {
-            return 0;
-        }
-        let mut m = 0u32;
-        for r in 0..9 {
-            let t = s * 9 + r;
-            if h[t] < self.cap[t] && h[t] + visible[t] < 4 {
-                m |= 1 << r;
-            }
-        }
-        m
-    }
-
     #[inline(always)]
     fn is_capped(&self, s: usize) -> bool {
         self.capped & (1 << s) != 0
@@ -407,20 +491,6 @@ impl SuitDists {
         let mut h2 = *h;
         h2[t] += 1;
         self.dist(&h2, t / 9)
-    }
-
-    /// Table distances of suit `s` of `h` plus one tile of each rank in `ranks`, into
-    /// `out[r]`: exact for an uncapped suit, a lower bound for a capped one (the caps only
-    /// remove targets).
-    fn table_plus_each(&self, h: &Counts, s: usize, ranks: u32, out: &mut [SuitDist]) {
-        let t = tables();
-        let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
-        let recs = t.records_plus_each(lo, hi, ranks);
-        for r in 0..9 {
-            if ranks & (1 << r) != 0 {
-                out[r] = t.distances(recs[r]);
-            }
-        }
     }
 }
 

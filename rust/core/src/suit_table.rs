@@ -77,6 +77,36 @@ static DEC1: [[u8; 5]; 1024] = {
     t
 };
 
+/// [`DEC0`] as packed lanes: `d(m, 0)` in byte `2m` of a `u128` (see [`SuitTables::packed`]).
+static PACK0: [u128; 256] = {
+    let mut t = [0u128; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut m = 0;
+        while m < 5 {
+            t[i] |= (DEC0[i][m] as u128) << (16 * m);
+            m += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// [`DEC1`] as packed lanes: `d(m, 1)` in byte `2m + 1`.
+static PACK1: [u128; 1024] = {
+    let mut t = [0u128; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        let mut m = 0;
+        while m < 5 {
+            t[i] |= (DEC1[i][m] as u128) << (16 * m + 8);
+            m += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 static TABLES: OnceLock<SuitTables> = OnceLock::new();
 
 /// The shared tables, built on first use.
@@ -193,6 +223,19 @@ impl SuitTables {
             DEC0[(rec & 0xff) as usize],
             DEC1[((rec >> 8) & 0x3ff) as usize],
         )
+    }
+
+    /// The ten distances of a record packed one byte each, `d(m, p)` in byte `2m + p` of a
+    /// `u128` (bytes 10–15 zero): the form the discard evaluation compares lane-wise.
+    ///
+    /// ```
+    /// let t = xuezhan_core::suit_table::tables();
+    /// let d = t.packed(t.record(&[0; 9]));
+    /// assert_eq!(d.to_le_bytes()[..10], [0, 2, 3, 5, 6, 8, 9, 11, 12, 14]);
+    /// ```
+    #[inline(always)]
+    pub fn packed(&self, rec: u32) -> u128 {
+        PACK0[(rec & 0xff) as usize] | PACK1[((rec >> 8) & 0x3ff) as usize]
     }
 
     /// Bytes held by the tables.
