@@ -204,7 +204,9 @@ pub(crate) fn discards_impl(
     let room = (0..27)
         .filter(|&t| c[t] < sd.cap[t] && c[t] + visible[t] < 4)
         .fold(0u32, |m, t| m | 1 << t);
-    let odd = (0..27).filter(|&t| c[t] & 1 != 0).fold(0u32, |m, t| m | 1 << t);
+    let odd = (0..27)
+        .filter(|&t| c[t] & 1 != 0)
+        .fold(0u32, |m, t| m | 1 << t);
     let base_p = base.map(|d| lanes::pack(&d));
     let valid = lanes::valid(sets);
     // Per suit: packed distances of the hand's configuration plus one tile of each rank of
@@ -216,6 +218,17 @@ pub(crate) fn discards_impl(
     let mut exact_done = 0u32;
     let mut cache: [Option<(u128, u32)>; 3] = [None; 3];
     let t = tables();
+    let plus_of = |p: &mut [u128; 9], done: &mut u8, s: usize| {
+        if *done & (1 << s) == 0 {
+            let ranks = (room >> (9 * s)) & 0x1ff;
+            let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
+            let recs = t.records_plus_each(lo, hi, ranks);
+            for r in bits(ranks) {
+                p[r] = t.packed(recs[r]);
+            }
+            *done |= 1 << s;
+        }
+    };
 
     for k in bits(held) {
         let sk = k / 9;
@@ -236,70 +249,69 @@ pub(crate) fn discards_impl(
         let k_room = (c[k] - 1 < sd.cap[k] && c[k] - 1 + visible[k] < 4) as u32;
         let room13 = room | k_room << k;
         let odd13 = odd ^ 1 << k;
+        let sp = SevenPairsDraws::new(seven && f.sp13 <= f.miss13, &f.ps, allowed, f.miss13);
         let mut lowers = 0u32; // kinds whose draw lowers the shanten
         for s in 0..3 {
             let ranks = (room13 >> (9 * s)) & 0x1ff;
             if ranks == 0 {
                 continue;
             }
-            // Seven pairs after a draw depends only on the drawn kind's count parity.
-            let sp_lower = |odd_before: bool| -> bool {
-                if !seven || f.sp13 > f.miss13 {
-                    return false;
-                }
-                let mut p2 = f.ps;
-                if odd_before {
-                    if p2[s].1 == 0 {
-                        return false; // no odd count in this suit: no draw can pair one
-                    }
-                    p2[s] = (p2[s].0 + 1, p2[s].1 - 1);
-                } else {
-                    p2[s].1 += 1;
-                }
-                seven_pairs_missing(&p2, allowed) < f.miss13
-            };
             let odd_s = (odd13 >> (9 * s)) & 0x1ff;
             let mut mask = 0u32;
-            if sp_lower(true) {
+            if sp.lowers & (1 << s) != 0 {
                 mask |= ranks & odd_s;
             }
-            if sp_lower(false) {
+            if sp.lowers & (8 << s) != 0 {
                 mask |= ranks & !odd_s;
             }
             let th = thr.of[s];
             if mask != ranks && thr.hopeful(dp[s], s) {
                 mask |= if s == sk {
-                    // The discarded suit: its configuration plus each rank, looked up now
-                    // (drawing the discarded kind back restores the hand's own suit).
+                    // The discarded suit. Its distances plus a rank r lie between the hand's
+                    // own suit plus r (`plus`, shared by every discard) and that plus one, so
+                    // most ranks are settled without a lookup; drawing the discarded kind
+                    // back restores the hand's own suit.
                     let kr = k - 9 * s;
-                    let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
-                    let recs = t.records_plus_each(lo, hi, ranks & !(1 << kr));
+                    let hope = thr.hope(dp[s], s);
                     let mut m = 0u32;
-                    for r in bits(ranks) {
-                        let nd = if r == kr {
-                            base_p[s]
-                        } else {
-                            t.packed(recs[r])
-                        };
-                        if lanes::lt(nd, th) != 0
-                            && (!sd.is_capped(s)
-                                || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th) != 0)
-                        {
-                            m |= 1 << r;
+                    let mut unsure = ranks & !(1 << kr);
+                    if ranks & (1 << kr) != 0 && lanes::lt(base_p[s], th) != 0 {
+                        m |= 1 << kr;
+                    }
+                    if suit_tiles[s] <= 13 {
+                        plus_of(&mut plus[s], &mut plus_done, s);
+                        let candidates = unsure;
+                        unsure = 0;
+                        for r in bits(candidates) {
+                            let u = plus[s][r];
+                            if lanes::lt(u, th) & hope == 0 {
+                                continue; // never below the threshold
+                            }
+                            if !sd.is_capped(s) && lanes::lt(u + lanes::ONES, th) != 0 {
+                                m |= 1 << r; // below it even at the upper bound
+                                continue;
+                            }
+                            unsure |= 1 << r;
+                        }
+                    }
+                    if unsure != 0 {
+                        let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
+                        let recs = t.records_plus_each(lo, hi, unsure);
+                        for r in bits(unsure) {
+                            if lanes::lt(t.packed(recs[r]), th) != 0
+                                && (!sd.is_capped(s)
+                                    || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th)
+                                        != 0)
+                            {
+                                m |= 1 << r;
+                            }
                         }
                     }
                     m
                 } else if let Some((_, m)) = cache[s].filter(|&(key, _)| key == th) {
                     m
                 } else {
-                    if plus_done & (1 << s) == 0 {
-                        let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
-                        let recs = t.records_plus_each(lo, hi, ranks);
-                        for r in bits(ranks) {
-                            plus[s][r] = t.packed(recs[r]);
-                        }
-                        plus_done |= 1 << s;
-                    }
+                    plus_of(&mut plus[s], &mut plus_done, s);
                     let mut m = 0u32;
                     for r in bits(ranks) {
                         let tk = s * 9 + r;
@@ -430,7 +442,8 @@ impl Thresholds {
     #[inline(always)]
     fn new(dp: &[u128; 3], sets: usize, valid: u128, allowed: u8, miss13: u8) -> Thresholds {
         let mv = valid * miss13 as u128;
-        let part: [u128; 3] = std::array::from_fn(|o| lanes::sat_sub(mv, lanes::partner(dp[o], sets)));
+        let part: [u128; 3] =
+            std::array::from_fn(|o| lanes::sat_sub(mv, lanes::partner(dp[o], sets)));
         let mut of = [0u128; 3];
         for (s, th) in of.iter_mut().enumerate() {
             for v in 0..3 {
@@ -442,12 +455,65 @@ impl Thresholds {
         Thresholds { of }
     }
 
-    /// Whether any draw into suit `s` (distances `d`) can beat its thresholds: a draw lowers
-    /// a distance by at most one, so some lane needs `d ≤ threshold` with a threshold ≥ 1.
+    /// The lanes where a draw into suit `s` (distances `d`) can beat its threshold: a draw
+    /// lowers a distance by at most one, so `d ≤ threshold` with a threshold ≥ 1.
+    #[inline(always)]
+    fn hope(&self, d: u128, s: usize) -> u128 {
+        let th = self.of[s];
+        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
+    }
+
+    /// Whether any draw into suit `s` can beat its thresholds.
     #[inline(always)]
     fn hopeful(&self, d: u128, s: usize) -> bool {
-        let th = self.of[s];
-        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th) != 0
+        self.hope(d, s) != 0
+    }
+}
+
+/// Which draws lower the seven-pairs count of a 13-tile hand. A draw into suit `s` counts only
+/// for the allowed voids `v ≠ s` whose seven-pairs count is the hand's missing count (dropping
+/// `s` ignores the draw). For such a `v` with `full` pairs and `odd` odd counts kept
+/// (`need = 7 − full`, count `odd + 2 (need − odd)` below `need` odd counts, else `need`):
+/// pairing an odd count always lowers it (while `need ≥ 1`), a new single only while
+/// `odd < need`.
+struct SevenPairsDraws {
+    /// Bit s: drawing onto an odd count of suit s lowers the count; bit 3 + s: onto an even
+    /// one.
+    lowers: u8,
+}
+
+impl SevenPairsDraws {
+    #[inline(always)]
+    fn new(active: bool, ps: &[(u8, u8); 3], allowed: u8, miss13: u8) -> SevenPairsDraws {
+        let mut lowers = 0u8;
+        if active {
+            for v in 0..3 {
+                if allowed & (1 << v) == 0 {
+                    continue;
+                }
+                let (mut full, mut odd) = (0u8, 0u8);
+                for (s, &(f, o)) in ps.iter().enumerate() {
+                    if s != v {
+                        full += f;
+                        odd += o;
+                    }
+                }
+                if full >= 7 {
+                    continue;
+                }
+                let need = 7 - full;
+                let one = need.min(odd);
+                if one + 2 * (need - one) != miss13 {
+                    continue;
+                }
+                let others = 7 & !(1u8 << v);
+                lowers |= others;
+                if odd < need {
+                    lowers |= others << 3;
+                }
+            }
+        }
+        SevenPairsDraws { lowers }
     }
 }
 
