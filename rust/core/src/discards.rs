@@ -2,8 +2,7 @@
 
 use crate::error::EvalError;
 use crate::shanten::{
-    pair_stats, prefer_empty_void_mask, seven_pairs_missing, standard_missing, suit_dist_capped,
-    SuitDist, UNREACHABLE,
+    combine, pair_stats, standard_missing, suit_dist_capped, SuitDist, UNREACHABLE,
 };
 use crate::suit_table::{split_code, tables};
 use crate::tiles::{validate, Counts, Meld, Size};
@@ -129,14 +128,17 @@ pub fn best_discards_lowest(
 /// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
 /// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads.
 ///
-/// A first pass gives every discard's shanten: one lookup of the discarded suit each, the
-/// other suits' distances being the hand's. The ukeire then works on packed distances
-/// ([`lanes`]): a draw into suit `s` lowers the standard form exactly when one of the suit's
-/// new distances is below a per-discard threshold (see [`Thresholds`]), a single lane-wise
-/// comparison per drawn rank. Draws into a suit other than the discard's see the hand's own
-/// configuration plus one tile, looked up once per hand, and their answer depends only on the
-/// threshold, which equal discards share (a one-entry cache per suit); only the discarded
-/// suit's draws need lookups per discard, and none when no draw into it can help.
+/// Everything works on packed distances ([`lanes`]), per suit, with the hand's own suits
+/// evaluated once:
+/// - **shanten**: a discard leaves the hand's missing count `m14` or one more, and it is
+///   `m14` exactly when a form still reaches it: one lane-wise comparison of the discarded
+///   suit's new distances per kept partner suit (plus seven pairs, counted directly).
+/// - **ukeire**: a draw into suit `s` lowers the standard form exactly when one of the suit's
+///   new distances is below a per-discard threshold ([`Thresholds`]). Draws into a suit
+///   other than the discard's see the hand's own configuration plus one tile, looked up once
+///   per hand, and their answer depends only on the threshold, which most discards share (a
+///   one-entry cache per suit). Draws into the discarded suit lie between that same
+///   configuration plus one tile and one more, which settles most ranks without a lookup.
 pub(crate) fn discards_impl(
     c: &Counts,
     melds: &[Meld],
@@ -147,7 +149,22 @@ pub(crate) fn discards_impl(
 ) {
     out.clear();
     let allowed = allowed_voids(melds, void);
-    let held = (0..27).filter(|&k| c[k] != 0).fold(0u32, |m, k| m | 1 << k);
+    let sd = SuitDists::new(melds);
+    // One pass over the kinds: held, worth drawing (a copy unseen, room under the melds'
+    // caps), odd counts, and the ukeire weights 4 − held − visible as three bit planes.
+    let (mut held, mut room, mut odd) = (0u32, 0u32, 0u32);
+    let mut weight = [0u32; 3];
+    for t in 0..27 {
+        held |= ((c[t] != 0) as u32) << t;
+        odd |= ((c[t] & 1) as u32) << t;
+        if c[t] < sd.cap[t] && c[t] + visible[t] < 4 {
+            room |= 1 << t;
+            let w = (4 - c[t] - visible[t]) as u32;
+            for (b, plane) in weight.iter_mut().enumerate() {
+                *plane |= (w >> b & 1) << t;
+            }
+        }
+    }
     if allowed == 0 {
         out.extend(bits(held).map(|k| Discard {
             kind: k as u8,
@@ -156,59 +173,63 @@ pub(crate) fn discards_impl(
         }));
         return;
     }
-    let sd = SuitDists::new(melds);
+    let t = tables();
     let sets = 4 - melds.len();
     let seven = melds.is_empty();
-    let base = [sd.dist(c, 0), sd.dist(c, 1), sd.dist(c, 2)];
-    let base_ps = pair_stats(c);
+    let valid = lanes::valid(sets);
     let suit_tiles: [u32; 3] =
         std::array::from_fn(|s| c[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
-    let empty14 = crate::win::concealed_suits(c) ^ 7;
+    let base = [sd.dist(c, 0), sd.dist(c, 1), sd.dist(c, 2)];
+    let dp = base.map(|d| lanes::pack(&d));
+    let ps14 = pair_stats(c);
+    let m14 = standard_missing(&base, sets, allowed).min(if seven {
+        SevenPairs::new(&ps14, allowed).missing
+    } else {
+        u8::MAX
+    });
+    // Per partner suit o: the thresholds `miss13 − d_o(sets − m, 1 − p)` for miss13 = m14
+    // and m14 + 1 (a discard's count is one of them).
+    let part14: [[u128; 2]; 3] = std::array::from_fn(|o| {
+        let p = lanes::partner(dp[o], sets);
+        [
+            lanes::sat_sub(valid * m14 as u128, p),
+            lanes::sat_sub(valid * (m14 + 1) as u128, p),
+        ]
+    });
+    // Voids whose two kept suits reach m14 without the third: any discard from the void
+    // suit keeps them.
+    let mut reach14 = 0u8;
+    for v in 0..3 {
+        if allowed & (1 << v) != 0 && combine(&base[(v + 1) % 3], &base[(v + 2) % 3], sets) == m14
+        {
+            reach14 |= 1 << v;
+        }
+    }
 
-    // First pass: every discard's 13 tiles (the shanten of every row; the ukeire pass below
-    // reuses them).
-    let mut facts = [After::default(); 27];
+    // First pass: every discard's shanten, from the discarded suit's new distances.
+    let mut d13 = [0u128; 27];
+    let mut miss = [0u8; 27];
     let mut lowest = u8::MAX;
     let mut h = *c;
     for k in bits(held) {
         let sk = k / 9;
         h[k] -= 1;
-        let mut d = base;
-        d[sk] = sd.dist(&h, sk);
-        let mut ps = base_ps;
-        let x = h[k];
-        ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
-        ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
-        let empty13 = empty14 | ((suit_tiles[sk] == 1) as u8) << sk;
-        let al13 = prefer_empty_void_mask(empty13, allowed);
-        let sp13 = if seven {
-            seven_pairs_missing(&ps, al13)
-        } else {
-            u8::MAX
-        };
-        let miss13 = standard_missing(&d, sets, al13).min(sp13);
-        facts[k] = After {
-            d: d[sk],
-            ps,
-            sp13,
-            miss13,
-        };
+        let d = sd.packed(&h, sk);
+        let ps = pairs_after(&ps14, c[k], sk);
+        let keeps = reach14 & (1 << sk) != 0
+            || (0..3).any(|v| {
+                v != sk && allowed & (1 << v) != 0 && lanes::lt(d, part14[3 - sk - v][1]) != 0
+            })
+            || (seven && SevenPairs::new(&ps, allowed).missing <= m14);
+        let m = if keeps { m14 } else { m14 + 1 };
+        d13[k] = d;
+        miss[k] = m;
         if lowest_of.is_some_and(|set| set & (1 << k) != 0) {
-            lowest = lowest.min(miss13);
+            lowest = lowest.min(m);
         }
         h[k] += 1;
     }
 
-    // Kinds worth drawing after a discard other than their own: a copy left unseen and room
-    // under the melds' caps; their ukeire weight 4 − held − visible.
-    let room = (0..27)
-        .filter(|&t| c[t] < sd.cap[t] && c[t] + visible[t] < 4)
-        .fold(0u32, |m, t| m | 1 << t);
-    let odd = (0..27)
-        .filter(|&t| c[t] & 1 != 0)
-        .fold(0u32, |m, t| m | 1 << t);
-    let base_p = base.map(|d| lanes::pack(&d));
-    let valid = lanes::valid(sets);
     // Per suit: packed distances of the hand's configuration plus one tile of each rank of
     // `room` (looked up on first need; lower bounds for a capped suit, see `exact`), and the
     // last threshold seen with the ranks whose draw beats it.
@@ -217,7 +238,6 @@ pub(crate) fn discards_impl(
     let mut exact = [0u128; 27];
     let mut exact_done = 0u32;
     let mut cache: [Option<(u128, u32)>; 3] = [None; 3];
-    let t = tables();
     let plus_of = |p: &mut [u128; 9], done: &mut u8, s: usize| {
         if *done & (1 << s) == 0 {
             let ranks = (room >> (9 * s)) & 0x1ff;
@@ -232,9 +252,9 @@ pub(crate) fn discards_impl(
 
     for k in bits(held) {
         let sk = k / 9;
-        let f = facts[k];
-        let shanten = f.miss13 as i8 - 1;
-        if lowest_of.is_some_and(|set| set & (1 << k) == 0 || f.miss13 != lowest) {
+        let miss13 = miss[k];
+        let shanten = miss13 as i8 - 1;
+        if lowest_of.is_some_and(|set| set & (1 << k) == 0 || miss13 != lowest) {
             out.push(Discard {
                 kind: k as u8,
                 shanten,
@@ -243,13 +263,19 @@ pub(crate) fn discards_impl(
             continue;
         }
         h[k] -= 1;
-        let mut dp = base_p;
-        dp[sk] = lanes::pack(&f.d);
-        let thr = Thresholds::new(&dp, sets, valid, allowed, f.miss13);
+        let mut dk = dp;
+        dk[sk] = d13[k];
+        let j = (miss13 - m14) as usize;
+        let own = lanes::sat_sub(valid * miss13 as u128, lanes::partner(d13[k], sets));
+        let thr = Thresholds::new(|o| if o == sk { own } else { part14[o][j] }, allowed);
+        let sp = if seven {
+            SevenPairs::draws(&pairs_after(&ps14, c[k], sk), allowed, miss13)
+        } else {
+            0
+        };
         let k_room = (c[k] - 1 < sd.cap[k] && c[k] - 1 + visible[k] < 4) as u32;
         let room13 = room | k_room << k;
         let odd13 = odd ^ 1 << k;
-        let sp = SevenPairsDraws::new(seven && f.sp13 <= f.miss13, &f.ps, allowed, f.miss13);
         let mut lowers = 0u32; // kinds whose draw lowers the shanten
         for s in 0..3 {
             let ranks = (room13 >> (9 * s)) & 0x1ff;
@@ -258,90 +284,163 @@ pub(crate) fn discards_impl(
             }
             let odd_s = (odd13 >> (9 * s)) & 0x1ff;
             let mut mask = 0u32;
-            if sp.lowers & (1 << s) != 0 {
+            if sp & (1 << s) != 0 {
                 mask |= ranks & odd_s;
             }
-            if sp.lowers & (8 << s) != 0 {
+            if sp & (8 << s) != 0 {
                 mask |= ranks & !odd_s;
             }
             let th = thr.of[s];
-            if mask != ranks && thr.hopeful(dp[s], s) {
-                mask |= if s == sk {
-                    // The discarded suit. Its distances plus a rank r lie between the hand's
-                    // own suit plus r (`plus`, shared by every discard) and that plus one, so
-                    // most ranks are settled without a lookup; drawing the discarded kind
-                    // back restores the hand's own suit.
-                    let kr = k - 9 * s;
-                    let hope = thr.hope(dp[s], s);
-                    let mut m = 0u32;
-                    let mut unsure = ranks & !(1 << kr);
-                    if ranks & (1 << kr) != 0 && lanes::lt(base_p[s], th) != 0 {
-                        m |= 1 << kr;
-                    }
-                    if suit_tiles[s] <= 13 {
-                        plus_of(&mut plus[s], &mut plus_done, s);
-                        let candidates = unsure;
-                        unsure = 0;
-                        for r in bits(candidates) {
-                            let u = plus[s][r];
-                            if lanes::lt(u, th) & hope == 0 {
-                                continue; // never below the threshold
-                            }
-                            if !sd.is_capped(s) && lanes::lt(u + lanes::ONES, th) != 0 {
-                                m |= 1 << r; // below it even at the upper bound
-                                continue;
-                            }
-                            unsure |= 1 << r;
-                        }
-                    }
-                    if unsure != 0 {
-                        let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
-                        let recs = t.records_plus_each(lo, hi, unsure);
-                        for r in bits(unsure) {
-                            if lanes::lt(t.packed(recs[r]), th) != 0
-                                && (!sd.is_capped(s)
-                                    || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th)
-                                        != 0)
-                            {
-                                m |= 1 << r;
-                            }
-                        }
-                    }
-                    m
-                } else if let Some((_, m)) = cache[s].filter(|&(key, _)| key == th) {
-                    m
-                } else {
+            let hope = thr.hope(dk[s], s);
+            if mask == ranks || hope == 0 {
+                lowers |= mask << (9 * s);
+                continue;
+            }
+            mask |= if s == sk {
+                // The discarded suit. Its distances plus a rank r lie between the hand's own
+                // suit plus r (`plus`, shared by every discard) and that plus one, so most
+                // ranks are settled without a lookup; drawing the discarded kind back
+                // restores the hand's own suit.
+                let kr = k - 9 * s;
+                let mut m = 0u32;
+                let mut unsure = ranks & !(1 << kr);
+                if ranks & (1 << kr) != 0 && lanes::lt(dp[s], th) != 0 {
+                    m |= 1 << kr;
+                }
+                if suit_tiles[s] <= 13 {
                     plus_of(&mut plus[s], &mut plus_done, s);
-                    let mut m = 0u32;
-                    for r in bits(ranks) {
-                        let tk = s * 9 + r;
-                        if lanes::lt(plus[s][r], th) != 0
-                            && (!sd.is_capped(s) || {
-                                if exact_done & (1 << tk) == 0 {
-                                    exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
-                                    exact_done |= 1 << tk;
-                                }
-                                lanes::lt(exact[tk], th) != 0
-                            })
+                    let candidates = unsure;
+                    unsure = 0;
+                    for r in bits(candidates) {
+                        let u = plus[s][r];
+                        if lanes::lt(u, th) & hope == 0 {
+                            continue; // never below the threshold
+                        }
+                        if !sd.is_capped(s) && lanes::lt(u + lanes::ONES, th) != 0 {
+                            m |= 1 << r; // below it even at the upper bound
+                            continue;
+                        }
+                        unsure |= 1 << r;
+                    }
+                }
+                if unsure != 0 {
+                    let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
+                    for r in bits(unsure) {
+                        if lanes::lt(t.packed(t.record_plus(lo, hi, r)), th) != 0
+                            && (!sd.is_capped(s)
+                                || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th) != 0)
                         {
                             m |= 1 << r;
                         }
                     }
-                    cache[s] = Some((th, m));
-                    m
-                };
-            }
+                }
+                m
+            } else if let Some((_, m)) = cache[s].filter(|&(key, _)| key == th) {
+                m
+            } else {
+                plus_of(&mut plus[s], &mut plus_done, s);
+                let mut m = 0u32;
+                for r in bits(ranks) {
+                    let tk = s * 9 + r;
+                    if lanes::lt(plus[s][r], th) != 0
+                        && (!sd.is_capped(s) || {
+                            if exact_done & (1 << tk) == 0 {
+                                exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                                exact_done |= 1 << tk;
+                            }
+                            lanes::lt(exact[tk], th) != 0
+                        })
+                    {
+                        m |= 1 << r;
+                    }
+                }
+                cache[s] = Some((th, m));
+                m
+            };
             lowers |= mask << (9 * s);
         }
-        let ukeire = bits(lowers)
-            .map(|t| (4 - h[t] - visible[t]) as u32)
-            .sum::<u32>();
+        // The weights are the hand's; the discarded kind has one copy more left to draw.
+        let others = lowers & !(1 << k);
+        let mut ukeire = (others & weight[0]).count_ones()
+            + 2 * (others & weight[1]).count_ones()
+            + 4 * (others & weight[2]).count_ones();
+        if lowers & (1 << k) != 0 {
+            ukeire += (4 - h[k] - visible[k]) as u32;
+        }
         h[k] += 1;
         out.push(Discard {
             kind: k as u8,
             shanten,
             ukeire,
         });
+    }
+}
+
+/// [`pair_stats`] after discarding one tile of a kind held `x` times in suit `s`.
+#[inline(always)]
+fn pairs_after(ps: &[(u8, u8); 3], x: u8, s: usize) -> [(u8, u8); 3] {
+    let mut p = *ps;
+    p[s].0 = p[s].0 + ((x - 1) >> 1) - (x >> 1);
+    p[s].1 = p[s].1 + ((x - 1) & 1) - (x & 1);
+    p
+}
+
+/// Seven pairs of a hand from its [`pair_stats`], per allowed void `v`: with `full` pairs and
+/// `odd` odd counts in the two kept suits (`need = 7 − full`), the count is `need` when
+/// `odd ≥ need`, else `odd + 2 (need − odd)`.
+struct SevenPairs {
+    /// The lowest count over the allowed voids.
+    missing: u8,
+}
+
+impl SevenPairs {
+    /// `(full, odd, count)` keeping the two suits other than `v`.
+    #[inline(always)]
+    fn of_void(ps: &[(u8, u8); 3], v: usize) -> (u8, u8, u8) {
+        let (a, b) = (ps[(v + 1) % 3], ps[(v + 2) % 3]);
+        let (full, odd) = (a.0 + b.0, a.1 + b.1);
+        if full >= 7 {
+            return (full, odd, 0);
+        }
+        let need = 7 - full;
+        let one = need.min(odd);
+        (full, odd, one + 2 * (need - one))
+    }
+
+    #[inline(always)]
+    fn new(ps: &[(u8, u8); 3], allowed: u8) -> SevenPairs {
+        let mut missing = u8::MAX;
+        for v in 0..3 {
+            if allowed & (1 << v) != 0 {
+                missing = missing.min(Self::of_void(ps, v).2);
+            }
+        }
+        SevenPairs { missing }
+    }
+
+    /// Which draws lower the count of a 13-tile hand whose missing count is `miss13`: bit s
+    /// drawing onto an odd count of suit s, bit 3 + s onto an even one. A draw into `s` counts
+    /// only for the voids `v ≠ s` whose count is `miss13` (dropping `s` ignores the draw);
+    /// there pairing an odd count always lowers it (while `need ≥ 1`), a new single only
+    /// while `odd < need`.
+    #[inline(always)]
+    fn draws(ps: &[(u8, u8); 3], allowed: u8, miss13: u8) -> u8 {
+        let mut lowers = 0u8;
+        for v in 0..3 {
+            if allowed & (1 << v) == 0 {
+                continue;
+            }
+            let (full, odd, count) = Self::of_void(ps, v);
+            if full >= 7 || count != miss13 {
+                continue;
+            }
+            let others = 7 & !(1u8 << v);
+            lowers |= others;
+            if odd < 7 - full {
+                lowers |= others << 3;
+            }
+        }
+        lowers
     }
 }
 
@@ -355,16 +454,6 @@ fn bits(mut m: u32) -> impl Iterator<Item = usize> {
             b
         })
     })
-}
-
-/// What discarding one kind leaves: the discarded suit's distances, the pair statistics, the
-/// missing counts of seven pairs and of the hand.
-#[derive(Clone, Copy, Default)]
-struct After {
-    d: SuitDist,
-    ps: [(u8, u8); 3],
-    sp13: u8,
-    miss13: u8,
 }
 
 /// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
@@ -439,16 +528,15 @@ struct Thresholds {
 }
 
 impl Thresholds {
+    /// From each partner suit's thresholds `part(o)` (`miss13 − d_o(sets − m, 1 − p)`,
+    /// lane-wise, zero where not positive).
     #[inline(always)]
-    fn new(dp: &[u128; 3], sets: usize, valid: u128, allowed: u8, miss13: u8) -> Thresholds {
-        let mv = valid * miss13 as u128;
-        let part: [u128; 3] =
-            std::array::from_fn(|o| lanes::sat_sub(mv, lanes::partner(dp[o], sets)));
+    fn new(part: impl Fn(usize) -> u128, allowed: u8) -> Thresholds {
         let mut of = [0u128; 3];
         for (s, th) in of.iter_mut().enumerate() {
             for v in 0..3 {
                 if v != s && allowed & (1 << v) != 0 {
-                    *th = lanes::max(*th, part[3 - s - v]);
+                    *th = lanes::max(*th, part(3 - s - v));
                 }
             }
         }
@@ -463,58 +551,6 @@ impl Thresholds {
         lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
     }
 
-    /// Whether any draw into suit `s` can beat its thresholds.
-    #[inline(always)]
-    fn hopeful(&self, d: u128, s: usize) -> bool {
-        self.hope(d, s) != 0
-    }
-}
-
-/// Which draws lower the seven-pairs count of a 13-tile hand. A draw into suit `s` counts only
-/// for the allowed voids `v ≠ s` whose seven-pairs count is the hand's missing count (dropping
-/// `s` ignores the draw). For such a `v` with `full` pairs and `odd` odd counts kept
-/// (`need = 7 − full`, count `odd + 2 (need − odd)` below `need` odd counts, else `need`):
-/// pairing an odd count always lowers it (while `need ≥ 1`), a new single only while
-/// `odd < need`.
-struct SevenPairsDraws {
-    /// Bit s: drawing onto an odd count of suit s lowers the count; bit 3 + s: onto an even
-    /// one.
-    lowers: u8,
-}
-
-impl SevenPairsDraws {
-    #[inline(always)]
-    fn new(active: bool, ps: &[(u8, u8); 3], allowed: u8, miss13: u8) -> SevenPairsDraws {
-        let mut lowers = 0u8;
-        if active {
-            for v in 0..3 {
-                if allowed & (1 << v) == 0 {
-                    continue;
-                }
-                let (mut full, mut odd) = (0u8, 0u8);
-                for (s, &(f, o)) in ps.iter().enumerate() {
-                    if s != v {
-                        full += f;
-                        odd += o;
-                    }
-                }
-                if full >= 7 {
-                    continue;
-                }
-                let need = 7 - full;
-                let one = need.min(odd);
-                if one + 2 * (need - one) != miss13 {
-                    continue;
-                }
-                let others = 7 & !(1u8 << v);
-                lowers |= others;
-                if odd < need {
-                    lowers |= others << 3;
-                }
-            }
-        }
-        SevenPairsDraws { lowers }
-    }
 }
 
 /// Per-suit distances of concealed configurations under the melds' four-copies caps: the
@@ -544,6 +580,17 @@ impl SuitDists {
         } else {
             let t = tables();
             t.distances(t.record(hs))
+        }
+    }
+
+    /// [`SuitDists::dist`] packed ([`lanes`]).
+    #[inline]
+    fn packed(&self, h: &Counts, s: usize) -> u128 {
+        if self.capped & (1 << s) != 0 {
+            lanes::pack(&self.dist(h, s))
+        } else {
+            let t = tables();
+            t.packed(t.record(&h[s * 9..s * 9 + 9]))
         }
     }
 
