@@ -136,9 +136,10 @@ pub fn best_discards_lowest(
 /// - **ukeire**: a draw into suit `s` lowers the standard form exactly when one of the suit's
 ///   new distances is below a per-discard threshold ([`Thresholds`]). Draws into a suit
 ///   other than the discard's see the hand's own configuration plus one tile, looked up once
-///   per hand, and their answer depends only on the threshold, which most discards share (a
-///   one-entry cache per suit). Draws into the discarded suit lie between that same
-///   configuration plus one tile and one more, which settles most ranks without a lookup.
+///   per hand; where a draw can beat its threshold, that threshold is the suit's own
+///   distance, so the answer is a union of per-lane masks ("which added rank lowers this
+///   distance"). Draws into the discarded suit lie between that same configuration plus one
+///   tile and one more, which settles most ranks without a lookup.
 pub(crate) fn discards_impl(
     c: &Counts,
     melds: &[Meld],
@@ -160,9 +161,9 @@ pub(crate) fn discards_impl(
         if c[t] < sd.cap[t] && c[t] + visible[t] < 4 {
             room |= 1 << t;
             let w = (4 - c[t] - visible[t]) as u32;
-            for (b, plane) in weight.iter_mut().enumerate() {
-                *plane |= (w >> b & 1) << t;
-            }
+            weight[0] |= (w & 1) << t;
+            weight[1] |= (w >> 1 & 1) << t;
+            weight[2] |= (w >> 2) << t;
         }
     }
     if allowed == 0 {
@@ -180,6 +181,7 @@ pub(crate) fn discards_impl(
     let suit_tiles: [u32; 3] =
         std::array::from_fn(|s| c[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
     let base = [sd.dist(c, 0), sd.dist(c, 1), sd.dist(c, 2)];
+    let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
     let dp = base.map(|d| lanes::pack(&d));
     let ps14 = pair_stats(c);
     let m14 = standard_missing(&base, sets, allowed).min(if seven {
@@ -214,7 +216,12 @@ pub(crate) fn discards_impl(
     for k in bits(held) {
         let sk = k / 9;
         h[k] -= 1;
-        let d = sd.packed(&h, sk);
+        let d = if sd.is_capped(sk) {
+            sd.packed(&h, sk)
+        } else {
+            let (lo, hi) = codes[sk];
+            t.packed(t.record_code(minus_code((lo, hi), k - 9 * sk)))
+        };
         let ps = pairs_after(&ps14, c[k], sk);
         let keeps = reach14 & (1 << sk) != 0
             || (0..3).any(|v| {
@@ -230,25 +237,13 @@ pub(crate) fn discards_impl(
         h[k] += 1;
     }
 
-    // Per suit: packed distances of the hand's configuration plus one tile of each rank of
-    // `room` (looked up on first need; lower bounds for a capped suit, see `exact`), and the
-    // last threshold seen with the ranks whose draw beats it.
-    let mut plus = [[0u128; 9]; 3];
-    let mut plus_done = 0u8;
+    // Per suit and lane: the ranks whose draw lowers the hand's own distance there, from
+    // the hand's suit plus each rank ("plus", looked up on first need: [`fill_low`]); and for
+    // a capped suit the exact distances of those draws, computed on demand.
+    let mut low = [[0u16; 10]; 3];
+    let mut low_done = 0u8;
     let mut exact = [0u128; 27];
     let mut exact_done = 0u32;
-    let mut cache: [Option<(u128, u32)>; 3] = [None; 3];
-    let plus_of = |p: &mut [u128; 9], done: &mut u8, s: usize| {
-        if *done & (1 << s) == 0 {
-            let ranks = (room >> (9 * s)) & 0x1ff;
-            let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
-            let recs = t.records_plus_each(lo, hi, ranks);
-            for r in bits(ranks) {
-                p[r] = t.packed(recs[r]);
-            }
-            *done |= 1 << s;
-        }
-    };
 
     for k in bits(held) {
         let sk = k / 9;
@@ -267,7 +262,9 @@ pub(crate) fn discards_impl(
         dk[sk] = d13[k];
         let j = (miss13 - m14) as usize;
         let own = lanes::sat_sub(valid * miss13 as u128, lanes::partner(d13[k], sets));
-        let thr = Thresholds::new(|o| if o == sk { own } else { part14[o][j] }, allowed);
+        let mut part = [part14[0][j], part14[1][j], part14[2][j]];
+        part[sk] = own;
+        let thr = Thresholds::new(&part, allowed);
         let sp = if seven {
             SevenPairs::draws(&pairs_after(&ps14, c[k], sk), allowed, miss13)
         } else {
@@ -296,35 +293,44 @@ pub(crate) fn discards_impl(
                 lowers |= mask << (9 * s);
                 continue;
             }
+            if low_done & (1 << s) == 0 && (s != sk || suit_tiles[s] <= 13) {
+                fill_low(c, room, s, &sd, &mut low[s]);
+                low_done |= 1 << s;
+            }
             mask |= if s == sk {
-                // The discarded suit. Its distances plus a rank r lie between the hand's own
-                // suit plus r (`plus`, shared by every discard) and that plus one, so most
-                // ranks are settled without a lookup; drawing the discarded kind back
+                // The discarded suit. At a lane it can still beat, its threshold is its
+                // own distance; the discard left that at the hand's (`dp`), or raised it by
+                // one ("hurt"). A draw's new distance lies between the hand's own suit plus
+                // that rank (shared by every discard) and one more, so: where not
+                // hurt, only the ranks of `low` can lower it; where hurt, those of `low`
+                // surely do. Only the rest are looked up. Drawing the discarded kind back
                 // restores the hand's own suit.
                 let kr = k - 9 * s;
                 let mut m = 0u32;
-                let mut unsure = ranks & !(1 << kr);
                 if ranks & (1 << kr) != 0 && lanes::lt(dp[s], th) != 0 {
                     m |= 1 << kr;
                 }
-                if suit_tiles[s] <= 13 {
-                    plus_of(&mut plus[s], &mut plus_done, s);
-                    let candidates = unsure;
-                    unsure = 0;
-                    for r in bits(candidates) {
-                        let u = plus[s][r];
-                        if lanes::lt(u, th) & hope == 0 {
-                            continue; // never below the threshold
+                let mut unsure = ranks & !(1 << kr);
+                if low_done & (1 << s) != 0 {
+                    let hurt = lanes::lt(dp[s], dk[s]) & hope;
+                    let (mut sure, mut soft) = (0u32, 0u32);
+                    for l in lanes::indices(hope) {
+                        if hurt & (0x80u128 << (8 * l)) != 0 {
+                            sure |= low[s][l] as u32;
+                        } else {
+                            soft |= low[s][l] as u32;
                         }
-                        if !sd.is_capped(s) && lanes::lt(u + lanes::ONES, th) != 0 {
-                            m |= 1 << r; // below it even at the upper bound
-                            continue;
-                        }
-                        unsure |= 1 << r;
+                    }
+                    if hurt == 0 {
+                        unsure &= soft;
+                    }
+                    if !sd.is_capped(s) {
+                        m |= sure & unsure;
+                        unsure &= !sure;
                     }
                 }
                 if unsure != 0 {
-                    let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
+                    let (lo, hi) = minus_code(codes[s], kr);
                     for r in bits(unsure) {
                         if lanes::lt(t.packed(t.record_plus(lo, hi, r)), th) != 0
                             && (!sd.is_capped(s)
@@ -335,26 +341,28 @@ pub(crate) fn discards_impl(
                     }
                 }
                 m
-            } else if let Some((_, m)) = cache[s].filter(|&(key, _)| key == th) {
-                m
             } else {
-                plus_of(&mut plus[s], &mut plus_done, s);
+                // Another suit: a draw's new distance is the hand's suit plus that rank
+                // exactly, and where it can beat its threshold that threshold is the hand's
+                // own distance, so the ranks of `low` at those lanes are the answer (for a
+                // capped suit, candidates checked against the exact distances).
                 let mut m = 0u32;
-                for r in bits(ranks) {
-                    let tk = s * 9 + r;
-                    if lanes::lt(plus[s][r], th) != 0
-                        && (!sd.is_capped(s) || {
-                            if exact_done & (1 << tk) == 0 {
-                                exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
-                                exact_done |= 1 << tk;
-                            }
-                            lanes::lt(exact[tk], th) != 0
-                        })
-                    {
-                        m |= 1 << r;
+                for l in lanes::indices(hope) {
+                    m |= low[s][l] as u32;
+                }
+                m &= ranks;
+                if sd.is_capped(s) {
+                    for r in bits(m) {
+                        let tk = s * 9 + r;
+                        if exact_done & (1 << tk) == 0 {
+                            exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                            exact_done |= 1 << tk;
+                        }
+                        if lanes::lt(exact[tk], th) == 0 {
+                            m &= !(1 << r);
+                        }
                     }
                 }
-                cache[s] = Some((th, m));
                 m
             };
             lowers |= mask << (9 * s);
@@ -373,6 +381,34 @@ pub(crate) fn discards_impl(
             shanten,
             ukeire,
         });
+    }
+}
+
+/// Fills `low` for suit `s`: per lane, the ranks of `room` whose draw lowers the distance of `c`'s suit
+/// `s` there (a superset for a capped suit: the table's distances are lower bounds), once
+/// per hand.
+#[inline(never)]
+fn fill_low(c: &Counts, room: u32, s: usize, sd: &SuitDists, low: &mut [u16; 10]) {
+    let t = tables();
+    let ranks = (room >> (9 * s)) & 0x1ff;
+    let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
+    let recs = t.records_plus_each(lo, hi, ranks);
+    let own = sd.packed(c, s);
+    for r in bits(ranks) {
+        for l in lanes::indices(lanes::lt(t.packed(recs[r]), own)) {
+            low[l] |= 1 << r;
+        }
+    }
+}
+
+/// The split code of a suit ([`split_code`]) less one tile of rank `r`.
+#[inline(always)]
+fn minus_code((lo, hi): (u32, u32), r: usize) -> (u32, u32) {
+    const P5: [u32; 5] = [1, 5, 25, 125, 625];
+    if r < 4 {
+        (lo - P5[r], hi)
+    } else {
+        (lo, hi - P5[r - 4])
     }
 }
 
@@ -446,14 +482,25 @@ impl SevenPairs {
 
 /// The set bits of `m`, lowest first.
 #[inline(always)]
-fn bits(mut m: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let b = m.trailing_zeros() as usize;
-            m &= m - 1;
-            b
-        })
-    })
+fn bits(m: u32) -> Bits {
+    Bits(m)
+}
+
+/// Iterator of [`bits`].
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
 }
 
 /// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
@@ -471,19 +518,32 @@ mod lanes {
         ((b | HIGH) - a - ONES) & HIGH
     }
 
+    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    fn widen(flags: u128) -> u128 {
+        (flags - (flags >> 7)) | flags
+    }
+
     /// Lane-wise `max(a − b, 0)`.
     #[inline(always)]
     pub fn sat_sub(a: u128, b: u128) -> u128 {
         let d = (a | HIGH) - b;
-        let keep = ((d & HIGH) >> 7) * 0xff;
-        d & !HIGH & keep
+        d & !HIGH & widen(d & HIGH)
     }
 
     /// Lane-wise maximum.
     #[inline(always)]
     pub fn max(a: u128, b: u128) -> u128 {
-        let keep_a = ((((a | HIGH) - b) & HIGH) >> 7) * 0xff;
+        let keep_a = widen(((a | HIGH) - b) & HIGH);
         (a & keep_a) | (b & !keep_a)
+    }
+
+    /// The indices of the lanes (0–9) whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    pub fn indices(flags: u128) -> impl Iterator<Item = usize> {
+        // Gather each lane's high bit into one bit per lane (a multiply collects eight).
+        let gather = |x: u64| ((((x >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u32;
+        super::bits(gather(flags as u64) | gather((flags >> 64) as u64) << 8)
     }
 
     /// 0x80 in each nonzero lane.
@@ -531,12 +591,12 @@ impl Thresholds {
     /// From each partner suit's thresholds `part(o)` (`miss13 − d_o(sets − m, 1 − p)`,
     /// lane-wise, zero where not positive).
     #[inline(always)]
-    fn new(part: impl Fn(usize) -> u128, allowed: u8) -> Thresholds {
+    fn new(part: &[u128; 3], allowed: u8) -> Thresholds {
         let mut of = [0u128; 3];
         for (s, th) in of.iter_mut().enumerate() {
             for v in 0..3 {
                 if v != s && allowed & (1 << v) != 0 {
-                    *th = lanes::max(*th, part(3 - s - v));
+                    *th = lanes::max(*th, part[3 - s - v]);
                 }
             }
         }

@@ -165,6 +165,12 @@ impl SuitTables {
         self.rec[self.rank(lo, hi)]
     }
 
+    /// Record of the configuration with split code `(lo, hi)` ([`split_code`]).
+    #[inline(always)]
+    pub fn record_code(&self, (lo, hi): (u32, u32)) -> u32 {
+        self.rec[self.rank(lo, hi)]
+    }
+
     /// Record of the configuration with split code `(lo, hi)` plus one tile of rank `r`
     /// (the configuration must hold ≤ 13 tiles and fewer than 4 of rank `r`).
     #[inline(always)]
