@@ -4,7 +4,7 @@ use crate::error::EvalError;
 use crate::shanten::{
     combine, pair_stats, standard_missing, suit_dist_capped, SuitDist, UNREACHABLE,
 };
-use crate::suit_table::{split_code, tables};
+use crate::suit_table::{draw_masks, split_code, tables};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
 
@@ -242,6 +242,14 @@ pub(crate) fn discards_impl(
     // a capped suit the exact distances of those draws, computed on demand.
     let mut low = [[0u16; 10]; 3];
     let mut low_done = 0u8;
+    let draw_masks = draw_masks();
+    let base_masks: [u128; 3] = std::array::from_fn(|s| {
+        if suit_tiles[s] <= 13 {
+            draw_masks[t.rank_code(codes[s])]
+        } else {
+            0
+        }
+    });
     let mut exact = [0u128; 27];
     let mut exact_done = 0u32;
 
@@ -293,6 +301,23 @@ pub(crate) fn discards_impl(
                 lowers |= mask << (9 * s);
                 continue;
             }
+            if !sd.is_capped(s) {
+                // Where a draw can beat its threshold, that threshold is the suit's own
+                // distance (see `discards_impl`): the ranks lowering it are the suit's
+                // configuration's draw masks at those lanes (one lookup per discard for the
+                // discarded suit, none for the others).
+                let dm = if s == sk {
+                    draw_masks[t.rank_code(minus_code(codes[s], k - 9 * s))]
+                } else {
+                    base_masks[s]
+                };
+                for l in lanes::indices(hope) {
+                    mask |= (dm >> (9 * l)) as u32 & 0x1ff;
+                }
+                lowers |= (mask & ranks) << (9 * s);
+                continue;
+            }
+            // A capped suit: the table's distances are lower bounds of the exact ones.
             if low_done & (1 << s) == 0 && (s != sk || suit_tiles[s] <= 13) {
                 fill_low(c, room, s, &sd, &mut low[s]);
                 low_done |= 1 << s;
