@@ -1,7 +1,7 @@
 //! The evaluator against its peer, the `xiangting` crate (6.0.2), on the same seeded hands:
 //! win check, shanten, waits and best discards (see `common/peer.rs` for how the peer answers
-//! each). Criterion times every pair; a table of the ratios (median of 5 timed passes over
-//! all hands of a set, peer ÷ core) follows. Run pinned to one core:
+//! each). Criterion times every pair; a table of the ratios follows (medians of 9 timed
+//! passes over all hands of a set, alternating between the two sides; peer ÷ core). Run pinned to one core:
 //!
 //! `taskset -c 1 cargo bench -p xuezhan-core --bench peers`
 //!
@@ -22,19 +22,27 @@ use hands::{peer_sets, PeerSets, Position, N};
 /// One side of a comparison: its name and the call on hand `i`.
 type Call = Box<dyn FnMut(usize) -> u64>;
 
-/// Median over 5 passes of the mean ns per hand.
-fn median_ns(f: &mut Call) -> f64 {
-    let mut runs: Vec<f64> = (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            for i in 0..N {
-                black_box(f(black_box(i)));
-            }
-            t.elapsed().as_nanos() as f64 / N as f64
-        })
-        .collect();
-    runs.sort_by(f64::total_cmp);
-    runs[2]
+/// Mean ns per hand of one pass over all hands.
+fn pass(f: &mut Call) -> f64 {
+    let t = Instant::now();
+    for i in 0..N {
+        black_box(f(black_box(i)));
+    }
+    t.elapsed().as_nanos() as f64 / N as f64
+}
+
+/// Medians over `PASSES` passes of each side, the passes alternating between the two so that
+/// the load of a shared machine weighs on both alike.
+fn medians(core: &mut Call, peer: &mut Call) -> (f64, f64) {
+    const PASSES: usize = 9;
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..PASSES {
+        a.push(pass(core));
+        b.push(pass(peer));
+    }
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    (a[PASSES / 2], b[PASSES / 2])
 }
 
 fn main() {
@@ -156,13 +164,15 @@ fn main() {
     }
     cr.final_summary();
 
-    println!("\nns per hand, median of 5 passes over {N} hands (xiangting 6.0.2 as the peer):");
+    println!(
+        "\nns per hand, median of 9 alternating passes over {N} hands (xiangting 6.0.2 as the peer):"
+    );
     println!(
         "{:14} {:18} {:>9} {:>10} {:>8}",
         "function", "hands", "core", "xiangting", "ratio"
     );
     for (f, set, core, peer) in pairs.iter_mut() {
-        let (a, b) = (median_ns(core), median_ns(peer));
+        let (a, b) = medians(core, peer);
         println!("{f:14} {set:18} {a:9.1} {b:10.1} {:7.2}×", b / a);
     }
 }

@@ -1,9 +1,7 @@
 //! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
 
 use crate::error::EvalError;
-use crate::shanten::{
-    combine, pair_stats, standard_missing, suit_dist_capped, SuitDist, UNREACHABLE,
-};
+use crate::shanten::{combine, pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
 use crate::suit_table::{draw_masks, split_code, tables};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
@@ -184,29 +182,37 @@ pub(crate) fn discards_impl(
     let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
     let dp = base.map(|d| lanes::pack(&d));
     let ps14 = pair_stats(c);
-    let m14 = standard_missing(&base, sets, allowed).min(if seven {
-        SevenPairs::new(&ps14, allowed).missing
-    } else {
-        u8::MAX
+    // The standard form's count per void (kept suits' combination), and the hand's count.
+    let per_void: [u8; 3] = std::array::from_fn(|v| {
+        if allowed & (1 << v) != 0 {
+            combine(&base[(v + 1) % 3], &base[(v + 2) % 3], sets)
+        } else {
+            u8::MAX
+        }
     });
+    let m14 = per_void
+        .iter()
+        .copied()
+        .min()
+        .unwrap_or(u8::MAX)
+        .min(if seven {
+            SevenPairs::new(&ps14, allowed).missing
+        } else {
+            u8::MAX
+        });
+    let miss_lanes = [valid * m14 as u128, valid * (m14 + 1) as u128];
     // Per partner suit o: the thresholds `miss13 − d_o(sets − m, 1 − p)` for miss13 = m14
     // and m14 + 1 (a discard's count is one of them).
     let part14: [[u128; 2]; 3] = std::array::from_fn(|o| {
         let p = lanes::partner(dp[o], sets);
         [
-            lanes::sat_sub(valid * m14 as u128, p),
-            lanes::sat_sub(valid * (m14 + 1) as u128, p),
+            lanes::sat_sub(miss_lanes[0], p),
+            lanes::sat_sub(miss_lanes[1], p),
         ]
     });
     // Voids whose two kept suits reach m14 without the third: any discard from the void
     // suit keeps them.
-    let mut reach14 = 0u8;
-    for v in 0..3 {
-        if allowed & (1 << v) != 0 && combine(&base[(v + 1) % 3], &base[(v + 2) % 3], sets) == m14
-        {
-            reach14 |= 1 << v;
-        }
-    }
+    let reach14 = (0..3).fold(0u8, |r, v| r | ((per_void[v] == m14) as u8) << v);
 
     // First pass: every discard's shanten, from the discarded suit's new distances.
     let mut d13 = [0u128; 27];
@@ -269,7 +275,7 @@ pub(crate) fn discards_impl(
         let mut dk = dp;
         dk[sk] = d13[k];
         let j = (miss13 - m14) as usize;
-        let own = lanes::sat_sub(valid * miss13 as u128, lanes::partner(d13[k], sets));
+        let own = lanes::sat_sub(miss_lanes[j], lanes::partner(d13[k], sets));
         let mut part = [part14[0][j], part14[1][j], part14[2][j]];
         part[sk] = own;
         let thr = Thresholds::new(&part, allowed);
@@ -567,7 +573,9 @@ mod lanes {
     #[inline(always)]
     pub fn indices(flags: u128) -> impl Iterator<Item = usize> {
         // Gather each lane's high bit into one bit per lane (a multiply collects eight).
-        let gather = |x: u64| ((((x >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u32;
+        let gather = |x: u64| {
+            ((((x >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u32
+        };
         super::bits(gather(flags as u64) | gather((flags >> 64) as u64) << 8)
     }
 
@@ -635,7 +643,6 @@ impl Thresholds {
         let th = self.of[s];
         lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
     }
-
 }
 
 /// Per-suit distances of concealed configurations under the melds' four-copies caps: the

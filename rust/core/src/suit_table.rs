@@ -188,7 +188,6 @@ fn lanes_below(a: u128, b: u128) -> u128 {
     ((b | HIGH) - a - ONES) & HIGH
 }
 
-
 /// `lo` (ranks 1–4) and `hi` (ranks 5–9) base-5 codes of one suit's nine counts.
 #[inline(always)]
 pub fn split_code(c: &[u8]) -> (u32, u32) {
