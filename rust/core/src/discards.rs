@@ -149,19 +149,28 @@ pub(crate) fn discards_impl(
     out.clear();
     let allowed = allowed_voids(melds, void);
     let sd = SuitDists::new(melds);
-    // One pass over the kinds: held, worth drawing (a copy unseen, room under the melds'
-    // caps), odd counts, and the ukeire weights 4 − held − visible as three bit planes.
-    let (mut held, mut room, mut odd) = (0u32, 0u32, 0u32);
+    // Per kind, as 27-bit masks: held, odd counts, worth drawing (a copy unseen, room under
+    // the melds' caps), and the ukeire weights 4 − held − visible as three bit planes.
+    let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
     let mut weight = [0u32; 3];
-    for t in 0..27 {
-        held |= ((c[t] != 0) as u32) << t;
-        odd |= ((c[t] & 1) as u32) << t;
-        if c[t] < sd.cap[t] && c[t] + visible[t] < 4 {
-            room |= 1 << t;
-            let w = (4 - c[t] - visible[t]) as u32;
-            weight[0] |= (w & 1) << t;
-            weight[1] |= (w >> 1 & 1) << t;
-            weight[2] |= (w >> 2) << t;
+    for (i, at) in [(0, 0), (8, 8), (16, 16), (19, 24)] {
+        let word = |a: &Counts| {
+            let w = u64::from_le_bytes(a[i..i + 8].try_into().unwrap());
+            if i == 19 {
+                w >> 40 // kinds 24–26 in lanes 0–2
+            } else {
+                w
+            }
+        };
+        let (cw, vw, capw) = (word(c), word(visible), word(&sd.cap));
+        let seen = cw + vw;
+        let roomy = bytes::lt(cw, capw) & bytes::lt(seen, 4 * bytes::ONES);
+        let w = ((4 * bytes::ONES) | bytes::HIGH).wrapping_sub(seen) & bytes::widen(roomy);
+        held |= bytes::gather(bytes::nonzero(cw)) << at;
+        odd |= bytes::gather((cw & bytes::ONES) << 7) << at;
+        room |= bytes::gather(roomy) << at;
+        for (b, plane) in weight.iter_mut().enumerate() {
+            *plane |= bytes::gather((w >> b & bytes::ONES) << 7) << at;
         }
     }
     if allowed == 0 {
@@ -534,6 +543,36 @@ impl Iterator for Bits {
     }
 }
 
+/// Byte-lane arithmetic on eight kinds' counts in a `u64` (every lane below 128).
+mod bytes {
+    pub const ONES: u64 = 0x0101_0101_0101_0101;
+    pub const HIGH: u64 = ONES * 0x80;
+
+    /// 0x80 in each lane where `a < b`.
+    #[inline(always)]
+    pub fn lt(a: u64, b: u64) -> u64 {
+        ((b | HIGH) - a - ONES) & HIGH
+    }
+
+    /// 0x80 in each nonzero lane.
+    #[inline(always)]
+    pub fn nonzero(a: u64) -> u64 {
+        (a + ONES * 0x7f) & HIGH
+    }
+
+    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    pub fn widen(flags: u64) -> u64 {
+        (flags - (flags >> 7)) | flags
+    }
+
+    /// One bit per lane (bit j for lane j) from high-bit flags: the multiply collects them.
+    #[inline(always)]
+    pub fn gather(flags: u64) -> u32 {
+        (((flags >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+}
+
 /// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
 /// ([`crate::suit_table::SuitTables::packed`]). Every lane stays below 128, so subtracting
 /// from `x | HIGH` never borrows across lanes.
@@ -572,10 +611,7 @@ mod lanes {
     /// The indices of the lanes (0–9) whose high bit is set in `flags` (high bits only).
     #[inline(always)]
     pub fn indices(flags: u128) -> impl Iterator<Item = usize> {
-        // Gather each lane's high bit into one bit per lane (a multiply collects eight).
-        let gather = |x: u64| {
-            ((((x >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u32
-        };
+        use super::bytes::gather;
         super::bits(gather(flags as u64) | gather((flags >> 64) as u64) << 8)
     }
 
