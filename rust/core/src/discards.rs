@@ -224,6 +224,8 @@ pub(crate) fn discards_impl(
     let reach14 = (0..3).fold(0u8, |r, v| r | ((per_void[v] == m14) as u8) << v);
 
     // First pass: every discard's shanten, from the discarded suit's new distances.
+    let draw_masks = draw_masks();
+    let mut dm13 = [0u128; 27];
     let mut d13 = [0u128; 27];
     let mut miss = [0u8; 27];
     let mut lowest = u8::MAX;
@@ -234,8 +236,13 @@ pub(crate) fn discards_impl(
         let d = if sd.is_capped(sk) {
             sd.packed(&h, sk)
         } else {
-            let (lo, hi) = codes[sk];
-            t.packed(t.record_code(minus_code((lo, hi), k - 9 * sk)))
+            let rank = t.rank_code(minus_code(codes[sk], k - 9 * sk));
+            // The draw masks of the discarded suit, loaded now with the record so that the
+            // discards' cache misses overlap (only where the ukeire may be wanted).
+            if lowest_of.is_none_or(|set| set & (1 << k) != 0) {
+                dm13[k] = draw_masks[rank];
+            }
+            t.packed(t.record_at(rank))
         };
         let ps = pairs_after(&ps14, c[k], sk);
         let keeps = reach14 & (1 << sk) != 0
@@ -257,7 +264,6 @@ pub(crate) fn discards_impl(
     // a capped suit the exact distances of those draws, computed on demand.
     let mut low = [[0u16; 10]; 3];
     let mut low_done = 0u8;
-    let draw_masks = draw_masks();
     let base_masks: [u128; 3] = std::array::from_fn(|s| {
         if suit_tiles[s] <= 13 {
             draw_masks[t.rank_code(codes[s])]
@@ -321,11 +327,7 @@ pub(crate) fn discards_impl(
                 // distance (see `discards_impl`): the ranks lowering it are the suit's
                 // configuration's draw masks at those lanes (one lookup per discard for the
                 // discarded suit, none for the others).
-                let dm = if s == sk {
-                    draw_masks[t.rank_code(minus_code(codes[s], k - 9 * s))]
-                } else {
-                    base_masks[s]
-                };
+                let dm = if s == sk { dm13[k] } else { base_masks[s] };
                 for l in lanes::indices(hope) {
                     mask |= (dm >> (9 * l)) as u32 & 0x1ff;
                 }
