@@ -1,7 +1,8 @@
 //! The evaluator against its peer, the `xiangting` crate (6.0.2), on the same seeded hands:
 //! win check, shanten, waits and best discards (see `common/peer.rs` for how the peer answers
 //! each). Criterion times every pair; a table of the ratios follows (medians of 9 timed
-//! passes over all hands of a set, alternating between the two sides; peer ÷ core). Run pinned to one core:
+//! passes over all hands of a set, alternating between the two sides; peer ÷ core). Run
+//! pinned to one core:
 //!
 //! `taskset -c 1 cargo bench -p xuezhan-core --bench peers`
 //!
@@ -21,6 +22,9 @@ use hands::{peer_sets, PeerSets, Position, N};
 
 /// One side of a comparison: its name and the call on hand `i`.
 type Call = Box<dyn FnMut(usize) -> u64>;
+
+/// A best_discards hand: 14 tiles, the tiles seen, the void.
+type Turn = (Counts, Counts, Option<u8>);
 
 /// Mean ns per hand of one pass over all hands.
 fn pass(f: &mut Call) -> f64 {
@@ -108,10 +112,10 @@ fn main() {
     // best_discards: (14 tiles, tiles seen, void) per hand; the self-play positions keep
     // what the seat had seen and its void, the others see nothing and declare none.
     const ZERO: Counts = [0; 27];
-    let plain = |v: &'static [Counts]| -> &'static [(Counts, Counts, Option<u8>)] {
+    let plain = |v: &'static [Counts]| -> &'static [Turn] {
         Box::leak(v.iter().map(|&c| (c, ZERO, None)).collect())
     };
-    let discard_sets: [(&str, &'static [(Counts, Counts, Option<u8>)]); 4] = [
+    let discard_sets: [(&str, &'static [Turn]); 4] = [
         (
             "self-play 14",
             Box::leak(

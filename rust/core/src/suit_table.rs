@@ -164,8 +164,8 @@ pub fn draw_masks() -> &'static [u128] {
                 let rank = t.rank(lo, hi);
                 let own = t.packed(t.rec[rank]);
                 let mut m = 0u128;
-                for r in 0..9 {
-                    if digit[r] < 4 {
+                for (r, &d) in digit.iter().enumerate() {
+                    if d < 4 {
                         let lower = lanes_below(t.packed(t.record_plus(lo, hi, r)), own);
                         for l in 0..10 {
                             if lower >> (8 * l + 7) & 1 != 0 {
