@@ -127,7 +127,7 @@ static DRAW_MASKS: OnceLock<Box<[u128]>> = OnceLock::new();
 /// Per configuration (by rank, as the records): for each distance lane `(m, p)` (lane
 /// `2m + p`, see [`SuitTables::packed`]) the nine-bit set of ranks whose added tile lowers
 /// that distance, lane `l` at bits `9l .. 9l + 9` ("which draw helps this target"). Empty for
-/// a configuration of 14 tiles. Built on first use (≈ 3.6 million lookups: tens of ms) and
+/// a configuration of 14 tiles. Built on first use (3.6 million lookups, about 0.1 s) and
 /// used by the discard evaluation, which then needs one lookup per discard instead of ten.
 ///
 /// ```
@@ -152,13 +152,14 @@ pub fn draw_masks() -> &'static [u128] {
                 *d = (x % 5) as u8;
                 x /= 5;
             }
+            let hi_tiles: u32 = digit[4..].iter().map(|&d| d as u32).sum();
             for lo in 0..625u32 {
                 let mut x = lo;
                 for d in digit[..4].iter_mut() {
                     *d = (x % 5) as u8;
                     x /= 5;
                 }
-                if digit.iter().map(|&d| d as u32).sum::<u32>() > 13 {
+                if hi_tiles + digit[..4].iter().map(|&d| d as u32).sum::<u32>() > 13 {
                     continue;
                 }
                 let rank = t.rank(lo, hi);
@@ -167,10 +168,15 @@ pub fn draw_masks() -> &'static [u128] {
                 for (r, &d) in digit.iter().enumerate() {
                     if d < 4 {
                         let lower = lanes_below(t.packed(t.record_plus(lo, hi, r)), own);
-                        for l in 0..10 {
-                            if lower >> (8 * l + 7) & 1 != 0 {
-                                m |= 1u128 << (9 * l + r);
-                            }
+                        // One bit per lane (the multiply gathers eight high bits at once).
+                        let gather = |x: u64| {
+                            ((x >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)
+                                >> 56
+                        };
+                        let mut lanes = gather(lower as u64) | gather((lower >> 64) as u64) << 8;
+                        while lanes != 0 {
+                            m |= 1u128 << (9 * lanes.trailing_zeros() as usize + r);
+                            lanes &= lanes - 1;
                         }
                     }
                 }
