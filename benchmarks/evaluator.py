@@ -16,6 +16,11 @@ Every figure is the median over repeats of ns per hand, on the same seeded hands
   ``Shanten.calculate_shanten`` (regular + seven pairs, as ours), waits as its agari check over
   the 27 candidate tiles; its ``HandCalculator`` scores riichi yaku, which is not comparable to
   Sichuan fan, so there is no ``fan`` figure for it.
+- ``best_discards`` (no batch form): the raw ``_core.best_discards`` and the public call on the
+  14-tile hands, against ``mahjong`` answering the same question the only way it can: per
+  distinct discard one ``calculate_shanten`` and one more per candidate draw (27 kinds). The
+  Rust-side comparison with a peer that has a necessary-tiles API (the ``xiangting`` crate)
+  is ``cargo bench -p xuezhan-core --bench peers``.
 """
 
 from __future__ import annotations
@@ -123,6 +128,16 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
         "fan": _median_ns_per_item(fan_loop(lambda h, k: _core.fan(h, b"", k, 0, core_rules)), n_single, repeats),
     }
 
+    d14 = s14[: max(1, n_single // 10)]
+    vis0 = bytes(27)
+    _core.best_discards(d14[0], b"", vis0)  # builds the draw masks (first use), outside the timing
+    discards = {
+        "core_call_ns": _median_ns_per_item(loop(lambda h: _core.best_discards(h, b"", vis0), d14), len(d14), repeats),
+        "single_ns": _median_ns_per_item(loop(xuezhan.best_discards, d14), len(d14), repeats),
+        "mahjong_ns": None,
+        "mahjong_hands": 0,
+    }
+
     peer: dict[str, Any] = {}
     try:
         from mahjong.agari import Agari
@@ -140,6 +155,28 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
                         agari.is_agari(t)
                         t[k] -= 1
 
+        def peer_discards(hands: list[list[int]]) -> Callable[[], None]:
+            def run() -> None:
+                for t in hands:
+                    for k in range(27):
+                        if t[k] == 0:
+                            continue
+                        t[k] -= 1
+                        now = sh.calculate_shanten(t, use_kokushi=False)
+                        ukeire = 0
+                        for j in range(27):
+                            if t[j] < 4:
+                                t[j] += 1
+                                if sh.calculate_shanten(t, use_kokushi=False) < now:
+                                    ukeire += 4 - t[j] + 1
+                                t[j] -= 1
+                        t[k] += 1
+
+            return run
+
+        pd = p14[: max(1, n_peer // 40)]
+        discards["mahjong_ns"] = _median_ns_per_item(peer_discards(pd), len(pd), max(1, repeats // 2))
+        discards["mahjong_hands"] = len(pd)
         peer = {
             "is_win": _median_ns_per_item(lambda: [agari.is_agari(t) for t in p14], n_peer, repeats),
             "shanten": _median_ns_per_item(
@@ -158,6 +195,10 @@ def measure(n_batch: int, n_single: int, n_peer: int, repeats: int, seed: int) -
     res["core_call_ns"] = core
     res["mahjong_ns"] = peer
     res["speedup_vs_mahjong"] = {k: (peer[k] / b[k] if peer.get(k) else None) for k in b}
+    discards["speedup_vs_mahjong"] = (
+        discards["mahjong_ns"] / discards["core_call_ns"] if discards["mahjong_ns"] else None
+    )
+    res["best_discards"] = discards
     res["targets"] = {
         "batch_ns_max": {k: 2 * v for k, v in TARGETS_NS.items()},
         "single_ns_max": SINGLE_TARGET_NS,
@@ -254,6 +295,12 @@ def render(r: dict[str, Any]) -> str:
             f"{_fmt(r['core_call_ns'][k]):>11}{_fmt(s):>9}{'yes' if s <= SINGLE_TARGET_NS else 'NO':>6}"
             f"{_fmt(peer) if peer else 'n/c':>11}{(_fmt(sp) + '×') if sp else '':>10}"
         )
+    d = r["best_discards"]
+    lines.append(
+        f"{'discards':<9}{'n/a':>9}{'':>8}{'':>4}{'':>7}{'':>10}{_fmt(d['core_call_ns']):>11}{_fmt(d['single_ns']):>9}"
+        f"{'':>6}{_fmt(d['mahjong_ns']) if d['mahjong_ns'] else 'n/a':>11}"
+        f"{(_fmt(d['speedup_vs_mahjong']) + '×') if d['speedup_vs_mahjong'] else '':>10}"
+    )
     sp = r["speedup_vs_mahjong"]["shanten"]
     lines += [
         "",
@@ -264,6 +311,8 @@ def render(r: dict[str, Any]) -> str:
         "R7.3 value (fan, points), single returning Wait tuples. fan: 14-tile wins, leshan, no context.",
         "mahjong = mahjong 2.1.0 on the same hands: Agari.is_agari, Shanten.calculate_shanten (regular + seven",
         "pairs), waits = is_agari over the 27 tiles; n/c: its HandCalculator (riichi yaku) is not comparable to fan.",
+        "discards = best_discards of 14-tile hands (no batch form; speedup = mahjong / core call), mahjong =",
+        f"calculate_shanten per discard and per candidate draw, on {d['mahjong_hands']} of those hands.",
         "",
         f"shanten speedup vs mahjong: {_fmt(sp)}× (target ≥ {SHANTEN_SPEEDUP_TARGET}×: "
         f"{'yes' if sp and sp >= SHANTEN_SPEEDUP_TARGET else 'NO'})",

@@ -92,6 +92,13 @@ fn bench(cr: &mut Criterion) {
     per_hand!("shanten_unchecked/random13", random13, |h| {
         shanten_unchecked(h, &[], None)
     });
+    // The cost of validation: each checked call against its unchecked twin on the same hands.
+    per_hand!("shanten_checked/random13", random13, |h| shanten(
+        h,
+        &[],
+        None
+    )
+    .unwrap());
     per_hand!("shanten_unchecked/melded13", melded, |h| shanten_unchecked(
         &h.0, &h.1, None
     ));

@@ -1,11 +1,8 @@
 //! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
 
 use crate::error::EvalError;
-use crate::shanten::{
-    pair_stats, prefer_empty_void_mask, seven_pairs_missing, standard_missing, suit_dist_capped,
-    SuitDist, UNREACHABLE,
-};
-use crate::suit_table::{split_code, tables};
+use crate::shanten::{combine, pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
+use crate::suit_table::{draw_masks, split_code, tables};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
 
@@ -86,7 +83,7 @@ pub fn check_legal(c: &Counts, legal: u32) -> Result<(), EvalError> {
 /// Per discard only the discarded tile's suit changes, and per draw only the drawn tile's:
 /// the other suits' distances are fixed, so a draw into suit `s` lowers the standard form
 /// exactly when its new distances beat per-suit thresholds computed once per discard (see
-/// [`DrawTest`]). A suit whose thresholds no draw can meet is skipped without any lookup,
+/// [`Thresholds`]). A suit whose thresholds no draw can meet is skipped without any lookup,
 /// which matters most for suits holding a meld kind (their distances need a small DP).
 pub fn best_discards_unchecked(
     c: &Counts,
@@ -127,8 +124,20 @@ pub fn best_discards_lowest(
 
 /// [`best_discards_unchecked`], or with `lowest_of = Some(set)` (bit k = kind k) the ukeire
 /// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
-/// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads. The shanten of every
-/// discard is cheap; the ukeire is most of the work.
+/// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads.
+///
+/// Everything works on packed distances ([`lanes`]), per suit, with the hand's own suits
+/// evaluated once:
+/// - **shanten**: a discard leaves the hand's missing count `m14` or one more, and it is
+///   `m14` exactly when a form still reaches it: one lane-wise comparison of the discarded
+///   suit's new distances per kept partner suit (plus seven pairs, counted directly).
+/// - **ukeire**: a draw into suit `s` lowers the standard form exactly when one of the suit's
+///   new distances is below a per-discard threshold ([`Thresholds`]). Draws into a suit
+///   other than the discard's see the hand's own configuration plus one tile, looked up once
+///   per hand; where a draw can beat its threshold, that threshold is the suit's own
+///   distance, so the answer is a union of per-lane masks ("which added rank lowers this
+///   distance"). Draws into the discarded suit lie between that same configuration plus one
+///   tile and one more, which settles most ranks without a lookup.
 pub(crate) fn discards_impl(
     c: &Counts,
     melds: &[Meld],
@@ -139,213 +148,538 @@ pub(crate) fn discards_impl(
 ) {
     out.clear();
     let allowed = allowed_voids(melds, void);
+    let sd = SuitDists::new(melds);
+    // Per kind, as 27-bit masks: held, odd counts, worth drawing (a copy unseen, room under
+    // the melds' caps), and the ukeire weights 4 − held − visible as three bit planes.
+    let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
+    let mut weight = [0u32; 3];
+    for (i, at) in [(0, 0), (8, 8), (16, 16), (19, 24)] {
+        let word = |a: &Counts| {
+            let w = u64::from_le_bytes(a[i..i + 8].try_into().unwrap());
+            if i == 19 {
+                w >> 40 // kinds 24–26 in lanes 0–2
+            } else {
+                w
+            }
+        };
+        let (cw, vw, capw) = (word(c), word(visible), word(&sd.cap));
+        let seen = cw + vw;
+        let roomy = bytes::lt(cw, capw) & bytes::lt(seen, 4 * bytes::ONES);
+        let w = ((4 * bytes::ONES) | bytes::HIGH).wrapping_sub(seen) & bytes::widen(roomy);
+        held |= bytes::gather(bytes::nonzero(cw)) << at;
+        odd |= bytes::gather((cw & bytes::ONES) << 7) << at;
+        room |= bytes::gather(roomy) << at;
+        for (b, plane) in weight.iter_mut().enumerate() {
+            *plane |= bytes::gather((w >> b & bytes::ONES) << 7) << at;
+        }
+    }
     if allowed == 0 {
-        out.extend((0..27).filter(|&k| c[k] != 0).map(|k| Discard {
+        out.extend(bits(held).map(|k| Discard {
             kind: k as u8,
             shanten: UNREACHABLE,
             ukeire: 0,
         }));
         return;
     }
-    let sd = SuitDists::new(melds);
+    let t = tables();
     let sets = 4 - melds.len();
     let seven = melds.is_empty();
-    let mut h = *c;
-    let base_d = [sd.dist(&h, 0), sd.dist(&h, 1), sd.dist(&h, 2)];
-    let base_ps = pair_stats(&h);
-    // Table distances of each suit of `c` plus one tile of each rank (filled lazily per suit):
-    // a draw into a suit other than the discard's sees exactly that configuration. For a
-    // capped suit they are lower bounds; the exact values are computed on demand (`exact`).
-    let mut plus = [base_d[0]; 27];
-    let mut plus_done = 0u8;
-    let mut exact = [base_d[0]; 27];
-    let mut exact_done = 0u32;
-    // The 13 tiles left by discarding kind k (`h` holds them): per-suit distances, pair
-    // statistics, the missing counts of seven pairs and of the hand.
-    let after = |h: &Counts, k: usize| {
-        let sk = k / 9;
-        let mut d = base_d;
-        d[sk] = sd.dist(h, sk);
-        let mut ps = base_ps;
-        let x = h[k];
-        ps[sk].0 = ps[sk].0 + (x >> 1) - ((x + 1) >> 1);
-        ps[sk].1 = ps[sk].1 + (x & 1) - ((x + 1) & 1);
-        let al13 = prefer_empty_void_mask(crate::win::concealed_suits(h) ^ 7, allowed);
-        let std13 = standard_missing(&d, sets, al13);
-        let sp13 = if seven {
-            seven_pairs_missing(&ps, al13)
+    let valid = lanes::valid(sets);
+    let suit_tiles: [u32; 3] =
+        std::array::from_fn(|s| c[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
+    let base = [sd.dist(c, 0), sd.dist(c, 1), sd.dist(c, 2)];
+    let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
+    let dp = base.map(|d| lanes::pack(&d));
+    let ps14 = pair_stats(c);
+    // The standard form's count per void (kept suits' combination), and the hand's count.
+    let per_void: [u8; 3] = std::array::from_fn(|v| {
+        if allowed & (1 << v) != 0 {
+            combine(&base[(v + 1) % 3], &base[(v + 2) % 3], sets)
         } else {
             u8::MAX
-        };
-        (d, ps, sp13, std13.min(sp13))
-    };
-    // With `lowest_of`: the lowest missing count over that set, found first (each discard's
-    // facts kept for the pass below: they cost a table lookup or a capped-suit DP each).
-    let mut wanted = u32::MAX;
-    let mut lowest = 0u8;
-    let mut known: [Option<AfterDiscard>; 27] = [None; 27];
-    if let Some(set) = lowest_of {
-        wanted = set;
-        lowest = u8::MAX;
-        for k in 0..27 {
-            if c[k] != 0 && set & (1 << k) != 0 {
-                h[k] -= 1;
-                let a = after(&h, k);
-                lowest = lowest.min(a.3);
-                known[k] = Some(a);
-                h[k] += 1;
-            }
         }
-    }
-    for k in 0..27 {
-        if c[k] == 0 {
-            continue;
-        }
+    });
+    let m14 = per_void
+        .iter()
+        .copied()
+        .min()
+        .unwrap_or(u8::MAX)
+        .min(if seven {
+            SevenPairs::new(&ps14, allowed).missing
+        } else {
+            u8::MAX
+        });
+    let miss_lanes = [valid * m14 as u128, valid * (m14 + 1) as u128];
+    // Per partner suit o: the thresholds `miss13 − d_o(sets − m, 1 − p)` for miss13 = m14
+    // and m14 + 1 (a discard's count is one of them).
+    let part14: [[u128; 2]; 3] = std::array::from_fn(|o| {
+        let p = lanes::partner(dp[o], sets);
+        [
+            lanes::sat_sub(miss_lanes[0], p),
+            lanes::sat_sub(miss_lanes[1], p),
+        ]
+    });
+    // Voids whose two kept suits reach m14 without the third: any discard from the void
+    // suit keeps them.
+    let reach14 = (0..3).fold(0u8, |r, v| r | ((per_void[v] == m14) as u8) << v);
+
+    // First pass: every discard's shanten, from the discarded suit's new distances.
+    let draw_masks = draw_masks();
+    let mut dm13 = [0u128; 27];
+    let mut d13 = [0u128; 27];
+    let mut miss = [0u8; 27];
+    let mut lowest = u8::MAX;
+    let mut h = *c;
+    for k in bits(held) {
         let sk = k / 9;
         h[k] -= 1;
-        let (d, ps, sp13, miss13) = known[k].unwrap_or_else(|| after(&h, k));
-        if lowest_of.is_some() && (wanted & (1 << k) == 0 || miss13 != lowest) {
-            h[k] += 1;
+        let d = if sd.is_capped(sk) {
+            sd.packed(&h, sk)
+        } else {
+            let rank = t.rank_code(minus_code(codes[sk], k - 9 * sk));
+            // The draw masks of the discarded suit, loaded now with the record so that the
+            // discards' cache misses overlap (only where the ukeire may be wanted).
+            if lowest_of.is_none_or(|set| set & (1 << k) != 0) {
+                dm13[k] = draw_masks[rank];
+            }
+            t.packed(t.record_at(rank))
+        };
+        let ps = pairs_after(&ps14, c[k], sk);
+        let keeps = reach14 & (1 << sk) != 0
+            || (0..3).any(|v| {
+                v != sk && allowed & (1 << v) != 0 && lanes::lt(d, part14[3 - sk - v][1]) != 0
+            })
+            || (seven && SevenPairs::new(&ps, allowed).missing <= m14);
+        let m = if keeps { m14 } else { m14 + 1 };
+        d13[k] = d;
+        miss[k] = m;
+        if lowest_of.is_some_and(|set| set & (1 << k) != 0) {
+            lowest = lowest.min(m);
+        }
+        h[k] += 1;
+    }
+
+    // Per suit and lane: the ranks whose draw lowers the hand's own distance there, from
+    // the hand's suit plus each rank ("plus", looked up on first need: [`fill_low`]); and for
+    // a capped suit the exact distances of those draws, computed on demand.
+    let mut low = [[0u16; 10]; 3];
+    let mut low_done = 0u8;
+    let base_masks: [u128; 3] = std::array::from_fn(|s| {
+        if suit_tiles[s] <= 13 {
+            draw_masks[t.rank_code(codes[s])]
+        } else {
+            0
+        }
+    });
+    let mut exact = [0u128; 27];
+    let mut exact_done = 0u32;
+
+    for k in bits(held) {
+        let sk = k / 9;
+        let miss13 = miss[k];
+        let shanten = miss13 as i8 - 1;
+        if lowest_of.is_some_and(|set| set & (1 << k) == 0 || miss13 != lowest) {
             out.push(Discard {
                 kind: k as u8,
-                shanten: miss13 as i8 - 1,
+                shanten,
                 ukeire: 0, // not wanted by the ranking
             });
             continue;
         }
-        let mut ukeire = 0u32;
+        h[k] -= 1;
+        let mut dk = dp;
+        dk[sk] = d13[k];
+        let j = (miss13 - m14) as usize;
+        let own = lanes::sat_sub(miss_lanes[j], lanes::partner(d13[k], sets));
+        let mut part = [part14[0][j], part14[1][j], part14[2][j]];
+        part[sk] = own;
+        let thr = Thresholds::new(&part, allowed);
+        let sp = if seven {
+            SevenPairs::draws(&pairs_after(&ps14, c[k], sk), allowed, miss13)
+        } else {
+            0
+        };
+        let k_room = (c[k] - 1 < sd.cap[k] && c[k] - 1 + visible[k] < 4) as u32;
+        let room13 = room | k_room << k;
+        let odd13 = odd ^ 1 << k;
+        let mut lowers = 0u32; // kinds whose draw lowers the shanten
         for s in 0..3 {
-            let test = DrawTest::new(&d, s, sets, allowed, miss13);
-            // Seven pairs after a draw depends only on the drawn kind's count parity.
-            let sp_lower = |odd_before: bool| -> bool {
-                if !seven || sp13 > miss13 {
-                    return false;
-                }
-                let mut p2 = ps;
-                if odd_before {
-                    if p2[s].1 == 0 {
-                        return false; // no odd count in this suit: no draw can pair one
-                    }
-                    p2[s] = (p2[s].0 + 1, p2[s].1 - 1);
-                } else {
-                    p2[s].1 += 1;
-                }
-                seven_pairs_missing(&p2, allowed) < miss13
-            };
-            let (sp_odd, sp_even) = (sp_lower(true), sp_lower(false));
-            let ranks = sd.room(&h, visible, s);
-            if ranks == 0 || (test.hopeless() && !sp_odd && !sp_even) {
+            let ranks = (room13 >> (9 * s)) & 0x1ff;
+            if ranks == 0 {
                 continue;
             }
-            let mut same = [base_d[s]; 9];
-            let bound: &[SuitDist] = if s == sk {
-                if !test.hopeless() {
-                    sd.table_plus_each(&h, s, ranks, &mut same);
-                }
-                &same
-            } else {
-                if plus_done & (1 << s) == 0 && !test.hopeless() {
-                    sd.table_plus_each(c, s, sd.room(c, &[0; 27], s), &mut plus[s * 9..s * 9 + 9]);
-                    plus_done |= 1 << s;
-                }
-                &plus[s * 9..s * 9 + 9]
-            };
-            for (r, bound_r) in bound.iter().enumerate() {
-                if ranks & (1 << r) == 0 {
-                    continue;
-                }
-                let t = s * 9 + r;
-                let sp = if h[t] & 1 != 0 { sp_odd } else { sp_even };
-                let lowers = sp
-                    || (!test.hopeless()
-                        && test.lowers(bound_r)
-                        && (!sd.is_capped(s)
-                            || test.lowers(&if s == sk {
-                                sd.dist_plus(&h, t)
-                            } else {
-                                if exact_done & (1 << t) == 0 {
-                                    exact[t] = sd.dist_plus(c, t);
-                                    exact_done |= 1 << t;
-                                }
-                                exact[t]
-                            })));
-                if lowers {
-                    ukeire += (4 - h[t] - visible[t]) as u32;
-                }
+            let odd_s = (odd13 >> (9 * s)) & 0x1ff;
+            let mut mask = 0u32;
+            if sp & (1 << s) != 0 {
+                mask |= ranks & odd_s;
             }
+            if sp & (8 << s) != 0 {
+                mask |= ranks & !odd_s;
+            }
+            let th = thr.of[s];
+            let hope = thr.hope(dk[s], s);
+            if mask == ranks || hope == 0 {
+                lowers |= mask << (9 * s);
+                continue;
+            }
+            if !sd.is_capped(s) {
+                // Where a draw can beat its threshold, that threshold is the suit's own
+                // distance (see `discards_impl`): the ranks lowering it are the suit's
+                // configuration's draw masks at those lanes (one lookup per discard for the
+                // discarded suit, none for the others).
+                let dm = if s == sk { dm13[k] } else { base_masks[s] };
+                for l in lanes::indices(hope) {
+                    mask |= (dm >> (9 * l)) as u32 & 0x1ff;
+                }
+                lowers |= (mask & ranks) << (9 * s);
+                continue;
+            }
+            // A capped suit: the table's distances are lower bounds of the exact ones.
+            if low_done & (1 << s) == 0 && (s != sk || suit_tiles[s] <= 13) {
+                fill_low(c, room, s, &sd, &mut low[s]);
+                low_done |= 1 << s;
+            }
+            mask |= if s == sk {
+                // The discarded suit. At a lane it can still beat, its threshold is its
+                // own distance; the discard left that at the hand's (`dp`), or raised it by
+                // one ("hurt"). A draw's new distance lies between the hand's own suit plus
+                // that rank (shared by every discard) and one more, so: where not
+                // hurt, only the ranks of `low` can lower it; where hurt, those of `low`
+                // surely do. Only the rest are looked up. Drawing the discarded kind back
+                // restores the hand's own suit.
+                let kr = k - 9 * s;
+                let mut m = 0u32;
+                if ranks & (1 << kr) != 0 && lanes::lt(dp[s], th) != 0 {
+                    m |= 1 << kr;
+                }
+                let mut unsure = ranks & !(1 << kr);
+                if low_done & (1 << s) != 0 {
+                    let hurt = lanes::lt(dp[s], dk[s]) & hope;
+                    let (mut sure, mut soft) = (0u32, 0u32);
+                    for l in lanes::indices(hope) {
+                        if hurt & (0x80u128 << (8 * l)) != 0 {
+                            sure |= low[s][l] as u32;
+                        } else {
+                            soft |= low[s][l] as u32;
+                        }
+                    }
+                    if hurt == 0 {
+                        unsure &= soft;
+                    }
+                    if !sd.is_capped(s) {
+                        m |= sure & unsure;
+                        unsure &= !sure;
+                    }
+                }
+                if unsure != 0 {
+                    let (lo, hi) = minus_code(codes[s], kr);
+                    for r in bits(unsure) {
+                        if lanes::lt(t.packed(t.record_plus(lo, hi, r)), th) != 0
+                            && (!sd.is_capped(s)
+                                || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th) != 0)
+                        {
+                            m |= 1 << r;
+                        }
+                    }
+                }
+                m
+            } else {
+                // Another suit: a draw's new distance is the hand's suit plus that rank
+                // exactly, and where it can beat its threshold that threshold is the hand's
+                // own distance, so the ranks of `low` at those lanes are the answer (for a
+                // capped suit, candidates checked against the exact distances).
+                let mut m = 0u32;
+                for l in lanes::indices(hope) {
+                    m |= low[s][l] as u32;
+                }
+                m &= ranks;
+                if sd.is_capped(s) {
+                    for r in bits(m) {
+                        let tk = s * 9 + r;
+                        if exact_done & (1 << tk) == 0 {
+                            exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                            exact_done |= 1 << tk;
+                        }
+                        if lanes::lt(exact[tk], th) == 0 {
+                            m &= !(1 << r);
+                        }
+                    }
+                }
+                m
+            };
+            lowers |= mask << (9 * s);
+        }
+        // The weights are the hand's; the discarded kind has one copy more left to draw.
+        let others = lowers & !(1 << k);
+        let mut ukeire = (others & weight[0]).count_ones()
+            + 2 * (others & weight[1]).count_ones()
+            + 4 * (others & weight[2]).count_ones();
+        if lowers & (1 << k) != 0 {
+            ukeire += (4 - h[k] - visible[k]) as u32;
         }
         h[k] += 1;
         out.push(Discard {
             kind: k as u8,
-            shanten: miss13 as i8 - 1,
+            shanten,
             ukeire,
         });
     }
 }
 
-/// What discarding one kind leaves: per-suit distances, pair statistics, the missing counts
-/// of seven pairs and of the hand.
-type AfterDiscard = ([SuitDist; 3], [(u8, u8); 3], u8, u8);
+/// Fills `low` for suit `s`: per lane, the ranks of `room` whose draw lowers the distance of `c`'s suit
+/// `s` there (a superset for a capped suit: the table's distances are lower bounds), once
+/// per hand.
+#[inline(never)]
+fn fill_low(c: &Counts, room: u32, s: usize, sd: &SuitDists, low: &mut [u16; 10]) {
+    let t = tables();
+    let ranks = (room >> (9 * s)) & 0x1ff;
+    let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
+    let recs = t.records_plus_each(lo, hi, ranks);
+    let own = sd.packed(c, s);
+    for r in bits(ranks) {
+        for l in lanes::indices(lanes::lt(t.packed(recs[r]), own)) {
+            low[l] |= 1 << r;
+        }
+    }
+}
 
-/// Whether a draw into suit `s` lowers the standard-form missing count of a 13-tile hand
-/// whose per-suit distances are `d`, given only the suit's new distances.
+/// The split code of a suit ([`split_code`]) less one tile of rank `r`.
+#[inline(always)]
+fn minus_code((lo, hi): (u32, u32), r: usize) -> (u32, u32) {
+    const P5: [u32; 5] = [1, 5, 25, 125, 625];
+    if r < 4 {
+        (lo - P5[r], hi)
+    } else {
+        (lo, hi - P5[r - 4])
+    }
+}
+
+/// [`pair_stats`] after discarding one tile of a kind held `x` times in suit `s`.
+#[inline(always)]
+fn pairs_after(ps: &[(u8, u8); 3], x: u8, s: usize) -> [(u8, u8); 3] {
+    let mut p = *ps;
+    p[s].0 = p[s].0 + ((x - 1) >> 1) - (x >> 1);
+    p[s].1 = p[s].1 + ((x - 1) & 1) - (x & 1);
+    p
+}
+
+/// Seven pairs of a hand from its [`pair_stats`], per allowed void `v`: with `full` pairs and
+/// `odd` odd counts in the two kept suits (`need = 7 − full`), the count is `need` when
+/// `odd ≥ need`, else `odd + 2 (need − odd)`.
+struct SevenPairs {
+    /// The lowest count over the allowed voids.
+    missing: u8,
+}
+
+impl SevenPairs {
+    /// `(full, odd, count)` keeping the two suits other than `v`.
+    #[inline(always)]
+    fn of_void(ps: &[(u8, u8); 3], v: usize) -> (u8, u8, u8) {
+        let (a, b) = (ps[(v + 1) % 3], ps[(v + 2) % 3]);
+        let (full, odd) = (a.0 + b.0, a.1 + b.1);
+        if full >= 7 {
+            return (full, odd, 0);
+        }
+        let need = 7 - full;
+        let one = need.min(odd);
+        (full, odd, one + 2 * (need - one))
+    }
+
+    #[inline(always)]
+    fn new(ps: &[(u8, u8); 3], allowed: u8) -> SevenPairs {
+        let mut missing = u8::MAX;
+        for v in 0..3 {
+            if allowed & (1 << v) != 0 {
+                missing = missing.min(Self::of_void(ps, v).2);
+            }
+        }
+        SevenPairs { missing }
+    }
+
+    /// Which draws lower the count of a 13-tile hand whose missing count is `miss13`: bit s
+    /// drawing onto an odd count of suit s, bit 3 + s onto an even one. A draw into `s` counts
+    /// only for the voids `v ≠ s` whose count is `miss13` (dropping `s` ignores the draw);
+    /// there pairing an odd count always lowers it (while `need ≥ 1`), a new single only
+    /// while `odd < need`.
+    #[inline(always)]
+    fn draws(ps: &[(u8, u8); 3], allowed: u8, miss13: u8) -> u8 {
+        let mut lowers = 0u8;
+        for v in 0..3 {
+            if allowed & (1 << v) == 0 {
+                continue;
+            }
+            let (full, odd, count) = Self::of_void(ps, v);
+            if full >= 7 || count != miss13 {
+                continue;
+            }
+            let others = 7 & !(1u8 << v);
+            lowers |= others;
+            if odd < 7 - full {
+                lowers |= others << 3;
+            }
+        }
+        lowers
+    }
+}
+
+/// The set bits of `m`, lowest first.
+#[inline(always)]
+fn bits(m: u32) -> Bits {
+    Bits(m)
+}
+
+/// Iterator of [`bits`].
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+/// Byte-lane arithmetic on eight kinds' counts in a `u64` (every lane below 128).
+mod bytes {
+    pub const ONES: u64 = 0x0101_0101_0101_0101;
+    pub const HIGH: u64 = ONES * 0x80;
+
+    /// 0x80 in each lane where `a < b`.
+    #[inline(always)]
+    pub fn lt(a: u64, b: u64) -> u64 {
+        ((b | HIGH) - a - ONES) & HIGH
+    }
+
+    /// 0x80 in each nonzero lane.
+    #[inline(always)]
+    pub fn nonzero(a: u64) -> u64 {
+        (a + ONES * 0x7f) & HIGH
+    }
+
+    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    pub fn widen(flags: u64) -> u64 {
+        (flags - (flags >> 7)) | flags
+    }
+
+    /// One bit per lane (bit j for lane j) from high-bit flags: the multiply collects them.
+    #[inline(always)]
+    pub fn gather(flags: u64) -> u32 {
+        (((flags >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+}
+
+/// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
+/// ([`crate::suit_table::SuitTables::packed`]). Every lane stays below 128, so subtracting
+/// from `x | HIGH` never borrows across lanes.
+mod lanes {
+    use crate::shanten::SuitDist;
+
+    pub const ONES: u128 = u128::from_le_bytes([1; 16]);
+    pub const HIGH: u128 = ONES * 0x80;
+
+    /// 0x80 in each lane where `a < b`.
+    #[inline(always)]
+    pub fn lt(a: u128, b: u128) -> u128 {
+        ((b | HIGH) - a - ONES) & HIGH
+    }
+
+    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    fn widen(flags: u128) -> u128 {
+        (flags - (flags >> 7)) | flags
+    }
+
+    /// Lane-wise `max(a − b, 0)`.
+    #[inline(always)]
+    pub fn sat_sub(a: u128, b: u128) -> u128 {
+        let d = (a | HIGH) - b;
+        d & !HIGH & widen(d & HIGH)
+    }
+
+    /// Lane-wise maximum.
+    #[inline(always)]
+    pub fn max(a: u128, b: u128) -> u128 {
+        let keep_a = widen(((a | HIGH) - b) & HIGH);
+        (a & keep_a) | (b & !keep_a)
+    }
+
+    /// The indices of the lanes (0–9) whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    pub fn indices(flags: u128) -> impl Iterator<Item = usize> {
+        use super::bytes::gather;
+        super::bits(gather(flags as u64) | gather((flags >> 64) as u64) << 8)
+    }
+
+    /// 0x80 in each nonzero lane.
+    #[inline(always)]
+    pub fn nonzero(a: u128) -> u128 {
+        (a + ONES * 0x7f) & HIGH
+    }
+
+    /// One in each lane `(m, p)` with `m ≤ sets`.
+    #[inline(always)]
+    pub fn valid(sets: usize) -> u128 {
+        ONES & ((1u128 << (16 * (sets + 1))) - 1)
+    }
+
+    /// The partner's view: lane `(m, p)` gets lane `(sets − m, 1 − p)` (`2m + p` ↦
+    /// `2 sets + 1 − (2m + p)`, a byte reversal), lanes past `sets` zero.
+    #[inline(always)]
+    pub fn partner(d: u128, sets: usize) -> u128 {
+        d.swap_bytes() >> (8 * (14 - 2 * sets))
+    }
+
+    #[inline(always)]
+    pub fn pack(d: &SuitDist) -> u128 {
+        let mut x = 0u128;
+        for m in 0..5 {
+            x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
+        }
+        x
+    }
+}
+
+/// Per suit `s`: the lane-wise thresholds below which a draw into `s` lowers the standard form
+/// of a 13-tile hand with packed distances `dp` and missing count `miss13`.
 ///
 /// Dropping `s` (void = `s`) ignores the draw, so only the allowed voids `v ≠ s` matter; they
 /// keep `s` with the third suit `o`, and the new missing count is
 /// `min over (m, p) of d'_s(m, p) + d_o(sets − m, 1 − p)`. The draw lowers it iff some
-/// `d'_s(m, p) ≤ miss13 − 1 − min_o d_o(sets − m, 1 − p)`: one threshold per `(m, p)`. A draw
-/// lowers a distance by at most one, so when every threshold is below `d_s(m, p) − 1` no draw
-/// into `s` can help ([`DrawTest::hopeless`]).
-struct DrawTest {
-    /// Thresholds `[p][m]`, −1 where unreachable.
-    thr: [[i8; 5]; 2],
-    hopeless: bool,
+/// `d'_s(m, p) < miss13 − d_o(sets − m, 1 − p)`: one threshold per lane, the largest over the
+/// kept partners (zero, never beaten, where no partner leaves room).
+struct Thresholds {
+    of: [u128; 3],
 }
 
-impl DrawTest {
-    // `m` indexes two rows of `other` and, reversed (`sets − m`), the partner's distances:
-    // an iterator over one of them would hide the pairing the formula above describes.
-    #[allow(clippy::needless_range_loop)]
-    fn new(d: &[SuitDist; 3], s: usize, sets: usize, allowed: u8, miss13: u8) -> DrawTest {
-        let mut other = [[u8::MAX; 5]; 2]; // min over kept partners of d_o(sets − m, 1 − p)
-        for v in 0..3 {
-            if v == s || allowed & (1 << v) == 0 {
-                continue;
-            }
-            let o = &d[3 - s - v];
-            for m in 0..=sets {
-                other[0][m] = other[0][m].min(o.1[sets - m]);
-                other[1][m] = other[1][m].min(o.0[sets - m]);
-            }
-        }
-        let mut thr = [[-1i8; 5]; 2];
-        let mut hopeless = true;
-        for p in 0..2 {
-            let ds = if p == 0 { &d[s].0 } else { &d[s].1 };
-            for m in 0..=sets {
-                let t = miss13 as i16 - 1 - other[p][m] as i16;
-                if t >= 0 {
-                    thr[p][m] = t as i8;
-                    hopeless &= (ds[m] as i16) - 1 > t;
+impl Thresholds {
+    /// From each partner suit's thresholds `part(o)` (`miss13 − d_o(sets − m, 1 − p)`,
+    /// lane-wise, zero where not positive).
+    #[inline(always)]
+    fn new(part: &[u128; 3], allowed: u8) -> Thresholds {
+        let mut of = [0u128; 3];
+        for (s, th) in of.iter_mut().enumerate() {
+            for v in 0..3 {
+                if v != s && allowed & (1 << v) != 0 {
+                    *th = lanes::max(*th, part[3 - s - v]);
                 }
             }
         }
-        DrawTest { thr, hopeless }
+        Thresholds { of }
     }
 
+    /// The lanes where a draw into suit `s` (distances `d`) can beat its threshold: a draw
+    /// lowers a distance by at most one, so `d ≤ threshold` with a threshold ≥ 1.
     #[inline(always)]
-    fn hopeless(&self) -> bool {
-        self.hopeless
-    }
-
-    #[inline(always)]
-    fn lowers(&self, nd: &SuitDist) -> bool {
-        let mut hit = false;
-        for m in 0..5 {
-            hit |= (nd.0[m] as i8) <= self.thr[0][m];
-            hit |= (nd.1[m] as i8) <= self.thr[1][m];
-        }
-        hit
+    fn hope(&self, d: u128, s: usize) -> u128 {
+        let th = self.of[s];
+        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
     }
 }
 
@@ -379,22 +713,15 @@ impl SuitDists {
         }
     }
 
-    /// Ranks (bit r) of suit `s` worth drawing into `h`: a copy is left unseen and the cap
-    /// allows one more. (A suit of 14 tiles takes no draw: its configuration is full.)
+    /// [`SuitDists::dist`] packed ([`lanes`]).
     #[inline]
-    fn room(&self, h: &Counts, visible: &Counts, s: usize) -> u32 {
-        let hs = &h[s * 9..s * 9 + 9];
-        if hs.iter().map(|&x| x as u32).sum::<u32>() >= 14 {
-            return 0;
+    fn packed(&self, h: &Counts, s: usize) -> u128 {
+        if self.capped & (1 << s) != 0 {
+            lanes::pack(&self.dist(h, s))
+        } else {
+            let t = tables();
+            t.packed(t.record(&h[s * 9..s * 9 + 9]))
         }
-        let mut m = 0u32;
-        for r in 0..9 {
-            let t = s * 9 + r;
-            if h[t] < self.cap[t] && h[t] + visible[t] < 4 {
-                m |= 1 << r;
-            }
-        }
-        m
     }
 
     #[inline(always)]
@@ -407,20 +734,6 @@ impl SuitDists {
         let mut h2 = *h;
         h2[t] += 1;
         self.dist(&h2, t / 9)
-    }
-
-    /// Table distances of suit `s` of `h` plus one tile of each rank in `ranks`, into
-    /// `out[r]`: exact for an uncapped suit, a lower bound for a capped one (the caps only
-    /// remove targets).
-    fn table_plus_each(&self, h: &Counts, s: usize, ranks: u32, out: &mut [SuitDist]) {
-        let t = tables();
-        let (lo, hi) = split_code(&h[s * 9..s * 9 + 9]);
-        let recs = t.records_plus_each(lo, hi, ranks);
-        for r in 0..9 {
-            if ranks & (1 << r) != 0 {
-                out[r] = t.distances(recs[r]);
-            }
-        }
     }
 }
 

@@ -210,6 +210,7 @@ pub struct FanResult {
 /// assert_eq!((f.raw, f.capped, f.points), (4, 4, 8));
 /// assert!(fan(&parse_counts("11122233355578m").unwrap(), &[], 6, 0, &r, None).unwrap().is_none());
 /// ```
+#[inline]
 pub fn fan(
     c: &Counts,
     melds: &[Meld],

@@ -34,6 +34,7 @@ pub struct ShantenParts {
 /// let c = parse_counts("147m258p369s1234m").unwrap();
 /// assert!(shanten(&c, &[], None).unwrap() >= 4);
 /// ```
+#[inline]
 pub fn shanten(c: &Counts, melds: &[Meld], void: Option<u8>) -> Result<i8, EvalError> {
     validate(c, melds, void, Size::Either)?;
     Ok(shanten_unchecked(c, melds, void))
@@ -48,6 +49,7 @@ pub fn shanten(c: &Counts, melds: &[Meld], void: Option<u8>) -> Result<i8, EvalE
 /// assert_eq!((p.total, p.seven_pairs), (0, 0));
 /// assert_eq!(p.standard, 0); // 11 234 567 + 123 45 ... waits too
 /// ```
+#[inline]
 pub fn shanten_parts(
     c: &Counts,
     melds: &[Meld],

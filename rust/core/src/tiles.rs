@@ -189,9 +189,62 @@ pub fn void_from_i64(v: i64) -> Result<Option<u8>, EvalError> {
     }
 }
 
+/// The tile total of `c` and whether any count exceeds 4, a byte lane per kind: kinds 0–7,
+/// 8–15, 16–23 and 24–26 as four `u64` words. A lane `x` is over 4 exactly when bit 7 of
+/// `x | ((x & 0x7f) + 0x7b)` is set (no carry leaves a lane); once none is, the four words'
+/// lane-wise sum stays below 17 per lane, and one multiply adds the eight lanes.
+#[inline(always)]
+fn count_words(c: &Counts) -> (u32, bool) {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let word = |i: usize| u64::from_le_bytes(c[i..i + 8].try_into().unwrap());
+    // Kinds 19–26 shifted down to lanes 0–4: the last three kinds in lanes 0–2.
+    let (a, b, d, e) = (word(0), word(8), word(16), word(19) >> 40);
+    let over = |x: u64| (x | ((x & LOW7) + 0x7b * ONES)) & HIGH;
+    if over(a) | over(b) | over(d) | over(e) != 0 {
+        return (0, true);
+    }
+    let sum = (a + b + d + e).wrapping_mul(ONES) >> 56;
+    (sum as u32, false)
+}
+
+impl Size {
+    #[inline(always)]
+    fn accepts(self, total: u32) -> bool {
+        match self {
+            Size::Fourteen => total == 14,
+            Size::Thirteen => total == 13,
+            Size::Either => total == 13 || total == 14,
+        }
+    }
+}
+
 /// Validates counts, melds, void and the tile total; every checked entry point starts here so
 /// the unchecked fast paths can index tables without bounds worries.
+///
+/// Inlined into each entry point: a valid hand without melds costs a few word operations
+/// (with the entry point's constant size, and often a constant void, folded in); melds and
+/// every error take [`validate_full`].
+#[inline(always)]
 pub(crate) fn validate(
+    c: &Counts,
+    melds: &[Meld],
+    void: Option<u8>,
+    size: Size,
+) -> Result<(), EvalError> {
+    if melds.is_empty() && void.is_none_or(|v| v <= 2) {
+        let (total, over) = count_words(c);
+        if !over && size.accepts(total) {
+            return Ok(());
+        }
+    }
+    validate_full(c, melds, void, size)
+}
+
+/// [`validate`] in full: melds, and naming what is wrong.
+#[inline(never)]
+fn validate_full(
     c: &Counts,
     melds: &[Meld],
     void: Option<u8>,
@@ -211,15 +264,10 @@ pub(crate) fn validate(
         }
     }
     let total = if melds.is_empty() {
-        // Fast path (the common case): a branch-free pass the compiler vectorises; the slow
-        // loop below only runs to name the offending kind.
-        let mut total = 0u32;
-        let mut over = 0u8;
-        for &x in c.iter() {
-            total += x as u32;
-            over |= (x > 4) as u8;
-        }
-        if over != 0 {
+        // Fast path (the common case): the 27 counts as four u64 words, checked and summed
+        // eight lanes at a time; the slow search below only runs to name the offending kind.
+        let (total, over) = count_words(c);
+        if over {
             let k = c.iter().position(|&x| x > 4).unwrap_or(0);
             return Err(EvalError::TooManyCopies {
                 kind: k as u8,

@@ -26,6 +26,7 @@ pub struct Wait {
 /// let c = parse_counts("11122233345m99m").unwrap();
 /// assert_eq!(wait_mask(&c, &[], None), Ok(1 << 2 | 1 << 5 | 1 << 8)); // 3m 6m 9m
 /// ```
+#[inline]
 pub fn wait_mask(c: &Counts, melds: &[Meld], void: Option<u8>) -> Result<u32, EvalError> {
     validate(c, melds, void, Size::Thirteen)?;
     Ok(wait_mask_unchecked(c, melds, void))

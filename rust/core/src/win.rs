@@ -46,6 +46,7 @@ pub(crate) fn all_even(c: &Counts) -> bool {
 /// let seven_pairs = parse_counts("11223344m5555p66p").unwrap();
 /// assert_eq!(is_win(&seven_pairs, &[], None), Ok(true));
 /// ```
+#[inline]
 pub fn is_win(c: &Counts, melds: &[Meld], void: Option<u8>) -> Result<bool, EvalError> {
     validate(c, melds, void, Size::Fourteen)?;
     Ok(is_win_unchecked(c, melds, void))
