@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +33,6 @@ from xuezhan.tournament.report import (
 
 ROOT = Path(__file__).parents[1]
 SNAPSHOT = Path(__file__).parent / "snapshots" / "tournament_report.txt"
-CHROMIUM = os.environ.get("XUEZHAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 HEADER = ReportHeader(
     name="synthetic",
     hands=240,
@@ -252,18 +250,6 @@ def test_study_terminal_tables_keep_labels_whole_aligned_and_one_decimals_per_ro
 
 
 # ----------------------------------------------------------------------------- pages in Chromium
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright import sync_api
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _overflow(browser, page_path: Path) -> tuple[int, list[str]]:

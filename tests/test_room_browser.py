@@ -6,20 +6,15 @@ setting kept over a reload. Screenshots go to ``test-artifacts/``."""
 from __future__ import annotations
 
 import itertools
-import os
-import shutil
 import time
-from pathlib import Path
 
 import pytest
+from _browser import ART
 from _room_helpers import live_server
-from playwright import sync_api
 
 from xuezhan.serve.app import create_app
 from xuezhan.serve.tables import Limits, Pace, Room
 
-CHROMIUM = os.environ.get("XUEZHAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ART = Path(__file__).resolve().parents[1] / "test-artifacts"
 #: Each page is a new browser with its own player secret, and a name belongs to the first
 #: browser that played with it (the standings): one name per page.
 _PLAYER = itertools.count(1)
@@ -34,20 +29,6 @@ def base():
     )
     with live_server(create_app(room)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
-    ART.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"],
-        )
-        yield b
-        b.close()
 
 
 def _open_table(page, base, bots=("greedy", "value", "random")) -> str:

@@ -7,36 +7,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
-import pytest
+from _browser import ART
 from _room_helpers import free_port, live_server
-from playwright import sync_api
 from websockets.sync.client import connect
 
 from xuezhan.serve.app import create_app
 from xuezhan.serve.ledger import Ledger
 from xuezhan.serve.tables import Pace, Room
-
-CHROMIUM = os.environ.get("XUEZHAN_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ART = Path(__file__).resolve().parents[1] / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
-    ART.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _room(db: str = ":memory:", turn: float = 20.0) -> Room:

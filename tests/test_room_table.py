@@ -12,9 +12,9 @@ import re
 import time
 
 import pytest
+from _browser import ART
 from _room_helpers import live_server
 from playwright import sync_api
-from test_room_browser import ART, CHROMIUM
 
 from xuezhan.serve.app import create_app
 from xuezhan.serve.tables import Limits, Pace, Room
@@ -31,19 +31,6 @@ def base():
     )
     with live_server(create_app(room)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from pathlib import Path
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
-    ART.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 _PLAYER = itertools.count(1)
@@ -376,7 +363,7 @@ def test_lobby_table_and_replay_fit_the_screen(base, browser, width):
 def test_a_table_that_does_not_exist_says_so_instead_of_reconnecting(base, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(base + "/table/t999999")
-    page.wait_for_function("document.getElementById('message').textContent.includes('no such table')")
+    page.wait_for_function("document.getElementById('message').textContent.toLowerCase().includes('no such table')")
     page.wait_for_timeout(1500)  # the page used to retry every second, saying "reconnecting…"
     assert "reconnecting" not in page.inner_text("#message")
     assert page.inner_text("#turn") == "No such table"
