@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 import click
 
@@ -26,11 +26,27 @@ __all__ = [
     "fail",
     "interrupted",
     "one_line",
+    "prepared_run",
     "run_options",
     "run_to_folder",
 ]
 
+if TYPE_CHECKING:  # pragma: no cover
+    from xuezhan.tournament.options import RunOptions
+
 T = TypeVar("T")
+
+
+class _RunConfig(Protocol):
+    """What :func:`prepared_run` needs of a tournament's or a study's configuration."""
+
+    @property
+    def output(self) -> str | None: ...
+
+    def replace(self, **changes: Any) -> Any: ...
+
+
+C = TypeVar("C", bound=_RunConfig)
 
 FINDING = 1
 BAD_INPUT = 2
@@ -124,6 +140,43 @@ def check_output_folder(out: Path) -> None:
             pass
     except OSError as exc:
         raise BadInput(f"output folder {out}: cannot write there: {exc.strerror or exc}") from None
+
+
+def prepared_run(
+    config: C,
+    file: Path,
+    *,
+    output: Path | None,
+    hands: int | None,
+    seed: int | None,
+    workers: int | None,
+    resume: bool,
+    overwrite: bool,
+    progress: bool | None,
+    csv_: bool,
+    executor: str,
+    address: str | None,
+) -> tuple[C, Path, RunOptions]:
+    """The run the flags of :func:`run_options` ask for: ``config`` with the command line's
+    ``--hands``, ``--seed`` and ``--workers``; its output folder (``--output``, else the file's
+    ``output``, else ``results/<file name>``); and the run's options. A bad value raises the
+    configuration's error (:class:`~xuezhan.tournament.config.ConfigError`, a ``ValueError``)."""
+    from xuezhan.tournament.options import RunOptions
+
+    changes = {k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers)) if v is not None}
+    if changes:
+        config = config.replace(**changes)
+    out = output or (Path(config.output) if config.output else Path("results") / file.stem)
+    options = RunOptions(
+        output=out,
+        resume=resume,
+        overwrite=overwrite,
+        progress=progress,
+        csv=csv_,
+        executor=executor,
+        address=address,
+    )
+    return config, out, options
 
 
 def run_options(command: Callable[..., Any]) -> Callable[..., Any]:

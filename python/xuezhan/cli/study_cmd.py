@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from xuezhan.cli._common import BadInput, check_output_folder, run_options, run_to_folder
+from xuezhan.cli._common import BadInput, check_output_folder, prepared_run, run_options, run_to_folder
 
 __all__ = ["COMMANDS", "study_command"]
 
@@ -37,23 +37,12 @@ def study_command(
     from xuezhan.study import load_study
     from xuezhan.study.runner import play_study
     from xuezhan.tournament.config import ConfigError
-    from xuezhan.tournament.options import RunOptions
 
     try:
-        config = load_study(file)
-        changes = {k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers)) if v is not None}
-        if changes:
-            config = config.replace(**changes)
-        out = output or (Path(config.output) if config.output else Path("results") / file.stem)
-        options = RunOptions(
-            output=out,
-            resume=resume,
-            overwrite=overwrite,
-            progress=progress,
-            csv=csv_,
-            executor=executor,
-            address=address,
-        )
+        config, out, options = prepared_run(
+            load_study(file), file, output=output, hands=hands, seed=seed, workers=workers, resume=resume,
+            overwrite=overwrite, progress=progress, csv_=csv_, executor=executor, address=address,
+        )  # fmt: skip
     except (ConfigError, ValueError) as exc:
         raise BadInput(str(exc)) from None
     check_output_folder(out)

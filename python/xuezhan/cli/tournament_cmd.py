@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from xuezhan.cli._common import BadInput, check_output_folder, run_options, run_to_folder
+from xuezhan.cli._common import BadInput, check_output_folder, prepared_run, run_options, run_to_folder
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,27 +54,16 @@ def tournament_command(
 ) -> None:
     """Play the tournament defined in FILE (TOML) and report the results."""
     from xuezhan.tournament import ConfigError, load_config, run
-    from xuezhan.tournament.options import RunOptions
 
     try:
-        config = load_config(file)
-        changes = {k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers)) if v is not None}
-        if changes:
-            config = config.replace(**changes)
-        out = output or (Path(config.output) if config.output else Path("results") / file.stem)
+        config, out, options = prepared_run(
+            load_config(file), file, output=output, hands=hands, seed=seed, workers=workers, resume=resume,
+            overwrite=overwrite, progress=progress, csv_=csv_, executor=executor, address=address,
+        )  # fmt: skip
         if hand_logs:
             from xuezhan.tournament.hand_logs import LOG_DIR
 
             config = config.replace(hand_logs=str(out / LOG_DIR))
-        options = RunOptions(
-            output=out,
-            resume=resume,
-            overwrite=overwrite,
-            progress=progress,
-            csv=csv_,
-            executor=executor,
-            address=address,
-        )
         config.build_rules()  # fail early, naming the bad rule field
         from xuezhan.tournament.driver import check_programs
 
