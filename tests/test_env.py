@@ -337,18 +337,22 @@ def _strategy_pick(env, strategies):
     return pick
 
 
+def _greedy_env(preset: str, seed: int):
+    """An environment reset to ``seed`` with four greedy bots choosing for it: (env, its round, pick)."""
+    env = xe.aec_env(preset)
+    env.reset(seed=seed)
+    bots = [GreedyStrategy() for _ in range(4)]
+    for s, b in enumerate(bots):
+        b.reset(s, env.rules)
+    return env, env.round, _strategy_pick(env, bots)
+
+
 def test_winner_is_terminated_while_the_hand_goes_on():
     """R4.5: a seat that wins is terminated at once and never selected to act again while
     the others play on; it is stepped out with None when the hand ends."""
     found = 0
     for seed in range(12):
-        env = xe.aec_env("leshan")
-        env.reset(seed=seed)
-        rnd = env.round
-        bots = [GreedyStrategy() for _ in range(4)]
-        for s, b in enumerate(bots):
-            b.reset(s, env.rules)
-        pick = _strategy_pick(env, bots)
+        env, rnd, pick = _greedy_env("leshan", seed)
         winners: set[str] = set()
         for agent in env.agent_iter():
             obs, _r, term, trunc, _i = env.last()
@@ -372,13 +376,7 @@ def test_r14_winner_stays_and_acts_again():
     again (its locked turns) until the hand ends, and observations show its winning tiles."""
     found = 0
     for seed in range(12):
-        env = xe.aec_env("xueliu")
-        env.reset(seed=seed)
-        rnd = env.round
-        bots = [GreedyStrategy() for _ in range(4)]
-        for s, b in enumerate(bots):
-            b.reset(s, env.rules)
-        pick = _strategy_pick(env, bots)
+        env, rnd, pick = _greedy_env("xueliu", seed)
         for agent in env.agent_iter():
             obs, _r, term, trunc, _i = env.last()
             if term or trunc:

@@ -43,7 +43,7 @@ from xuezhan.engine.events import Discard, Voids
 from xuezhan.engine.round import Round
 from xuezhan.engine.setup import DIRECTIONS, default_exchange, default_void
 from xuezhan.engine.state import ClaimWindow, HandState, KongRecord, Phase
-from xuezhan.tiles import TILE_STR, meld_kind, meld_size
+from xuezhan.tiles import meld_kind, meld_size, tile_kind
 
 __all__ = ["DeterminizeError", "determinize"]
 
@@ -100,7 +100,7 @@ def _constraints(rnd: HandState, seat: int) -> tuple[dict[int, bytearray], dict[
             after_voids = True
             last.clear()
         elif isinstance(e, Discard):
-            k = _kind(e.tile)
+            k = tile_kind(e.tile)
             discarded[e.seat][k] += 1
             if after_voids:
                 last[e.seat] = k
@@ -128,10 +128,6 @@ def _constraints(rnd: HandState, seat: int) -> tuple[dict[int, bytearray], dict[
             old = need.get(to, bytes(27))
             need[to] = bytearray(max(a, b) for a, b in zip(req, old, strict=True))
     return need, banned
-
-
-def _kind(tile: str) -> int:
-    return TILE_STR.index(tile)
 
 
 def _sample_hands(
