@@ -4,6 +4,7 @@
     python benchmarks/study.py --hands 100000      # a smaller study (extrapolate linearly)
     python benchmarks/study.py --rows 1000000 --hands 0   # only the report over synthetic rows
     python benchmarks/study.py --quick             # smoke run
+    python benchmarks/study.py --preset xueliu     # the same with winners staying in (R14)
 
 The played study is the ``xuezhan study`` path: one variant, the quick line-up ``random,
 greedy, value, value``, duplicate seating, ``--workers`` processes (default: all cores),
@@ -71,6 +72,7 @@ def synthetic(rows: int, variants: int = 4, seed: int = 0) -> pd.DataFrame:
                     "dealer": seat == (hand // 4) % 4,
                     "delta": delta,
                     "won": won,
+                    "wins": won.astype(int),
                     "win_order": np.where(won, 1, 0),
                     "self_draw": won & (delta > 10),
                     "fan": np.where(won, delta // 4, 0),
@@ -103,7 +105,7 @@ def _peak_mb(who: int) -> float:
     return resource.getrusage(who).ru_maxrss / 1024  # Linux: kilobytes
 
 
-def played(hands: int, workers: int, chunk: int) -> dict[str, float]:
+def played(hands: int, workers: int, chunk: int, preset: str = "leshan") -> dict[str, float]:
     """Play and report a one-variant study of ``hands`` hands; its figures."""
     study = {
         "name": "bench",
@@ -112,6 +114,7 @@ def played(hands: int, workers: int, chunk: int) -> dict[str, float]:
         "seed": 1,
         "chunk": chunk,
         "workers": workers,
+        "rules": {"preset": preset},
         "variants": [{"max_fan": [5]}],
     }
     with tempfile.TemporaryDirectory() as tmp:
@@ -144,14 +147,15 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=0, help="hands per chunk (0: automatic)")
     ap.add_argument("--rows", type=int, default=0, help="rows of the synthetic report table (0: none)")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--preset", default="leshan", help="the rule preset played (leshan, chengdu, xueliu)")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     if args.quick:
         args.rows, args.hands, args.repeats = 20_000, 400, 1
     if args.hands:
-        r = played(args.hands, args.workers, args.chunk)
+        r = played(args.hands, args.workers, args.chunk, args.preset)
         total = r["play_s"] + r["report_s"]
-        print(f"one-variant study, line-up random, greedy, value, value; {os.cpu_count()} cores")
+        print(f"one-variant study, {args.preset}, line-up random, greedy, value, value; {os.cpu_count()} cores")
         print(
             f"{'hands':>10} {'wall s':>8} {'hands/s':>8} {'main MB':>8} {'worker MB':>9} "
             f"{'files':>5} {'report s':>8} {'1M hands, min':>13}"
