@@ -43,11 +43,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from xuezhan.documents import DocumentError, HandLog
 from xuezhan.engine.actions import ESCAPE, Action
+from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.events import Draw, Peng
 from xuezhan.engine.log import ReplayMismatch, replay_log
 from xuezhan.engine.round import Round
 from xuezhan.search import ActionEstimate, estimate_actions
-from xuezhan.tiles import TILE_STR
+from xuezhan.tiles import TILE_STR, format_tiles
 
 __all__ = [
     "FORMAT",
@@ -104,7 +105,7 @@ class Position(_Model):
 
     turn: int = Field(description="Turns begun in the hand so far (a draw or a peng begins one; 0 before play).")
     phase: Literal["exchange", "void", "turn", "claim"] = Field(description="The kind of decision.")
-    hand: str = Field(description="The seat's concealed tiles, drawn tile included.")
+    hand: str = Field(description='The seat\'s concealed tiles, drawn tile included ("1122m9p").')
     drawn: str | None = Field(description="The tile just drawn (a turn after a draw), else null.")
     claim_tile: str | None = Field(description="The tile that could be claimed (a claim), else null.")
     claim_from: int | None = Field(description="The seat that offered it (a claim), else null.")
@@ -141,6 +142,11 @@ class Review(_Model):
     decisions: list[Decision] = Field(description="Every decision with a choice, in play order.")
     by_loss: list[int] = Field(description="Indices into decisions, largest loss first (ties in play order).")
     total_loss: float = Field(description="Sum of the decisions' losses.")
+    unreviewed: list[int] = Field(
+        default_factory=list,
+        description="Log lines of decisions with no estimate: no round consistent with the seat's view was "
+        "found (a winner's locked hand, R14, can make that rare case).",
+    )
 
 
 def _tile(k: int) -> str | None:
@@ -164,7 +170,7 @@ def _value(e: ActionEstimate) -> ActionValue:
 def _position(rnd: Round, seat: int) -> Position:
     obs = rnd.observation(seat)
     turn = sum(1 for e in rnd.events if (isinstance(e, Draw) and not e.replacement) or isinstance(e, Peng))
-    hand = "".join(TILE_STR[k] * n for k, n in enumerate(obs.hand) if n)
+    hand = format_tiles(obs.hand)
     return Position(
         turn=turn,
         phase=obs.phase,  # type: ignore[arg-type]  # a pending decision is never "over"
@@ -251,14 +257,19 @@ def review_log(
         raise ReviewError(f"seed: expected a whole number, got {seed!r}")
     total = count_decisions(log, seat)  # also checks that the log reproduces, before any rollout
     decisions: list[Decision] = []
+    unreviewed: list[int] = []
 
     def review(rnd: Round, action: Action, index: int) -> None:
         if not _decides(rnd, seat, action):
             return
         if deadline is not None and time.monotonic() > deadline:
-            raise ReviewTimeout(len(decisions), total)
+            raise ReviewTimeout(len(decisions) + len(unreviewed), total)
         rng = random.Random(f"xuezhan review {seed} {index}")  # str seeds hash with SHA-512: stable
-        ests, estimated = _estimates(rnd, seat, action, rollouts, rng, policy)
+        try:
+            ests, estimated = _estimates(rnd, seat, action, rollouts, rng, policy)
+        except DeterminizeError:
+            unreviewed.append(log.line_of(index))
+            return
         mine = next(e for e in ests if e.action == action)
         played = _value(mine)
         loss = max(0.0, ests[0].mean - mine.mean)
@@ -277,7 +288,7 @@ def review_log(
             )
         )
         if progress is not None:
-            progress(len(decisions), total)
+            progress(len(decisions) + len(unreviewed), total)
 
     rnd = _replayed(log, review)
     order = sorted(range(len(decisions)), key=lambda i: (-decisions[i].loss, i))
@@ -294,4 +305,5 @@ def review_log(
         decisions=decisions,
         by_loss=order,
         total_loss=round(sum(d.loss for d in decisions), 6),
+        unreviewed=unreviewed,
     )
