@@ -14,7 +14,6 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Callable
-
 from typing import TYPE_CHECKING
 
 import click
@@ -45,7 +44,7 @@ MAX_TOP = 20
     show_default=True,
     help="Determinized rollouts per decision (each shared by every action).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="The review's seed: the same seed, the same review.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The review's seed (same seed, same review).")
 @click.option("--top", "-k", type=int, default=3, show_default=True, help="Best alternatives shown per decision.")
 @click.option(
     "--policy",
