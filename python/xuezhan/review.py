@@ -130,7 +130,7 @@ class Decision(_Model):
 class Review(_Model):
     """The review of one seat of one hand (``xuezhan review --json``; the room's review API)."""
 
-    format: Literal[1] = Field(1, description="Version of this document (FORMAT).")
+    format: Literal[1] = Field(default=1, description="Version of this document (FORMAT).")
     source: str = Field(description="The log reviewed.")
     seat: int = Field(description="The seat reviewed, 0-3.")
     name: str | None = Field(description="The seat's name (a hand played in the room), else null.")
