@@ -5,6 +5,9 @@
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   let doc = null;
   let i = 0;
+  let asked = null; // where the log being loaded comes from: {id} or {body} (the review asks the same)
+  // what the review panel (review.js) uses: the shown log's source, a hook when one is shown, go(step)
+  XZ.replay = { source: null, onShow: null, go: (n) => go(n) };
 
   function show(doc_) {
     doc = doc_;
@@ -14,6 +17,8 @@
     $("settle-lines").innerHTML = doc.settlement.map((l) => `<li>${esc(l)}</li>`).join("");
     XZ.fair.onReplay(doc);
     render();
+    XZ.replay.source = asked;
+    if (XZ.replay.onShow) XZ.replay.onShow(doc, asked);
   }
   async function load(url, opts) {
     const r = await fetch(url, opts);
@@ -60,10 +65,17 @@
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(Infinity);
   });
-  $("logs").onchange = (e) => { if (e.target.value !== "") load(`/api/replay/${encodeURIComponent(e.target.value)}`); };
+  $("logs").onchange = (e) => {
+    if (e.target.value === "") return;
+    asked = { id: e.target.value };
+    load(`/api/replay/${encodeURIComponent(e.target.value)}`);
+  };
   $("file").onchange = async (e) => {
     const file = e.target.files[0];
-    if (file) load("/api/replay", { method: "POST", body: await file.arrayBuffer() });
+    if (!file) return;
+    const body = await file.arrayBuffer();
+    asked = { body };
+    load("/api/replay", { method: "POST", body });
   };
   XZ.settings.init();
   XZ.settings.onChange(render);
@@ -71,6 +83,6 @@
     const logs = await (await fetch("/api/logs")).json();
     $("logs").innerHTML += logs.map((l) => `<option value="${l.id}">${esc(l.name)}</option>`).join("");
     const want = new URLSearchParams(location.search).get("log");
-    if (want !== null) { $("logs").value = want; load(`/api/replay/${encodeURIComponent(want)}`); }
+    if (want !== null) { $("logs").value = want; asked = { id: want }; load(`/api/replay/${encodeURIComponent(want)}`); }
   })();
 })(window.XZ);
