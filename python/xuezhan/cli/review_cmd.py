@@ -23,6 +23,7 @@ from xuezhan.cli._common import emit_json, fail
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
 
+    from xuezhan.documents import HandLog
     from xuezhan.review import ActionValue, Decision, Review
 
 __all__ = ["COMMANDS", "render", "review"]
@@ -69,7 +70,7 @@ def review(
     Exit status: 0 reviewed; 2 bad input (no such file, not a hand log, a log the engine does
     not reproduce, a seat or option out of range).
     """
-    from xuezhan.documents import DocumentError, load_log
+    from xuezhan.documents import DocumentError
     from xuezhan.review import ReviewError, count_decisions, review_log
 
     if not 0 <= seat <= 3:
@@ -79,7 +80,7 @@ def review(
     if not 1 <= top <= MAX_TOP:
         fail(f"--top {top}: expected 1 to {MAX_TOP}", as_json=as_json)
     try:
-        hand = load_log(log)
+        hand = _load(log)
         total = count_decisions(hand, seat)
     except (DocumentError, ReviewError) as exc:
         fail(str(exc), as_json=as_json)
@@ -95,6 +96,30 @@ def review(
     else:
         width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
         click.echo(render(result, width=max(80, width)))
+
+
+def _load(path: str) -> HandLog:
+    """The hand log at ``path`` (the one log reader); a scripted hand (R13) is named as such."""
+    import json
+
+    from xuezhan.documents import DocumentError, parse_log
+    from xuezhan.files import InputFileError, read_text
+
+    try:
+        text = read_text(path, what="hand log (JSON lines)")
+    except InputFileError as exc:
+        raise DocumentError(str(exc)) from None
+    if not path.endswith((".jsonl", ".jsonl.gz")):
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError):
+            doc = None
+        if isinstance(doc, dict) and "script" in doc:
+            raise DocumentError(
+                f"{path}: a scripted hand (R13), not a hand log; write its log with "
+                f"'xuezhan replay {path} --log HAND.jsonl' and review that"
+            )
+    return parse_log(text, source=path)
 
 
 def _bar(total: int, show: bool) -> Callable[[int, int], None]:
