@@ -141,7 +141,10 @@ class Reviews:
                 "per client): wait for it to finish"
             )
         if len(self._running) >= lim.per_server:
-            raise ReviewBusy(f"the server is running {len(self._running)} reviews, its limit: try again in a minute")
+            n = len(self._running)
+            raise ReviewBusy(
+                f"the server is already running {n} review{'s' if n > 1 else ''}, its limit: try again in a minute"
+            )
         fut: asyncio.Future[Review] = asyncio.get_running_loop().create_future()
         self._running[k] = fut
         self._per_client[client] = mine + 1

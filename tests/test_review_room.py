@@ -1,0 +1,254 @@
+"""The room's review API (``/api/review``): a review of a stored or uploaded hand, run in a
+worker thread and bounded: rollouts capped, reviews at once per server and per client refused
+past their limits with a clear message, a time limit, results cached per hand, seat and rollouts."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import httpx
+import pytest
+from _review_helpers import slipped_hand
+
+from xuezhan.engine import log_lines, write_log
+from xuezhan.review import Review
+from xuezhan.serve.app import create_app
+from xuezhan.serve.replay import named_log
+from xuezhan.serve.review import ReviewLimits, ReviewRefused, Reviews, run_review
+from xuezhan.serve.tables import Room
+
+
+@pytest.fixture(scope="module")
+def slip():
+    return slipped_hand("turn")
+
+
+@pytest.fixture
+def log_file(tmp_path, slip):
+    path = tmp_path / "slip.jsonl"
+    write_log(slip.rnd, path)
+    return path
+
+
+class Gate:
+    """A runner that holds every review until released (the real one once let through)."""
+
+    def __init__(self) -> None:
+        self.started = threading.Semaphore(0)
+        self.release = threading.Event()
+        self.calls = 0
+
+    def __call__(self, lines, name, seat, rollouts, top, deadline) -> Review:
+        self.calls += 1
+        self.started.release()
+        assert self.release.wait(20), "the test never released the review"
+        return run_review(lines, name, seat, rollouts, top, deadline)
+
+
+def _gated(gate: Gate, go):
+    """Run ``go()``; whatever happens, the gate is opened (no review thread left waiting)."""
+    try:
+        asyncio.run(go())
+    finally:
+        gate.release.set()
+
+
+def _client(app) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://room")
+
+
+async def _started(gate: Gate) -> None:
+    assert await asyncio.to_thread(gate.started.acquire, True, 20), "the review never started"
+
+
+def test_a_stored_hand_is_reviewed_and_cached(log_file, slip):
+    gate = Gate()
+    gate.release.set()
+    app = create_app(Room(), logs=[log_file], reviews=Reviews(ReviewLimits(rollouts=8), runner=gate))
+
+    async def go():
+        async with _client(app) as c:
+            r = await c.get("/api/review/f0?seat=0")
+            assert r.status_code == 200 and r.headers["x-review-cache"] == "miss"
+            rv = Review.model_validate(r.json())
+            assert rv.rollouts == 8 and rv.decisions[rv.by_loss[0]].event == slip.event
+            again = await c.get("/api/review/f0?seat=0")
+            assert again.headers["x-review-cache"] == "hit" and again.json() == r.json()
+            other = await c.get("/api/review/f0?seat=0&rollouts=4")  # other rollouts: another review
+            assert other.headers["x-review-cache"] == "miss" and other.json()["rollouts"] == 4
+
+    _gated(gate, go)
+    assert gate.calls == 2
+
+
+def test_too_many_reviews_on_the_server_are_refused_with_a_clear_message(log_file):
+    gate = Gate()
+    app = create_app(
+        Room(), logs=[log_file], reviews=Reviews(ReviewLimits(rollouts=2, per_server=1, per_client=5), runner=gate)
+    )
+
+    async def go():
+        async with _client(app) as c:
+            first = asyncio.create_task(c.get("/api/review/f0?seat=0"))
+            await _started(gate)
+            refused = await c.get("/api/review/f0?seat=1")
+            assert refused.status_code == 429
+            assert refused.json()["error"] == "the server is already running 1 review, its limit: try again in a minute"
+            gate.release.set()
+            assert (await first).status_code == 200
+            # the slot is free again
+            assert (await c.get("/api/review/f0?seat=1")).status_code == 200
+
+    _gated(gate, go)
+
+
+def test_a_client_with_a_review_running_is_refused_another(log_file):
+    gate = Gate()
+    app = create_app(
+        Room(), logs=[log_file], reviews=Reviews(ReviewLimits(rollouts=2, per_server=5, per_client=1), runner=gate)
+    )
+
+    async def go():
+        async with _client(app) as c:
+            first = asyncio.create_task(c.get("/api/review/f0?seat=0"))
+            await _started(gate)
+            refused = await c.get("/api/review/f0?seat=2")
+            assert refused.status_code == 429
+            assert refused.json()["error"].startswith("you already have 1 review running (at most 1 per client)")
+            gate.release.set()
+            assert (await first).status_code == 200
+
+    _gated(gate, go)
+
+
+def test_the_same_review_asked_twice_at_once_runs_once(log_file):
+    gate = Gate()
+    app = create_app(
+        Room(), logs=[log_file], reviews=Reviews(ReviewLimits(rollouts=2, per_server=1, per_client=1), runner=gate)
+    )
+
+    async def go():
+        async with _client(app) as c:
+            first = asyncio.create_task(c.get("/api/review/f0?seat=0"))
+            await _started(gate)
+            second = asyncio.create_task(c.get("/api/review/f0?seat=0"))
+            await asyncio.sleep(0.2)
+            gate.release.set()
+            a, b = await first, await second
+            assert a.status_code == b.status_code == 200 and a.json() == b.json()
+
+    _gated(gate, go)
+    assert gate.calls == 1
+
+
+def test_a_review_past_the_time_limit_says_so(log_file):
+    app = create_app(Room(), logs=[log_file], reviews=ReviewLimits(rollouts=2, time_limit=0.0))
+
+    async def go():
+        async with _client(app) as c:
+            r = await c.get("/api/review/f0?seat=0")
+            assert r.status_code == 503
+            assert "stopped at this server's time limit (0 s) after 0 of" in r.json()["error"]
+            assert "try fewer rollouts" in r.json()["error"]
+
+    asyncio.run(go())
+
+
+def test_a_failed_review_frees_its_slot(log_file):
+    calls = []
+
+    def failing(lines, name, seat, rollouts, top, deadline):
+        calls.append(seat)
+        raise ReviewRefused(f"{name}: refused for the test")
+
+    app = create_app(Room(), logs=[log_file], reviews=Reviews(ReviewLimits(per_server=1, per_client=1), runner=failing))
+
+    async def go():
+        async with _client(app) as c:
+            for seat in (0, 1):
+                r = await c.get(f"/api/review/f0?seat={seat}")
+                assert r.status_code == 400 and r.json()["error"] == "slip.jsonl: refused for the test"
+
+    asyncio.run(go())
+    assert calls == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "message"),
+    [
+        ("/api/review/f0?seat=4", 400, "seat: expected 0, 1, 2 or 3, got '4'"),
+        ("/api/review/f0", 400, "seat: expected 0, 1, 2 or 3, got ''"),
+        (
+            "/api/review/f0?seat=0&rollouts=65",
+            400,
+            "rollouts: expected a whole number from 2 to 64 (this server's limit)",
+        ),
+        ("/api/review/f0?seat=0&rollouts=x", 400, "rollouts: expected a whole number"),
+        ("/api/review/f7?seat=0", 404, "no hand log 'f7'"),
+        ("/api/review/h99?seat=0", 404, "no hand log 'h99'"),
+        ("/api/review/x1?seat=0", 404, "ids are f<number> or h<number>"),
+    ],
+)
+def test_bad_requests_are_refused_naming_the_fault(log_file, url, status, message):
+    app = create_app(Room(), logs=[log_file])
+
+    async def go():
+        async with _client(app) as c:
+            r = await c.get(url)
+            assert r.status_code == status and message in r.json()["error"], r.json()
+
+    asyncio.run(go())
+
+
+def test_an_uploaded_log_is_reviewed_and_a_broken_one_refused(log_file):
+    app = create_app(Room(), reviews=ReviewLimits(rollouts=2))
+    text = log_file.read_text()
+
+    async def go():
+        async with _client(app) as c:
+            r = await c.post("/api/review?seat=0", content=text.encode())
+            assert r.status_code == 200 and r.json()["source"] == "uploaded log"
+            lines = text.splitlines()
+            cut = "\n".join(lines[:3] + lines[4:])
+            bad = await c.post("/api/review?seat=0", content=cut.encode())
+            assert bad.status_code == 400
+            assert bad.json()["error"].startswith("uploaded log: not the log of a hand the engine plays: line 4")
+            junk = await c.post("/api/review?seat=0", content=b"\xff\xfe")
+            assert junk.status_code == 400 and "not UTF-8" in junk.json()["error"]
+
+    asyncio.run(go())
+
+
+def test_a_hand_played_in_the_room_is_reviewed_by_its_replay_id(slip):
+    room = Room()
+    lines = named_log(log_lines(slip.rnd), ["Mei", "greedy", "value", "random"])
+    rid = room.ledger.book_hand("t", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.deltas), [0] * 4)
+    app = create_app(room, reviews=ReviewLimits(rollouts=4))
+
+    async def go():
+        async with _client(app) as c:
+            r = await c.get(f"/api/review/{rid}?seat=0")
+            assert r.status_code == 200, r.json()
+            rv = Review.model_validate(r.json())
+            assert rv.name == "Mei" and rv.decisions[rv.by_loss[0]].event == slip.event
+
+    asyncio.run(go())
+    room.ledger.close()
+
+
+def test_the_room_stays_responsive_while_a_review_runs(log_file):
+    app = create_app(Room(), logs=[log_file], reviews=ReviewLimits(rollouts=64))
+
+    async def go():
+        async with _client(app) as c:
+            review = asyncio.create_task(c.get("/api/review/f0?seat=0"))
+            await asyncio.sleep(0.05)
+            loop = asyncio.get_running_loop()
+            t = loop.time()
+            r = await c.get("/api/bots")
+            assert r.status_code == 200 and loop.time() - t < 2.0
+            assert not review.done(), "the review ran on the event loop (or was too short to tell)"
+            assert (await review).status_code == 200
+
+    asyncio.run(go())
