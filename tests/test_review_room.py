@@ -252,3 +252,48 @@ def test_the_room_stays_responsive_while_a_review_runs(log_file):
             assert (await review).status_code == 200
 
     asyncio.run(go())
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # starlette's TestClient on httpx
+def test_a_hand_played_at_a_room_table_is_reviewed_timeouts_and_escapes_included():
+    """A person sits with three bots and lets the clock play (R10 defaults), or leaves at the
+    first decision (R8): both booked hands are reviewed by their replay ids."""
+    import contextlib
+
+    from _room_helpers import read_until, seeds_with_dealer
+    from starlette.testclient import TestClient
+
+    from xuezhan.serve.tables import Pace
+
+    room = Room(
+        pace=Pace(bot_delay=0.0, between_hands=0.0),
+        rules_overrides={"turn_timeout": 0.2, "claim_timeout": 0.1},
+        seeds=seeds_with_dealer(0),
+    )
+    ends = []
+    with TestClient(create_app(room, reviews=ReviewLimits(rollouts=2))) as client:
+        for leave in (False, True):
+            with contextlib.ExitStack() as stack:
+                t = client.post("/api/tables", json={"hands": 1, "bots": [None, "greedy", "value", "random"]}).json()
+                ws = stack.enter_context(client.websocket_connect(f"/ws/{t['id']}"))
+                watcher = stack.enter_context(client.websocket_connect(f"/ws/{t['id']}"))
+                ws.send_json({"type": "sit", "seat": 0, "name": "Mei"})
+                read_until(ws, lambda m: m.type == "welcome" and getattr(m, "seat", None) == 0)
+                ws.send_json({"type": "start"})
+                if leave:
+                    read_until(ws, lambda m: m.type == "state" and m.legal)
+                    ws.close()
+                ends.append(read_until(watcher, lambda m: m.type == "state" and m.over, limit=20000))
+        for end, leave in zip(ends, (False, True), strict=True):
+            assert end.replay_id  # the hand shows as over once it is booked
+            r = client.get(f"/api/review/{end.replay_id}?seat=0")
+            assert r.status_code == 200, r.json()
+            rv = Review.model_validate(r.json())
+            assert rv.name == "Mei" and rv.delta == end.view["deltas"][0]
+            if leave:
+                assert rv.decisions == []  # it escaped at its first decision: nothing chosen
+                continue
+            assert rv.decisions and all(d.default for d in rv.decisions)  # the clock played every one
+            bot = Review.model_validate(client.get(f"/api/review/{end.replay_id}?seat=1").json())
+            assert bot.decisions and not any(d.default for d in bot.decisions)
+    room.ledger.close()
