@@ -56,16 +56,15 @@ def test_review_a_seat_of_a_finished_room_hand(browser, slip):
     room.ledger.close()
 
 
-def test_a_refused_review_shows_why(browser, tmp_path, slip):
+def test_a_review_asked_by_the_address_and_refused_shows_why(browser, tmp_path, slip):
     from xuezhan.engine import write_log
 
     log = tmp_path / "slip.jsonl"
     write_log(slip.rnd, log)
     with live_server(create_app(Room(), logs=[log], reviews=ReviewLimits(rollouts=2, time_limit=0.0))) as url:
         page = browser.new_page(viewport={"width": 390, "height": 800})  # a phone
-        page.goto(f"{url}/replay?log=f0")
+        page.goto(f"{url}/replay?log=f0&review=0")  # the address asks for the review at once
         page.wait_for_selector(".rseat")
-        page.click("#review-go")
         page.wait_for_function("document.getElementById('review-status').textContent.includes('time limit')")
         assert page.is_hidden("#review-table")
         assert not page.is_disabled("#review-go")
