@@ -194,3 +194,12 @@ def test_progress_counts_every_decision():
     rv = review_log(log, 0, rollouts=2, progress=lambda d, t: seen.append((d, t)))
     n = len(rv.decisions)
     assert seen == [(i, n) for i in range(1, n + 1)]
+
+
+def test_docstring_examples():
+    import doctest
+
+    import xuezhan.review
+
+    result = doctest.testmod(xuezhan.review)
+    assert result.attempted > 0 and result.failed == 0

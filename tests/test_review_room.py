@@ -122,6 +122,33 @@ def test_a_client_with_a_review_running_is_refused_another(log_file):
     _gated(gate, go)
 
 
+def test_a_client_that_goes_away_keeps_its_slot_until_its_review_is_done(log_file):
+    # otherwise a client could start a review, hang up, start another, ...: threads past the limits
+    gate = Gate()
+    reviews = Reviews(ReviewLimits(rollouts=2, per_server=1, per_client=1), runner=gate)
+    app = create_app(Room(), logs=[log_file], reviews=reviews)
+
+    async def go():
+        async with _client(app) as c:
+            gone = asyncio.create_task(c.get("/api/review/f0?seat=0"))
+            await _started(gate)
+            gone.cancel()
+            await asyncio.gather(gone, return_exceptions=True)
+            busy = await c.get("/api/review/f0?seat=1")
+            assert busy.status_code == 429, "the cancelled request's review still runs: its slot is taken"
+            gate.release.set()
+            for _ in range(200):  # the review finishes in its thread, then frees the slot
+                if not reviews._running:
+                    break
+                await asyncio.sleep(0.05)
+            # its result was kept: asking again costs nothing
+            again = await c.get("/api/review/f0?seat=0")
+            assert again.status_code == 200 and again.headers["x-review-cache"] == "hit"
+
+    _gated(gate, go)
+    assert gate.calls == 1
+
+
 def test_the_same_review_asked_twice_at_once_runs_once(log_file):
     gate = Gate()
     app = create_app(

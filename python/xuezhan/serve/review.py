@@ -11,7 +11,8 @@ loop), refuses what it cannot afford with a message saying why, and keeps what i
   says so (503);
 - results are cached per hand, seat and rollouts (the last :attr:`ReviewLimits.cache` of them;
   the same request twice is the same review, the seed is fixed), and a review being computed is
-  joined by an identical request instead of being started twice.
+  joined by an identical request instead of being started twice;
+- a review holds its slot until its thread is done, even when the client that asked hangs up.
 
 A thread shares the interpreter with the event loop: the loop still runs (the interpreter
 switches threads every few milliseconds), a little slower while a review runs; hence the small
@@ -90,7 +91,7 @@ class Reviews:
         self.limits = limits or ReviewLimits()
         self._run = runner or run_review
         self._cache: OrderedDict[tuple[str, int, int], Review] = OrderedDict()
-        self._running: dict[tuple[str, int, int], asyncio.Future[Review]] = {}
+        self._running: dict[tuple[str, int, int], asyncio.Task[Review]] = {}
         self._per_client: dict[str, int] = {}
 
     def check(self, seat_text: str | None, rollouts_text: str | None) -> tuple[int, int]:
@@ -145,9 +146,19 @@ class Reviews:
             raise ReviewBusy(
                 f"the server is already running {n} review{'s' if n > 1 else ''}, its limit: try again in a minute"
             )
-        fut: asyncio.Future[Review] = asyncio.get_running_loop().create_future()
-        self._running[k] = fut
         self._per_client[client] = mine + 1
+        # The work is a task of its own, holding its slot until its thread is done: a client
+        # that goes away (its request cancelled) cannot leave a thread running outside the limits.
+        task = asyncio.get_running_loop().create_task(self._work(k, client, lines))
+        task.add_done_callback(_retrieve)
+        self._running[k] = task
+        return await asyncio.shield(task), False
+
+    async def _work(
+        self, k: tuple[str, int, int], client: str, lines: Callable[[], Awaitable[tuple[list[str], str]]]
+    ) -> Review:
+        _key, seat, rollouts = k
+        lim = self.limits
         try:
             text, name = await lines()
             deadline = time.monotonic() + lim.time_limit
@@ -161,15 +172,7 @@ class Reviews:
             self._cache[k] = result
             while len(self._cache) > lim.cache:
                 self._cache.popitem(last=False)
-            fut.set_result(result)
-            return result, False
-        except BaseException as exc:
-            if isinstance(exc, asyncio.CancelledError):
-                fut.cancel()
-            elif not fut.done():
-                fut.set_exception(exc)
-                fut.exception()  # retrieved: a failure nobody else waits for is not "never retrieved"
-            raise
+            return result
         finally:
             del self._running[k]
             left = self._per_client[client] - 1
@@ -177,3 +180,10 @@ class Reviews:
                 self._per_client[client] = left
             else:
                 del self._per_client[client]
+
+
+def _retrieve(task: asyncio.Task[Review]) -> None:
+    """Mark a finished review's failure as seen (its requester may have gone: no "never
+    retrieved" warning)."""
+    if not task.cancelled():
+        task.exception()
