@@ -48,7 +48,7 @@ from xuezhan.engine.events import Draw, Peng
 from xuezhan.engine.log import ReplayMismatch, replay_log
 from xuezhan.engine.round import Round
 from xuezhan.search import ActionEstimate, estimate_actions
-from xuezhan.tiles import TILE_STR, format_tiles
+from xuezhan.tiles import SUITS, TILE_STR, format_tiles
 
 __all__ = [
     "FORMAT",
@@ -106,6 +106,8 @@ class Position(_Model):
     turn: int = Field(description="Turns begun in the hand so far (a draw or a peng begins one; 0 before play).")
     phase: Literal["exchange", "void", "turn", "claim"] = Field(description="The kind of decision.")
     hand: str = Field(description='The seat\'s concealed tiles, drawn tile included ("1122m9p").')
+    melds: str = Field(description='The seat\'s melds: "333m" a pung, "9999m" a kong, "(9999m)" a concealed kong.')
+    void: str | None = Field(description="The seat's void suit (m, p or s) once chosen (R11.2), else null.")
     drawn: str | None = Field(description="The tile just drawn (a turn after a draw), else null.")
     claim_tile: str | None = Field(description="The tile that could be claimed (a claim), else null.")
     claim_from: int | None = Field(description="The seat that offered it (a claim), else null.")
@@ -149,6 +151,10 @@ class Review(_Model):
     )
 
 
+# an observation's meld types (0 pung, 1 kong, 2 concealed kong) as the project writes melds
+_MELD_FORMS = ("{}", "{}", "({})")
+
+
 def _tile(k: int) -> str | None:
     return TILE_STR[k] if k is not None and k >= 0 else None
 
@@ -170,11 +176,16 @@ def _value(e: ActionEstimate) -> ActionValue:
 def _position(rnd: Round, seat: int) -> Position:
     obs = rnd.observation(seat)
     turn = sum(1 for e in rnd.events if (isinstance(e, Draw) and not e.replacement) or isinstance(e, Peng))
-    hand = format_tiles(obs.hand)
+    melds = " ".join(
+        _MELD_FORMS[t].format(TILE_STR[k][0] * (3 if t == 0 else 4) + TILE_STR[k][1]) for t, k in obs.melds[seat]
+    )
+    void = obs.voids[seat]
     return Position(
         turn=turn,
         phase=obs.phase,  # type: ignore[arg-type]  # a pending decision is never "over"
-        hand=hand,
+        hand=format_tiles(obs.hand),
+        melds=melds,
+        void=SUITS[void] if void >= 0 else None,
         drawn=_tile(obs.drawn),
         claim_tile=_tile(obs.claim_tile) if obs.claim_tile is not None else None,
         claim_from=obs.claim_from,

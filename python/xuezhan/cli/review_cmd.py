@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -84,13 +83,13 @@ def review(
         total = count_decisions(hand, seat)
     except (DocumentError, ReviewError) as exc:
         fail(str(exc), as_json=as_json)
-    bar = _bar(total, progress and not as_json if progress is not None else sys.stderr.isatty() and not as_json)
+    bar = _Progress(total, (sys.stderr.isatty() if progress is None else progress) and not as_json)
     try:
         result = review_log(hand, seat, rollouts=rollouts, seed=seed, top=top, policy=policy, progress=bar)
     except ReviewError as exc:
         fail(str(exc), as_json=as_json)
     finally:
-        bar.close()  # type: ignore[attr-defined]
+        bar.close()
     if as_json:
         emit_json(result.model_dump(mode="json"))
     else:
@@ -122,24 +121,23 @@ def _load(path: str) -> HandLog:
     return parse_log(text, source=path)
 
 
-def _bar(total: int, show: bool) -> Callable[[int, int], None]:
-    """A progress callback: a tqdm bar on stderr when ``show``, else nothing (and ``close``)."""
-    if show:
-        from tqdm import tqdm
+class _Progress:
+    """The review's progress callback: a tqdm bar on stderr when ``show``, else nothing."""
 
-        bar = tqdm(total=total, unit="decision", desc="review", dynamic_ncols=True, leave=False)
+    def __init__(self, total: int, show: bool) -> None:
+        self.bar = None
+        if show:
+            from tqdm import tqdm
 
-        def tick(done: int, _total: int) -> None:
-            bar.update(done - bar.n)
+            self.bar = tqdm(total=total, unit="decision", desc="review", dynamic_ncols=True, leave=False)
 
-        tick.close = bar.close  # type: ignore[attr-defined]
-        return tick
+    def __call__(self, done: int, _total: int) -> None:
+        if self.bar is not None:
+            self.bar.update(done - self.bar.n)
 
-    def nothing(done: int, _total: int) -> None:
-        pass
-
-    nothing.close = lambda: None  # type: ignore[attr-defined]
-    return nothing
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _signed(x: float) -> str:
@@ -152,11 +150,12 @@ def _interval(v: ActionValue) -> str:
 
 def _where(d: Decision) -> str:
     p = d.position
+    hand = p.hand + (f" + {p.melds}" if p.melds else "") + (f" (void {p.void})" if p.void else "")
     if p.phase == "claim":
-        return f"{p.hand}, {p.claim_tile} from seat {p.claim_from}"
+        return f"{hand}, {p.claim_tile} from seat {p.claim_from}"
     if p.drawn is not None:
-        return f"{p.hand}, drew {p.drawn}"
-    return p.hand
+        return f"{hand}, drew {p.drawn}"
+    return hand
 
 
 def render(rv: Review, width: int = 120) -> str:
