@@ -243,6 +243,9 @@ def test_an_uploaded_log_is_reviewed_and_a_broken_one_refused(log_file):
             assert bad.json()["error"].startswith("uploaded log: not the log of a hand the engine plays: line 4")
             junk = await c.post("/api/review?seat=0", content=b"\xff\xfe")
             assert junk.status_code == 400 and "not UTF-8" in junk.json()["error"]
+            long = "\n".join(lines + [lines[-1]] * 2000)  # past the replay page's 2,000 lines: not replayed
+            r = await c.post("/api/review?seat=0", content=long.encode())
+            assert r.status_code == 400 and "lines; a hand log has at most 2000" in r.json()["error"]
 
     asyncio.run(go())
 
