@@ -84,6 +84,9 @@ class ReviewTimeout(RuntimeError):
         self.done, self.total = done, total
         super().__init__(f"the time limit passed after {done} of {total} decisions")
 
+    def __reduce__(self) -> tuple[type[ReviewTimeout], tuple[int, int]]:
+        return ReviewTimeout, (self.done, self.total)  # it crosses from a worker process
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -11,7 +11,7 @@ one seat's decisions, :mod:`xuezhan.serve.review`), ``GET /api/standings``,
 Every piece of work a client can ask for is bounded: request bodies are refused past their
 limit before they are read, websocket messages have a size and a rate limit, each connection a
 bounded queue and a send timeout, and an uploaded log is replayed in a worker thread (at most
-two at a time), bounded in bytes and lines; a review runs in a worker thread too, bounded in
+two at a time), bounded in bytes and lines; a review runs in a worker process, bounded in
 rollouts, time and reviews at once (:mod:`xuezhan.serve.review`).
 """
 
@@ -170,6 +170,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         await room.close()
+        reviewer.close()
 
     async def list_tables(request: Request) -> Response:
         try:

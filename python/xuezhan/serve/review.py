@@ -1,8 +1,10 @@
 """The replay page's reviews: :func:`xuezhan.review.review_log` run for a hand of this server,
 bounded.
 
-A review plays thousands of hands, so the room runs it in a worker thread (never on the event
-loop), refuses what it cannot afford with a message saying why, and keeps what it computed:
+A review plays thousands of hands, so the room runs it in a worker process (never on the event
+loop, and not in a thread either: a thread would hold the interpreter's lock against the event
+loop, delaying every table's messages), refuses what it cannot afford with a message saying why,
+and keeps what it computed:
 
 - at most :attr:`ReviewLimits.max_rollouts` rollouts per decision;
 - at most :attr:`ReviewLimits.per_server` reviews at once, and :attr:`ReviewLimits.per_client`
@@ -12,19 +14,21 @@ loop), refuses what it cannot afford with a message saying why, and keeps what i
 - results are cached per hand, seat and rollouts (the last :attr:`ReviewLimits.cache` of them;
   the same request twice is the same review, the seed is fixed), and a review being computed is
   joined by an identical request instead of being started twice;
-- a review holds its slot until its thread is done, even when the client that asked hangs up.
+- a review holds its slot until its worker is done, even when the client that asked hangs up.
 
-A thread shares the interpreter with the event loop: the loop still runs (the interpreter
-switches threads every few milliseconds), a little slower while a review runs; hence the small
-default limits.
+The worker processes (as many as :attr:`ReviewLimits.per_server`, started on the first review,
+``spawn``-ed so that nothing of the server's state is copied) end with the app.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from xuezhan.documents import DocumentError, parse_log
@@ -45,7 +49,7 @@ class ReviewBusy(RuntimeError):
 
 
 class ReviewTimedOut(RuntimeError):
-    """The review passed its time limit."""
+    """The review passed its time limit, or its worker process died."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ class ReviewLimits:
     top: int = 3
 
 
-#: What runs one review in its thread: (log lines, name, seat, rollouts, top, deadline) -> Review.
+#: What runs one review: (log lines, name, seat, rollouts, top, deadline) -> Review.
 Runner = Callable[[list[str], str, int, int, int, float], Review]
 
 
@@ -88,8 +92,11 @@ class Reviews:
     """The room's reviews: limits, the running ones, the cache. One per app."""
 
     def __init__(self, limits: ReviewLimits | None = None, runner: Runner | None = None) -> None:
+        """``runner``, if given, runs each review in a thread instead of :func:`run_review` in a
+        worker process (tests hold reviews with it)."""
         self.limits = limits or ReviewLimits()
-        self._run = runner or run_review
+        self._runner = runner
+        self._pool: ProcessPoolExecutor | None = None
         self._cache: OrderedDict[tuple[str, int, int], Review] = OrderedDict()
         self._running: dict[tuple[str, int, int], asyncio.Task[Review]] = {}
         self._per_client: dict[str, int] = {}
@@ -163,7 +170,7 @@ class Reviews:
             text, name = await lines()
             deadline = time.monotonic() + lim.time_limit
             try:
-                result = await asyncio.to_thread(self._run, text, name, seat, rollouts, lim.top, deadline)
+                result = await self._execute(text, name, seat, rollouts, lim.top, deadline)
             except ReviewTimeout as exc:
                 raise ReviewTimedOut(
                     f"the review of seat {seat} stopped at this server's time limit ({lim.time_limit:g} s) after "
@@ -180,6 +187,26 @@ class Reviews:
                 self._per_client[client] = left
             else:
                 del self._per_client[client]
+
+    async def _execute(
+        self, lines: list[str], name: str, seat: int, rollouts: int, top: int, deadline: float
+    ) -> Review:
+        if self._runner is not None:
+            return await asyncio.to_thread(self._runner, lines, name, seat, rollouts, top, deadline)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.limits.per_server, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, run_review, lines, name, seat, rollouts, top, deadline)
+        except BrokenProcessPool:
+            self.close()  # the next review starts new workers
+            raise ReviewTimedOut("the review's worker process died (killed, or out of memory): try again") from None
+
+    def close(self) -> None:
+        """End the worker processes (a review still running stops at its deadline)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 def _retrieve(task: asyncio.Task[Review]) -> None:
