@@ -158,7 +158,8 @@ class Review(_Model):
 _MELD_FORMS = ("{}", "{}", "({})")
 
 
-def _tile(k: int) -> str | None:
+def _tile(k: int | None) -> str | None:
+    """A tile kind as text; None for none (an observation's -1 or None)."""
     return TILE_STR[k] if k is not None and k >= 0 else None
 
 
@@ -190,7 +191,7 @@ def _position(rnd: Round, seat: int) -> Position:
         melds=melds,
         void=SUITS[void] if void >= 0 else None,
         drawn=_tile(obs.drawn),
-        claim_tile=_tile(obs.claim_tile) if obs.claim_tile is not None else None,
+        claim_tile=_tile(obs.claim_tile),
         claim_from=obs.claim_from,
         wall_count=obs.wall_count,
     )
