@@ -147,3 +147,39 @@ def test_a_missing_seat_is_a_usage_error(slip_log):
     path, _ = slip_log
     r = cli("review", str(path))
     assert r.exit_code == 2 and "Missing option '--seat'" in r.output
+
+
+@pytest.fixture
+def room_db(tmp_path, slip_log):
+    from xuezhan.engine import log_lines
+    from xuezhan.serve.ledger import Ledger
+    from xuezhan.serve.replay import named_log
+
+    _, slip = slip_log
+    db = tmp_path / "room.db"
+    ledger = Ledger(str(db))
+    lines = named_log(log_lines(slip.rnd), ["Mei", "greedy", "value", "random"])
+    rid = ledger.book_hand("Table 1", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.deltas), [0] * 4)
+    ledger.close()
+    return db, rid
+
+
+def test_a_hand_played_in_the_room_is_reviewed_from_its_database(room_db, slip_log):
+    db, rid = room_db
+    _, slip = slip_log
+    r = cli("review", rid, "--db", str(db), "--seat", "0", "--rollouts", "4", "--json")
+    assert r.exit_code == 0, r.output
+    rv = Review.model_validate_json(r.output)
+    assert rv.name == "Mei" and rv.source == f"Table 1, hand {rid}"
+    assert rv.decisions[rv.by_loss[0]].event == slip.event
+    text = cli("review", rid, "--db", str(db), "--seat", "0", "--rollouts", "4").output
+    assert text.startswith(f"Review of seat 0 (Mei) in Table 1, hand {rid} (leshan)")
+
+
+def test_a_room_hand_that_is_not_there_is_one_error(room_db, tmp_path):
+    db, _ = room_db
+    one_error(cli("review", "h99", "--db", str(db), "--seat", "0"), "h99: no such hand in", str(db))
+    one_error(cli("review", "h1", "--db", str(tmp_path / "none.db"), "--seat", "0"), "no standings database there")
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database")
+    one_error(cli("review", "h1", "--db", str(junk), "--seat", "0"), "junk.db", "not a database")

@@ -53,12 +53,26 @@ MAX_TOP = 20
     show_default=True,
     help="The rollout policy of all four seats.",
 )
+@click.option(
+    "--db",
+    default=None,
+    help="The game room's standings database: LOG is then a hand played there, by its replay id (h12).",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal).")
 def review(
-    log: str, seat: int, as_json: bool, rollouts: int, seed: int, top: int, policy: str, progress: bool | None
+    log: str,
+    seat: int,
+    as_json: bool,
+    rollouts: int,
+    seed: int,
+    top: int,
+    policy: str,
+    db: str | None,
+    progress: bool | None,
 ) -> None:
     """Review seat N's decisions in a hand log LOG (.jsonl or .jsonl.gz: a tournament's --logs,
-    a hand from the game room's replay page, `xuezhan replay --log`).
+    `xuezhan replay --log`), or in a hand played in the game room (LOG its replay id, h12, with
+    --db the room's database).
 
     At each of the seat's decisions with a choice (turn, claim, exchange, void), every legal
     action is estimated by rollouts from rounds consistent with what the seat knew there: the
@@ -79,7 +93,7 @@ def review(
     if not 1 <= top <= MAX_TOP:
         fail(f"--top {top}: expected 1 to {MAX_TOP}", as_json=as_json)
     try:
-        hand = _load(log)
+        hand = _load(log) if db is None else _room_hand(log, db)
         total = count_decisions(hand, seat)
     except (DocumentError, ReviewError) as exc:
         fail(str(exc), as_json=as_json)
@@ -95,6 +109,31 @@ def review(
     else:
         width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
         click.echo(render(result, width=max(80, width)))
+
+
+def _room_hand(rid: str, db: str) -> HandLog:
+    """The hand ``rid`` (``h<n>``) of the game room's standings database ``db``."""
+    from pathlib import Path
+
+    from xuezhan.documents import DocumentError, parse_log
+
+    try:
+        from xuezhan.serve.ledger import Ledger, LedgerError
+    except ImportError as exc:  # sqlalchemy: the serve extra
+        raise DocumentError(f"--db {db}: reading the room's database needs the serve extra ({exc})") from None
+    if "://" not in db and not Path(db).is_file():
+        raise DocumentError(f"--db {db}: no standings database there (xuezhan serve --db {db} keeps one)")
+    try:
+        ledger = Ledger(db)
+    except LedgerError as exc:
+        raise DocumentError(f"--db {db}: {exc}") from None
+    try:
+        rec = ledger.hand(rid)
+    finally:
+        ledger.close()
+    if rec is None:
+        raise DocumentError(f"{rid}: no such hand in {db} (a room hand's id is h<number>: the replay page lists them)")
+    return parse_log("\n".join(rec.lines), source=rec.name)
 
 
 def _load(path: str) -> HandLog:
