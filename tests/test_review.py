@@ -203,3 +203,39 @@ def test_docstring_examples():
 
     result = doctest.testmod(xuezhan.review)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_xueliu_winners_decisions_after_their_wins_are_reviewed():
+    # R14: a winner stays in the hand with a locked hand; its later turns (win again or discard
+    # the drawn tile) are decisions too
+    for seed in range(1, 30):
+        rnd = _greedy_hand("xueliu", seed)
+        wins = [e for e in rnd.events if e.type == "win" and e.seat == 0]
+        if wins:
+            break
+    first_win = rnd.events.index(wins[0])
+    rv = review_log(_log(rnd), 0, rollouts=2, seed=0)
+    assert rv.preset == "xueliu" and rv.unreviewed == []
+    assert any(d.event > first_win for d in rv.decisions), "no decision reviewed after the seat's first win"
+
+
+def test_a_decision_with_no_consistent_sample_is_listed_not_guessed(monkeypatch):
+    import xuezhan.review as review_module
+    from xuezhan.engine.determinize import DeterminizeError
+
+    log = _log(_greedy_hand("leshan", 1))
+    full = review_log(log, 0, rollouts=2, seed=0)
+    victim = full.decisions[1]
+    real = review_module.estimate_actions
+
+    def flaky(rnd, seat, **kw):
+        if len(rnd.events) == victim.event:
+            raise DeterminizeError("no consistent sample (test)")
+        return real(rnd, seat, **kw)
+
+    monkeypatch.setattr(review_module, "estimate_actions", flaky)
+    rv = review_log(log, 0, rollouts=2, seed=0)
+    assert rv.unreviewed == [victim.line]
+    assert [d.event for d in rv.decisions] == [d.event for d in full.decisions if d.event != victim.event]
+    # the others are untouched: each decision has its own generator
+    assert rv.decisions[0] == full.decisions[0] and rv.decisions[1] == full.decisions[2]
