@@ -42,7 +42,7 @@ from xuezhan.serve.deals import commitment
 from xuezhan.serve.ledger import LedgerError
 from xuezhan.serve.names import TABLE_NAME_MAX, clean_name
 from xuezhan.serve.replay import LogError, frames, read_log_lines
-from xuezhan.serve.review import ReviewBusy, ReviewLimits, ReviewRefused, Reviews, ReviewTimedOut
+from xuezhan.serve.review import ReviewBusy, ReviewLimits, ReviewRefused, Reviews, ReviewUnfinished
 from xuezhan.serve.tables import Client, Room, RoomError, RoomFull, Table
 
 __all__ = [
@@ -306,7 +306,7 @@ def create_app(
             return _error(400, str(exc))
         except ReviewBusy as exc:
             return _error(429, str(exc))
-        except ReviewTimedOut as exc:
+        except ReviewUnfinished as exc:
             return _error(503, str(exc))
         return JSONResponse(result.model_dump(mode="json"), headers={"X-Review-Cache": "hit" if cached else "miss"})
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from xuezhan.documents import DocumentError, parse_log
 from xuezhan.review import Review, ReviewError, ReviewTimeout, review_log
 
-__all__ = ["SEED", "ReviewBusy", "ReviewLimits", "ReviewRefused", "ReviewTimedOut", "Reviews", "run_review"]
+__all__ = ["SEED", "ReviewBusy", "ReviewLimits", "ReviewRefused", "ReviewUnfinished", "Reviews", "run_review"]
 
 #: The room's review seed: the same hand, seat and rollouts always give the same review.
 SEED = 0
@@ -48,8 +48,8 @@ class ReviewBusy(RuntimeError):
     """Too many reviews running (on the server, or for this client): try again later."""
 
 
-class ReviewTimedOut(RuntimeError):
-    """The review passed its time limit, or its worker process died."""
+class ReviewUnfinished(RuntimeError):
+    """The review did not finish: it passed its time limit, or its worker process died."""
 
 
 @dataclass(frozen=True)
@@ -132,8 +132,8 @@ class Reviews:
     ) -> tuple[Review, bool]:
         """The review of ``seat`` of the hand ``key`` (its log from ``lines()``: the lines and a
         name) and whether it came from the cache; :class:`ReviewBusy` past a limit,
-        :class:`ReviewTimedOut` past the time limit, :class:`ReviewRefused` for a log that
-        cannot be reviewed."""
+        :class:`ReviewUnfinished` past the time limit (or a dead worker), :class:`ReviewRefused`
+        for a log that cannot be reviewed."""
         k = (key, seat, rollouts)
         hit = self.cached(*k)
         if hit is not None:
@@ -154,8 +154,8 @@ class Reviews:
                 f"the server is already running {n} review{'s' if n > 1 else ''}, its limit: try again in a minute"
             )
         self._per_client[client] = mine + 1
-        # The work is a task of its own, holding its slot until its thread is done: a client
-        # that goes away (its request cancelled) cannot leave a thread running outside the limits.
+        # The work is a task of its own, holding its slot until its worker is done: a client that
+        # goes away (its request cancelled) cannot leave a review running outside the limits.
         task = asyncio.get_running_loop().create_task(self._work(k, client, lines))
         task.add_done_callback(_retrieve)
         self._running[k] = task
@@ -172,7 +172,7 @@ class Reviews:
             try:
                 result = await self._execute(text, name, seat, rollouts, lim.top, deadline)
             except ReviewTimeout as exc:
-                raise ReviewTimedOut(
+                raise ReviewUnfinished(
                     f"the review of seat {seat} stopped at this server's time limit ({lim.time_limit:g} s) after "
                     f"{exc.done} of {exc.total} decisions; try fewer rollouts"
                 ) from None
@@ -200,7 +200,7 @@ class Reviews:
             return await loop.run_in_executor(self._pool, run_review, lines, name, seat, rollouts, top, deadline)
         except BrokenProcessPool:
             self.close()  # the next review starts new workers
-            raise ReviewTimedOut("the review's worker process died (killed, or out of memory): try again") from None
+            raise ReviewUnfinished("the review's worker process died (killed, or out of memory): try again") from None
 
     def close(self) -> None:
         """End the worker processes (a review still running stops at its deadline)."""
