@@ -42,6 +42,7 @@
   async function review() {
     if (!source || busy) return;
     const seat = $("review-seat").value;
+    const asked = source; // another hand may be opened meanwhile: its panel must not get this review
     busy = true;
     $("review-go").disabled = true;
     $("review-status").textContent = `reviewing seat ${seat}… (the server plays the hand forward thousands of times; up to a minute)`;
@@ -50,11 +51,12 @@
         ? await fetch(`/api/review/${encodeURIComponent(source.id)}?seat=${seat}`)
         : await fetch(`/api/review?seat=${seat}`, { method: "POST", body: source.body });
       const j = await r.json();
+      if (asked !== source) return;
       if (!r.ok) { $("review-status").textContent = j.error; return; }
       $("review-status").textContent = "";
       show(j);
     } catch (e) {
-      $("review-status").textContent = `the review failed: ${e}`;
+      if (asked === source) $("review-status").textContent = `the review failed: ${e}`;
     } finally {
       busy = false;
       $("review-go").disabled = false;
