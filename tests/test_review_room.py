@@ -351,3 +351,20 @@ def test_a_hand_played_at_a_room_table_is_reviewed_timeouts_and_escapes_included
             bot = Review.model_validate(client.get(f"/api/review/{end.replay_id}?seat=1").json())
             assert bot.decisions and not any(d.default for d in bot.decisions)
     room.ledger.close()
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # starlette's TestClient on httpx
+def test_a_200_mb_upload_to_review_is_refused_before_it_is_read():
+    from starlette.testclient import TestClient
+
+    sent = []
+
+    def body():  # a generator: the client sends it only as the server reads it
+        for _ in range(200):
+            sent.append(1)
+            yield b"x" * (1024 * 1024)
+
+    with TestClient(create_app(Room())) as client:
+        r = client.post("/api/review?seat=0", content=body(), headers={"content-length": str(200 * 1024 * 1024)})
+        assert r.status_code == 413 and "larger than" in r.json()["error"]
+        assert len(sent) <= 1, f"read {len(sent)} MB before refusing"
