@@ -69,3 +69,19 @@ def test_a_review_asked_by_the_address_and_refused_shows_why(browser, tmp_path, 
         assert page.is_hidden("#review-table")
         assert not page.is_disabled("#review-go")
         page.close()
+
+
+def test_review_a_log_file_chosen_in_the_browser(browser, tmp_path, slip):
+    from xuezhan.engine import write_log
+
+    log = tmp_path / "mine.jsonl"
+    write_log(slip.rnd, log)
+    with live_server(create_app(Room(), reviews=ReviewLimits(rollouts=4))) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{url}/replay")
+        page.set_input_files("#file", str(log))
+        page.wait_for_selector(".rseat")
+        page.click("#review-go")
+        page.wait_for_selector("#review-rows tr", timeout=60000)
+        assert page.locator("#review-rows tr").first.get_attribute("data-event") == str(slip.event)
+        page.close()
