@@ -23,7 +23,16 @@ def _register() -> None:
     # tournament runner can grow their commands without touching each other's code.
     import importlib
 
-    for name in ("eval_cmd", "replay_cmd", "tournament_cmd", "study_cmd", "rules_cmd", "check_bot_cmd", "serve_cmd"):
+    for name in (
+        "eval_cmd",
+        "replay_cmd",
+        "tournament_cmd",
+        "study_cmd",
+        "rules_cmd",
+        "check_bot_cmd",
+        "serve_cmd",
+        "review_cmd",
+    ):
         try:
             module = importlib.import_module(f"xuezhan.cli.{name}")
         except ModuleNotFoundError as exc:  # command group not written yet

@@ -118,7 +118,9 @@ class _Watched(list[Event]):
 
 
 def replay_log(
-    source: HandLog | str | os.PathLike | Iterable[str], watch: Callable[[Round], None] | None = None
+    source: HandLog | str | os.PathLike | Iterable[str],
+    watch: Callable[[Round], None] | None = None,
+    before: Callable[[Round, Action, int], None] | None = None,
 ) -> Round:
     """Re-run a log through the engine from its header and its decision events alone (no RNG,
     no strategies); raise :class:`ReplayMismatch` naming the first line that differs (R12.4).
@@ -127,7 +129,11 @@ def replay_log(
     lines; a document that is not a well-formed log raises
     :class:`~xuezhan.documents.DocumentError` naming the line. ``watch(rnd)``, if given, is
     called once after the hand is dealt and after every event the engine records, with the
-    engine's state at that moment (how the replay viewer builds its frames)."""
+    engine's state at that moment (how the replay viewer builds its frames). ``before(rnd, action,
+    index)``, if given, is called before each logged decision is applied, with the engine's
+    state at that decision, the action the log records and the index of its event in
+    ``log.events`` (how the reviewer, :mod:`xuezhan.review`, finds each decision); it must not
+    change ``rnd``."""
     log = _read(source)
     hdr = log.header
     logged = log.events
@@ -176,8 +182,11 @@ def replay_log(
         e = logged[n]
         if e.type not in DECISION_TYPES or getattr(e, "forced", False):
             raise ReplayMismatch(log.line_of(n), f"expected a decision of seat {rnd.cur}, the log has {dumps(e)}")
+        action = _event_action(e)
+        if before is not None:
+            before(rnd, action, n)
         try:
-            rnd.apply(_event_action(e), default=e.default, note=e.note)  # type: ignore[attr-defined]
+            rnd.apply(action, default=e.default, note=e.note)  # type: ignore[attr-defined]
         except IllegalAction as exc:
             raise ReplayMismatch(log.line_of(n), f"the logged decision {dumps(e)} is refused: {exc}") from None
         compare()

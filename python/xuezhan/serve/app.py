@@ -3,19 +3,23 @@
 Routes: ``/`` lobby, ``/table/{id}`` table page, ``/replay`` replay viewer, ``/standings``
 leaderboard and player pages, ``/static/...``; ``GET/POST /api/tables``, ``GET /api/bots``,
 ``GET /api/logs``, ``GET /api/replay/{id}``, ``POST /api/replay`` (a log in the body),
-``GET /api/standings``, ``GET /api/players/{name}``; ``/ws/{table}`` the websocket protocol of
+``GET /api/review/{id}?seat=N``, ``POST /api/review?seat=N`` (a log in the body; the review of
+one seat's decisions, :mod:`xuezhan.serve.review`), ``GET /api/standings``,
+``GET /api/players/{name}``; ``/ws/{table}`` the websocket protocol of
 :mod:`xuezhan.serve.protocol` (docs/room.md).
 
 Every piece of work a client can ask for is bounded: request bodies are refused past their
 limit before they are read, websocket messages have a size and a rate limit, each connection a
 bounded queue and a send timeout, and an uploaded log is replayed in a worker thread (at most
-two at a time), bounded in bytes and lines.
+two at a time), bounded in bytes and lines; a review runs in a worker process, bounded in
+rollouts, time and reviews at once (:mod:`xuezhan.serve.review`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import re
 import time
@@ -38,6 +42,7 @@ from xuezhan.serve.deals import commitment
 from xuezhan.serve.ledger import LedgerError
 from xuezhan.serve.names import TABLE_NAME_MAX, clean_name
 from xuezhan.serve.replay import LogError, frames, read_log_lines
+from xuezhan.serve.review import ReviewBusy, ReviewLimits, ReviewRefused, Reviews, ReviewUnfinished
 from xuezhan.serve.tables import Client, Room, RoomError, RoomFull, Table
 
 __all__ = [
@@ -80,6 +85,14 @@ class CreateTable(BaseModel):
     preset: str = Field("leshan", pattern=r"^(leshan|chengdu)$")
     hands: int = Field(8, ge=1, le=64)
     bots: list[str | None] = Field(default_factory=list, max_length=4)
+
+
+class _Upload(Exception):
+    """An uploaded log refused (its HTTP ``status`` and the message)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        self.status = status
+        super().__init__(message)
 
 
 class BodyTooLarge(Exception):
@@ -137,11 +150,14 @@ def _int_param(request: Request, name: str, default: int, lo: int, hi: int) -> i
     return int(raw)
 
 
-def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette:
+def create_app(
+    room: Room | None = None, logs: Sequence[Path] = (), reviews: ReviewLimits | Reviews | None = None
+) -> Starlette:
     """The app; ``room`` holds its tables (a fresh one by default), ``logs`` are hand logs the
-    replay page offers."""
+    replay page offers, ``reviews`` the bounds of its reviews (or the reviews themselves)."""
     room = room if room is not None else Room()
     log_files = [Path(p) for p in logs]
+    reviewer = reviews if isinstance(reviews, Reviews) else Reviews(reviews)
     replays = asyncio.Semaphore(2)  # uploaded or stored logs replayed at once, each in a thread
 
     async def replay_frames(lines: list[str], name: str) -> dict[str, Any]:
@@ -154,6 +170,7 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         await room.close()
+        reviewer.close()
 
     async def list_tables(request: Request) -> Response:
         try:
@@ -196,6 +213,21 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
         hands = await asyncio.to_thread(room.ledger.recent_hands, 64)
         return JSONResponse(files + [{"id": rid, "name": name} for rid, name in hands])
 
+    async def stored_lines(rid: str) -> tuple[list[str], str]:
+        """The lines and name of the server's log ``rid`` (a file "f<n>" or a booked hand
+        "h<n>"); :class:`LookupError` for no such log."""
+        if not _REPLAY_ID.match(rid):
+            raise LookupError(f"no hand log {rid[:40]!r}: ids are f<number> or h<number>")
+        if rid[0] == "f":
+            n = int(rid[1:])
+            if n >= len(log_files):
+                raise LookupError(f"no hand log {rid!r}")
+            return await asyncio.to_thread(read_log_lines, log_files[n]), log_files[n].name
+        rec = await asyncio.to_thread(room.ledger.hand, rid)
+        if rec is None:
+            raise LookupError(f"no hand log {rid!r}")
+        return rec.lines, rec.name
+
     async def replay_log(request: Request) -> Response:
         rid = request.path_params["rid"]
         if not _REPLAY_ID.match(rid):
@@ -223,25 +255,77 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
         except LogError as exc:
             return _error(400, str(exc))
 
-    async def replay_upload(request: Request) -> Response:
+    async def uploaded_lines(request: Request) -> list[str]:
+        """The lines of a log in the request body (plain or gzip), bounded; :class:`_Upload`
+        (with its HTTP status) naming the fault."""
         try:
             body = await read_body(request, MAX_UPLOAD)
         except BodyTooLarge as exc:
-            return _error(413, f"uploaded log: {exc}")
+            raise _Upload(413, f"uploaded log: {exc}") from None
         try:
             if body[:2] == b"\x1f\x8b":
                 body = gunzip(body, name="uploaded log", what="hand log", limit=MAX_LOG)
             elif len(body) > MAX_LOG:
-                return _error(413, f"uploaded log: larger than {MAX_LOG} bytes")
+                raise _Upload(413, f"uploaded log: larger than {MAX_LOG} bytes")
             text = body.decode("utf-8")
-            doc = await replay_frames([ln for ln in text.splitlines() if ln.strip()], "uploaded log")
         except UnicodeDecodeError as exc:
-            return _error(400, f"uploaded log: not UTF-8 text: {exc}")
-        except (InputFileError, LogError) as exc:
+            raise _Upload(400, f"uploaded log: not UTF-8 text: {exc}") from None
+        except InputFileError as exc:
+            raise _Upload(400, str(exc)) from None
+        return [ln for ln in text.splitlines() if ln.strip()]
+
+    async def replay_upload(request: Request) -> Response:
+        try:
+            lines = await uploaded_lines(request)
+            doc = await replay_frames(lines, "uploaded log")
+        except _Upload as exc:
+            return _error(exc.status, str(exc))
+        except LogError as exc:
             return _error(400, str(exc))
         seed = doc.get("seed")
         doc["seed"] = None if seed is None else str(seed)
         return JSONResponse(doc)
+
+    async def review(request: Request, key: str, read: Callable[[], Awaitable[tuple[list[str], str]]]) -> Response:
+        peer = request.client.host if request.client else ""
+
+        async def lines() -> tuple[list[str], str]:
+            text, name = await read()
+            if len(text) > MAX_LOG_LINES:
+                raise LogError(f"{name}: {len(text)} lines; a hand log has at most {MAX_LOG_LINES}")
+            return text, name
+
+        try:
+            seat, rollouts = reviewer.check(request.query_params.get("seat"), request.query_params.get("rollouts"))
+            result, cached = await reviewer.review(key, seat, rollouts, peer, lines)
+        except LookupError as exc:
+            return _error(404, str(exc))
+        except _Upload as exc:
+            return _error(exc.status, str(exc))
+        except (ReviewRefused, LogError) as exc:
+            return _error(400, str(exc))
+        except ReviewBusy as exc:
+            return _error(429, str(exc))
+        except ReviewUnfinished as exc:
+            return _error(503, str(exc))
+        return JSONResponse(result.model_dump(mode="json"), headers={"X-Review-Cache": "hit" if cached else "miss"})
+
+    async def review_stored(request: Request) -> Response:
+        rid = request.path_params["rid"]
+        return await review(request, rid, lambda: stored_lines(rid))
+
+    async def review_upload(request: Request) -> Response:
+        # read before the review is keyed: an upload is cached by its contents
+        try:
+            lines = await uploaded_lines(request)
+        except _Upload as exc:
+            return _error(exc.status, str(exc))
+
+        async def given() -> tuple[list[str], str]:
+            return lines, "uploaded log"
+
+        digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+        return await review(request, f"upload:{digest}", given)
 
     async def standings(request: Request) -> Response:
         try:
@@ -309,6 +393,8 @@ def create_app(room: Room | None = None, logs: Sequence[Path] = ()) -> Starlette
             Route("/api/logs", list_logs),
             Route("/api/replay/{rid:str}", replay_log),
             Route("/api/replay", replay_upload, methods=["POST"]),
+            Route("/api/review/{rid:str}", review_stored),
+            Route("/api/review", review_upload, methods=["POST"]),
             Route("/api/standings", standings),
             Route("/api/players/{name:str}", player),
             WebSocketRoute("/ws/{table}", table_ws),

@@ -5,8 +5,11 @@
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   let doc = null;
   let i = 0;
+  // what the review panel (review.js) uses: the shown log's source ({id} or {body}: the review
+  // asks for the same log), a hook called when a log is shown, and go(step)
+  XZ.replay = { source: null, onShow: null, go: (n) => go(n) };
 
-  function show(doc_) {
+  function show(doc_, src) {
     doc = doc_;
     i = 0;
     $("name").textContent = `${doc.name} · ${doc.preset || ""} · seed ${doc.seed}`;
@@ -14,13 +17,15 @@
     $("settle-lines").innerHTML = doc.settlement.map((l) => `<li>${esc(l)}</li>`).join("");
     XZ.fair.onReplay(doc);
     render();
+    XZ.replay.source = src;
+    if (XZ.replay.onShow) XZ.replay.onShow(doc, src);
   }
-  async function load(url, opts) {
+  async function load(url, opts, src) {
     const r = await fetch(url, opts);
     const j = await r.json();
     if (!r.ok) { $("message").textContent = j.error; return; }
     $("message").textContent = "";
-    show(j);
+    show(j, src);
   }
   function render() {
     if (!doc) return;
@@ -55,15 +60,17 @@
   $("pos").oninput = (e) => go(+e.target.value);
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
-    if (e.key === "ArrowRight") go(i + 1);
-    else if (e.key === "ArrowLeft") go(i - 1);
-    else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(Infinity);
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: Infinity }[e.key];
+    if (to === undefined) return;
+    e.preventDefault(); // the keys step the replay; they do not also scroll the (long) page
+    go(to);
   });
-  $("logs").onchange = (e) => { if (e.target.value !== "") load(`/api/replay/${encodeURIComponent(e.target.value)}`); };
+  $("logs").onchange = (e) => { if (e.target.value !== "") load(`/api/replay/${encodeURIComponent(e.target.value)}`, undefined, { id: e.target.value }); };
   $("file").onchange = async (e) => {
     const file = e.target.files[0];
-    if (file) load("/api/replay", { method: "POST", body: await file.arrayBuffer() });
+    if (!file) return;
+    const body = await file.arrayBuffer();
+    load("/api/replay", { method: "POST", body }, { body });
   };
   XZ.settings.init();
   XZ.settings.onChange(render);
@@ -71,6 +78,6 @@
     const logs = await (await fetch("/api/logs")).json();
     $("logs").innerHTML += logs.map((l) => `<option value="${l.id}">${esc(l.name)}</option>`).join("");
     const want = new URLSearchParams(location.search).get("log");
-    if (want !== null) { $("logs").value = want; load(`/api/replay/${encodeURIComponent(want)}`); }
+    if (want !== null) { $("logs").value = want; load(`/api/replay/${encodeURIComponent(want)}`, undefined, { id: want }); }
   })();
 })(window.XZ);
