@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from xuezhan.engine.actions import DISCARD, Action
 from xuezhan.engine.turn import PHASES, Phase
-from xuezhan.tiles import TILE_STR
+from xuezhan.tiles import TILE_STR, MeldType
 
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.engine.round import Round
@@ -46,7 +46,7 @@ def seen_counts(
             seen[k] += 1
     for ms in melds:
         for kind, k in ms:
-            seen[k] += 3 if kind == 0 else 4  # a pung shows 3; a kong or concealed kong 4 (R2.3)
+            seen[k] += 3 if kind == MeldType.PUNG else 4  # a pung shows 3; a kong or concealed kong 4 (R2.3)
     for pile in aside:  # self-drawn winning tiles set aside, face up (R14.1)
         for k in pile:
             seen[k] += 1
