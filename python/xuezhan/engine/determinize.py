@@ -71,9 +71,9 @@ def determinize(rnd: Round, seat: int, rng: random.Random) -> Round:
         raise ValueError(f"determinize: it is not seat {seat}'s decision")
     hidden = [s for s in range(4) if s != seat]
     sizes = {s: sum(rnd.seats.counts[s]) for s in hidden}
-    pool = _unseen(rnd, seat)
+    pool = _unseen(rnd.wall, rnd.seats, seat)
     need, banned = _constraints(rnd, seat)
-    hands = _sample_hands(rnd, seat, pool, sizes, need, banned, rng)
+    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng)
     rest = bytearray(pool)
     for s in hidden:
         for k in range(27):
@@ -83,10 +83,10 @@ def determinize(rnd: Round, seat: int, rng: random.Random) -> Round:
     return _build(rnd, seat, hands, wall, rng)
 
 
-def _unseen(rnd: Round, seat: int) -> bytearray:
+def _unseen(wall: Wall, seats: Seats, seat: int) -> bytearray:
     """The tiles ``seat`` cannot see: the dealt set less its hand and every visible tile."""
-    pool = bytearray(rnd.wall.dealt)
-    mine, seen = rnd.seats.counts[seat], rnd.wall.seen_view
+    pool = bytearray(wall.dealt)
+    mine, seen = seats.counts[seat], wall.seen_view
     for k in range(27):
         pool[k] -= mine[k] + seen[k]
     return pool
@@ -136,8 +136,8 @@ def _constraints(rnd: Round, seat: int) -> tuple[dict[int, bytearray], dict[int,
 
 
 def _sample_hands(
-    rnd: Round,
-    seat: int,
+    seats: Seats,
+    turn: Turn,
     pool: bytearray,
     sizes: dict[int, int],
     need: dict[int, bytearray],
@@ -151,11 +151,10 @@ def _sample_hands(
     # hands that must win: a locked winner's on every tile it won (R14); a seat that declared a
     # win on the tile being claimed, on that tile (its claim is public)
     must_win: dict[int, list[int]] = {}
-    seats = rnd.seats
     for s in sizes:
         if seats.stay and seats.won[s] and not seats.escaped[s]:
             must_win[s] = list(seats.wins_view[s])
-    w = rnd.turn.claims
+    w = turn.claims
     if w is not None:
         for s in w.hu:
             must_win[s] = [w.tile, *must_win.get(s, [])]
@@ -165,7 +164,7 @@ def _sample_hands(
         reserved = {s: bytearray(need.get(s, bytes(27))) for s in rest}
         for h in reserved.values():
             _take(left, h)
-        won = _winning_hands(rnd, must_win, left, sizes, need, rng) if must_win else {}
+        won = _winning_hands(seats, must_win, left, sizes, need, rng) if must_win else {}
         if won is None:
             continue
         for h in won.values():
@@ -205,7 +204,7 @@ def _take(left: bytearray, h: Sequence[int]) -> None:
 
 
 def _winning_hands(
-    rnd: Round,
+    seats: Seats,
     must_win: dict[int, list[int]],
     left: bytearray,
     sizes: dict[int, int],
@@ -215,7 +214,7 @@ def _winning_hands(
     left = bytearray(left)
     out = {}
     for s in sorted(must_win, key=lambda _: rng.random()):
-        h = _winning_hand(rnd, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng)
+        h = _winning_hand(seats, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng)
         if h is None:
             return None
         out[s] = h
@@ -224,15 +223,15 @@ def _winning_hands(
 
 
 def _winning_hand(
-    rnd: Round, s: int, wins: list[int], left: bytearray, size: int, need: Sequence[int], rng: random.Random
+    seats: Seats, s: int, wins: list[int], left: bytearray, size: int, need: Sequence[int], rng: random.Random
 ) -> bytearray | None:
     """A hand of ``size`` tiles for seat ``s`` that waits on every tile of ``wins`` (a locked
     winner's, R14, or a declared win's) and holds ``need``, from the tiles in ``left``: one
     winning tile with the hand makes a pair and sets of at most two suits, none of them its void
     suit. A depth-first search over the blocks, in random order, with a bounded number of steps;
     None if none was found."""
-    melds = bytes(rnd.seats.melds[s])
-    void = rnd.seats.void[s]
+    melds = bytes(seats.melds[s])
+    void = seats.void[s]
     sets = (size - 1) // 3
     used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins}
     suit_sets = [set(c) for c in ((0, 1), (0, 2), (1, 2)) if used <= set(c) and void not in c]
