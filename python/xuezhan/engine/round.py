@@ -27,10 +27,11 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Generic, NoReturn, TypeVar, overload
 
 from xuezhan.engine import _core_adapter as core
-from xuezhan.engine import claims, setup
+from xuezhan.engine import claims as window
 from xuezhan.engine import events as ev
 from xuezhan.engine import fired as F
 from xuezhan.engine import settlement as pay
+from xuezhan.engine import setup
 from xuezhan.engine.actions import (
     ANGANG,
     CLAIM_VERBS,
@@ -64,7 +65,7 @@ __all__ = ["Round", "deal"]
 
 
 _TURN, _CLAIM, _OVER = Phase.TURN, Phase.CLAIM, Phase.OVER
-_claim_legal = claims.claim_legal
+_claim_legal = window.claim_legal
 T = TypeVar("T")
 _wait_mask = core.wait_mask
 # _DISCARD[default][seat][kind]: the shared discard events (immutable), built once
@@ -627,7 +628,7 @@ class Round:
     def _open_claims(self, frm: int, t: int, rob: bool, ctx: int, kong: KongRecord | None) -> None:
         turn = self.turn
         turn.claim_group += 1
-        turn.claims = claims.open_window(self.seats, frm, t, rob, ctx, kong)
+        turn.claims = window.open_window(self.seats, frm, t, rob, ctx, kong)
         self._advance_claims()
 
     def _claim_lock_on(self) -> bool:
@@ -643,7 +644,7 @@ class Round:
         w = turn.claims
         assert w is not None
         forced = turn.last_phase and self._forced_opt
-        asked = claims.next_claimant(
+        asked = window.next_claimant(
             w, self.seats, self.ledger, self.core, forced, self._claim_lock_on(), self.wall.empty
         )
         if asked is None:
@@ -654,7 +655,7 @@ class Round:
     def _claim(self, seat: int, verb: str, default: bool) -> None:
         w = self.turn.claims
         assert w is not None
-        claims.note_claim(w, self.seats, self.ledger, seat, verb, default, self._lock_opt)
+        window.note_claim(w, self.seats, self.ledger, seat, verb, default, self._lock_opt)
         self._advance_claims()
 
     def _resolve_claims(self, w: ClaimWindow) -> None:
@@ -669,7 +670,7 @@ class Round:
                 ledger.fired.add(F.MULTI_WIN)
             turn.any_claim = True
             if w.robbing:
-                claims.rob_tile(seats, self.wall, frm, t)
+                window.rob_tile(seats, self.wall, frm, t)
             for s in w.hu:
                 h = bytearray(seats.counts[s])
                 h[t] += 1
@@ -688,7 +689,7 @@ class Round:
         elif w.meld is not None:
             seat, verb = w.meld
             turn.any_claim = True
-            claims.take_meld(seats, self.wall, ledger, seat, verb, frm, t)
+            window.take_meld(seats, self.wall, ledger, seat, verb, frm, t)
             if verb == PENG:  # R2.4: after a peng the claimer discards (no draw, no kong)
                 turn.drawn = -1
                 turn.flags = AFTER_PENG
