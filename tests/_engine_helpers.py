@@ -12,8 +12,9 @@ from xuezhan import _core
 from xuezhan.engine import replay_script
 from xuezhan.engine.actions import HU, Action
 from xuezhan.engine.events import DECISION_TYPES
-from xuezhan.engine.state import InvariantError
+from xuezhan.engine.invariants import InvariantError
 from xuezhan.rules import Rules
+from xuezhan.tiles import meld_kind, meld_size
 
 # The rule vectors (R13), kept in the repository (tests/vectors/README.md).
 VECTORS = Path(__file__).resolve().parent / "vectors"
@@ -78,13 +79,13 @@ def check_state(rnd) -> None:
     """R12.1 tile conservation and R12.2 balanced payments, at any moment of a hand."""
     r = rnd.river
     a = rnd.aside  # R14.1: self-drawn winning tiles set aside
-    outside = Counter(chain(r[0], r[1], r[2], r[3], a[0], a[1], a[2], a[3], islice(rnd.wall, rnd.wpos, None)))
+    outside = Counter(chain(r[0], r[1], r[2], r[3], a[0], a[1], a[2], a[3], islice(rnd.wall.tiles, rnd.wall.pos, None)))
     for ms in rnd.melds:
         for code in ms:
-            outside[code % 27] += 3 if code < 27 else 4
+            outside[meld_kind(code)] += meld_size(code)
     total = bytes([a + b + c + d + outside[k] for k, (a, b, c, d) in enumerate(zip(*rnd.counts, strict=True))])
-    if total != rnd.dealt:
-        raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(rnd.dealt)}")
+    if total != rnd.wall.dealt:
+        raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(rnd.wall.dealt)}")
     penalty = 0
     if any(rnd.escaped):
         penalty = sum(e["amount"] for e in evs(rnd) if e["type"] == "pay" and e["to"] is None)
@@ -92,7 +93,7 @@ def check_state(rnd) -> None:
         raise InvariantError(f"R12.2 deltas {rnd.deltas} do not sum to {-penalty}")
     if rnd.cur is not None and not rnd.active[rnd.cur]:
         raise InvariantError(f"R12.3 seat {rnd.cur} has won or escaped but has a decision")
-    if rnd.n_active != sum(rnd.active):
+    if rnd.seats.n_active != sum(rnd.active):
         raise InvariantError("active count inconsistent")
 
 

@@ -29,11 +29,11 @@ def _state(rnd: Round) -> tuple:
         copy.deepcopy(rnd.melds),
         list(rnd.river),
         list(rnd.deltas),
-        rnd.wpos,
+        rnd.wall.pos,
         rnd.cur,
         rnd.phase,
         list(rnd.legal),
-        rnd.defaults_used,
+        rnd.ledger.defaults_used,
         list(rnd.x_choice),
         list(rnd.v_choice),
     )
@@ -148,7 +148,7 @@ def test_a_default_that_is_not_the_r10_default_is_refused():
         rnd.apply(other, default=True)
     assert _state(rnd) == before
     rnd.apply(d, default=True)  # the real default is accepted and counted (R10)
-    assert rnd.defaults_used == 1
+    assert rnd.ledger.defaults_used == 1
     rnd.apply(act(rnd.cur, "escape"), default=True, note="timeout limit")  # R10.3: an escape may be
     assert rnd.over
 

@@ -3,6 +3,7 @@ observation, never depends on what the seat cannot know, and plays on under the 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -60,7 +61,7 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
     for rnd, seat in _positions(preset, 30, 11, seed=5):
         a = determinize(rnd, seat, random.Random(7))
         other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
-        rest = rnd.wall[rnd.wpos :]
+        rest = rnd.wall.left()
         if other is None or not rest:
             continue
         k = next(k for k in range(27) if rnd.counts[other][k])
@@ -73,8 +74,9 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
         twin = _hidden_twin(rnd)
         twin.counts[other][k] -= 1
         twin.counts[other][t] += 1
-        twin.wall[twin.wpos + j] = k
-        twin.wall[twin.wpos :] = reversed(twin.wall[twin.wpos :])
+        tiles, pos = twin.wall.tiles, twin.wall.pos
+        tiles[pos + j] = k
+        tiles[pos:] = reversed(tiles[pos:])
         b = determinize(twin, seat, random.Random(7))
         assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts]
         assert a.wall == b.wall
@@ -86,8 +88,8 @@ def _hidden_twin(rnd: Round) -> Round:
     """The same round with its own copy of what the test changes (the hands and the wall)."""
     twin = Round.__new__(Round)
     twin.__dict__.update(rnd.__dict__)
-    twin.counts = [bytearray(c) for c in rnd.counts]
-    twin.wall = list(rnd.wall)
+    twin.seats = dataclasses.replace(rnd.seats, counts=[bytearray(c) for c in rnd.counts])
+    twin.wall = dataclasses.replace(rnd.wall, tiles=list(rnd.wall.tiles))
     return twin
 
 
@@ -103,7 +105,7 @@ def test_r12_invariants_hold_in_every_rollout_from_a_sample(preset):
     rolled = 0
     for rnd, seat in _positions(preset, 25, 13, seed=9):
         d = determinize(rnd, seat, rng)
-        d.events = CheckedEvents(d, d.events)
+        d.ledger.events = CheckedEvents(d, d.ledger.events)
         bots = [GreedyStrategy() for _ in range(4)]
         for s, b in enumerate(bots):
             b.reset(s, d.rules)

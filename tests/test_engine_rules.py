@@ -359,7 +359,7 @@ def test_r11_2_void_discard_first_no_peng_and_no_win_while_holding_it():
     r.apply("0 discard 5p")
     # Seat 1 (void p) may not peng or kong 5p; seat 2 (void m, holding m tiles) cannot win.
     assert _last_two(r) == ["discard", "draw"] and r.cur == 1
-    assert r.mask[2] == 0
+    assert r.seats.mask[2] == 0
 
 
 def test_r11_2_default_void_is_the_suit_held_fewest():

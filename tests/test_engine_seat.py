@@ -11,7 +11,7 @@ import pytest
 from xuezhan.engine import Round
 from xuezhan.engine.actions import ESCAPE, act
 from xuezhan.engine.seat import Delivery, Ruling, Strategy, apply, decide, rule, time_limit
-from xuezhan.engine.state import Phase
+from xuezhan.engine.turn import Phase
 from xuezhan.rules import Rules
 from xuezhan.strategies import GreedyStrategy
 from xuezhan.strategies import Strategy as ReExported

@@ -49,7 +49,7 @@ class Checked:
         # a seat sees no more of a kind than exist outside its own hand
         assert all(s + h <= 4 for s, h in zip(obs.seen, obs.hand, strict=True))
         # the engine shares one bytes object until the visible tiles change
-        assert obs.seen is self.rnd[0].seen_view
+        assert obs.seen is self.rnd[0].wall.seen_view
         self.checked += 1
         return self.inner.act(obs)
 

@@ -35,7 +35,7 @@ def test_r12_invariants_after_every_event(chunk):
         for s, b in enumerate(bots):
             b.reset(s, rules)
         rnd = Round.from_seed(rules, hand_seed(1234, n), first_dealer(n))
-        rnd.events = CheckedEvents(rnd, rnd.events)
+        rnd.ledger.events = CheckedEvents(rnd, rnd.ledger.events)
         run_round(rnd, bots)
         assert rnd.over
         check_state(rnd)
@@ -73,7 +73,7 @@ def test_r14_r12_invariants_after_every_event_winners_staying(chunk):
         for s, b in enumerate(bots):
             b.reset(s, rules)
         rnd = Round.from_seed(rules, hand_seed(1414, n), first_dealer(n))
-        rnd.events = CheckedEvents(rnd, rnd.events)
+        rnd.ledger.events = CheckedEvents(rnd, rnd.ledger.events)
         run_round(rnd, bots)
         assert rnd.over and rnd.end_reason in ("wall", "escape")
         check_state(rnd)
@@ -125,16 +125,16 @@ def _snapshot(rnd):
         [bytes(c) for c in rnd.counts],
         [list(m) for m in rnd.melds],
         [list(r) for r in rnd.river],
-        rnd.wpos,
+        rnd.wall.pos,
         list(rnd.deltas),
         len(rnd.events),
         rnd.cur,
         rnd.phase,
         list(rnd.legal),
-        list(rnd.lock),
+        list(rnd.seats.lock),
         list(rnd.won),
         repr(rnd.claims),
-        rnd.turn,
+        rnd.turn.flags,
         list(rnd.x_choice),
         list(rnd.v_choice),
     )
@@ -199,7 +199,7 @@ def test_r12_benchmark_style_speed_smoke():
 
 def _played(preset, seed, bots=None):
     rnd = Round.from_seed(preset, seed, seed % 4)
-    rnd.events = CheckedEvents(rnd, rnd.events)
+    rnd.ledger.events = CheckedEvents(rnd, rnd.ledger.events)
     strategies = bots or [LeaningBot(seed * 4 + i, p_hu=0.8) for i in range(4)]
     for s, b in enumerate(strategies):
         b.reset(s, rnd.rules)

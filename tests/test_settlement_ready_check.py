@@ -23,9 +23,9 @@ def test_r7_1_with_declare_void_a_pig_still_holds_its_void_suit():
     r = build(SELF_HANDS, wall="1m2m3m4m5m", rules=Rules.preset("leshan").replace(declare_void=True))
     for s, v in enumerate("mpsm"):
         r.apply(f"{s} void {v}")
-    assert is_pig(r._holdings()[1], True) is True  # holds m, its void suit, although only two suits
+    assert is_pig(r.seats.holdings()[1], True) is True  # holds m, its void suit, although only two suits
     r.void[1] = 2
-    assert is_pig(r._holdings()[1], True) is False
+    assert is_pig(r.seats.holdings()[1], True) is False
 
 
 def test_r7_2_pig_pays_every_non_pig_the_capped_maximum():

@@ -40,6 +40,7 @@ __all__ = [
     "meld_code",
     "meld_kind",
     "meld_size",
+    "meld_type",
     "is_pung_code",
     "HandLike",
     "MeldsLike",
@@ -335,6 +336,14 @@ def meld_code(t: MeldType, kind: int) -> int:
 def meld_kind(code: int) -> int:
     """The kind of a meld code."""
     return code % NUM_KINDS
+
+
+def meld_type(code: int) -> MeldType:
+    """The type of a meld code."""
+    return _MELD_TYPES[code // NUM_KINDS]
+
+
+_MELD_TYPES = tuple(MeldType)
 
 
 def meld_size(code: int) -> int:

@@ -1,12 +1,14 @@
 """The round engine: state, legality, turn and claim flow, settlement, matches, scripts and logs.
 
-One module per concern: the hand's typed state (:mod:`.state`), the legal actions of each
-decision and why others are refused (:mod:`.legal`), the deal, exchange and void declaration
-(:mod:`.setup`, R1, R11), the turn flow and public API (:mod:`.round`, R2, R4) and the claim
-flow (:mod:`.claims`, R3), payments (:mod:`.settlement`, R5–R8), typed events and what each
-seat may see of them (:mod:`.events`), observations (:mod:`.observation`), the hand's result
-(:mod:`.result`, R9.3), seeds (:mod:`.seeds`, R1.4, R9.1), matches and timing (:mod:`.match`,
-R9–R10), logs (:mod:`.log`, R12.4) and scripted hands (:mod:`.script`, R13).
+One module per concern: the hand's state in four parts (the wall, :mod:`.wall`; the seats,
+:mod:`.seats`; the pending decision, :mod:`.turn`; the record, :mod:`.ledger`; their R12
+invariants, :mod:`.invariants`), the legal actions of each decision and why others are refused
+(:mod:`.legal`), the deal, exchange and void declaration (:mod:`.setup`, R1, R11), the turn
+flow and public API (:mod:`.round`, R2, R4) and the claim window (:mod:`.claims`, R3),
+payments (:mod:`.settlement`, R5–R8), typed events and what each seat may see of them
+(:mod:`.events`), observations (:mod:`.observation`), the hand's result (:mod:`.result`, R9.3),
+seeds (:mod:`.seeds`, R1.4, R9.1), matches and timing (:mod:`.match`, R9–R10), logs
+(:mod:`.log`, R12.4) and scripted hands (:mod:`.script`, R13).
 
     >>> from xuezhan.engine import Round, public_view
     >>> r = Round("leshan", ["1235679m1235579p", "123456789m3455p", "123456789s1489m",
@@ -44,6 +46,7 @@ Readings where the rules are silent (each is one place in the code; also in docs
 
 from xuezhan.engine.actions import Action, ActionError, IllegalAction, act, parse_action
 from xuezhan.engine.events import DECISION_TYPES, public_view
+from xuezhan.engine.invariants import InvariantError
 from xuezhan.engine.log import (
     ReplayMismatch,
     log_lines,
@@ -58,7 +61,6 @@ from xuezhan.engine.round import Round, deal
 from xuezhan.engine.script import ScriptError, replay_script
 from xuezhan.engine.seat import Strategy
 from xuezhan.engine.seeds import derive_seed, first_dealer, hand_seed
-from xuezhan.engine.state import InvariantError
 
 __all__ = [
     "Action",

@@ -1,150 +1,131 @@
-"""The claim flow (RULES.md R3, R13): asking the seats that could claim a discard or an added
-kong, one at a time in turn order from the discarder, then resolving the claims (R3.2).
+"""The claims on a discard or an added kong (docs/rules.md R3, R13): who is asked, in turn
+order from the discarder, what each may claim, what a claim records, and how a claimed tile
+moves (a peng or kong on a discard, R2.4; a robbed kong, R3.3).
 
-:class:`ClaimFlow` is the part of :class:`~xuezhan.engine.round.Round` that runs from a discard
-(or added kong) to the next turn; the turn flow it hands back to (drawing, kongs, wins, the end
-of the hand) is in :mod:`.round`, the legality of each claim in :mod:`.legal`.
+The functions take the parts of the hand they touch (the seats, the wall's visible count, the
+ledger) and the open :class:`~xuezhan.engine.turn.ClaimWindow`; the round engine
+(:mod:`.round`) sequences them with the turn flow they hand back to (a win, a draw, the turn
+after a peng). The legality of each claim is in :mod:`.legal`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from xuezhan._core import CoreRules
 from xuezhan.engine import events as ev
 from xuezhan.engine import fired as F
-from xuezhan.engine import settlement as pay
 from xuezhan.engine.actions import HU, PASS, PENG, TILE_STR, Action
+from xuezhan.engine.ledger import KongRecord, Ledger
 from xuezhan.engine.legal import claim_actions
-from xuezhan.engine.state import AFTER_PENG, ClaimWindow, HandState, KongRecord, Phase
+from xuezhan.engine.seats import Seats
+from xuezhan.engine.turn import ClaimWindow
+from xuezhan.engine.wall import Wall
 from xuezhan.tiles import MeldType, meld_code
 
-__all__ = ["ClaimFlow"]
-
-_CLAIM = Phase.CLAIM
+__all__ = ["claim_legal", "next_claimant", "note_claim", "open_window", "rob_tile", "take_meld"]
 
 
-class ClaimFlow(HandState):
-    """Claims on a discard or an added kong (R3); see the module docstring."""
+def open_window(seats: Seats, frm: int, t: int, rob: bool, ctx: int, kong: KongRecord | None) -> ClaimWindow:
+    """The window of claims on tile ``t`` offered by ``frm``: the other active seats, in turn
+    order from ``frm`` (R13)."""
+    a = seats.active
+    queue = [s for s in ((frm + 1) & 3, (frm + 2) & 3, (frm + 3) & 3) if a[s]]
+    return ClaimWindow(t, frm, rob, ctx, kong, queue, 0, [], None, [0, 0, 0, 0])
 
-    if TYPE_CHECKING:  # the turn flow, provided by Round
 
-        def _draw(self, seat: int, kong: KongRecord | None = None) -> None: ...
-        def _turn_decision(self, seat: int) -> None: ...
-        def _kong_paid(self, seat: int, k: int, how: str, frm: int | None) -> None: ...
-        def _complete_jiagang(self, seat: int, k: int) -> None: ...
-        def _win(
-            self, seat: int, frm: int | None, kind: int, res: tuple, how: str, forced: bool, group: int
-        ) -> None: ...
-        def _end(self, reason: str) -> None: ...
+def claim_legal(
+    seats: Seats, s: int, w: ClaimWindow, lock_on: bool, wall_empty: bool, why: dict | None = None
+) -> list[Action]:
+    """The claims seat ``s`` may make on the window's tile (``lock_on``: R4.3's pass-win lock
+    applies now; R14.2: a locked winner may only win)."""
+    lock = seats.lock[s] if lock_on else 0
+    return claim_actions(
+        s,
+        seats.counts[s],
+        w.tile,
+        seats.void[s],
+        w.fan[s],
+        lock,
+        w.robbing,
+        wall_empty,
+        why,
+        seats.stay and seats.won[s],
+    )
 
-    def _open_claims(self, frm: int, t: int, rob: bool, ctx: int, kong: KongRecord | None) -> None:
-        self.claim_group += 1
-        a = self.active
-        queue = [s for s in ((frm + 1) & 3, (frm + 2) & 3, (frm + 3) & 3) if a[s]]
-        self.claims = ClaimWindow(t, frm, rob, ctx, kong, queue, 0, [], None, [0, 0, 0, 0])
-        self._advance_claims()
 
-    def _claim_legal(self, s: int, w: ClaimWindow, why: dict | None = None) -> list[Action]:
-        lock = self.lock[s] if self._lock_opt and not self.last_phase else 0  # R4.3 (not in R4.4)
-        empty = self.wpos >= self.wall_end
-        return claim_actions(
-            s, self.counts[s], w.tile, self.void[s], w.fan[s], lock, w.robbing, empty, why, self.stay and self.won[s]
-        )
-
-    def _advance_claims(self) -> None:
-        """Ask the seats that could claim, in turn order from the discarder (R13)."""
-        w = self.claims
-        assert w is not None
-        t = w.tile
-        while w.asked < len(w.queue):
-            s = w.queue[w.asked]
-            w.fan[s] = 0
-            can_win = (self.mask[s] >> t) & 1
-            if not can_win and self.counts[s][t] < 2:
-                w.asked += 1  # it cannot claim (fast path of claim_actions)
-                continue
-            if can_win:
-                h = bytearray(self.counts[s])
-                h[t] += 1
-                res = self._score(s, bytes(h), t, w.ctx)
-                if res is not None:
-                    if self.last_phase and self._forced_opt:
-                        # R4.4: a discard that completes a hand is won at once.
-                        self.events.append(ev.Hu(s, forced=True))
-                        w.hu.append(s)
-                        w.asked += 1
-                        continue
-                    w.fan[s] = res[1]
-            legal = self._claim_legal(s, w)
-            if legal:
-                self.phase = _CLAIM
-                self.cur = s
-                self.legal = legal
-                return
-            w.asked += 1
-        self._resolve_claims(w)
-
-    def _claim(self, seat: int, verb: str, default: bool) -> None:
-        w = self.claims
-        assert w is not None
-        self.events.append(ev.Hu(seat, default) if verb == HU else ev.CLAIM_EVENT[verb](seat, default))
-        if verb == HU:
-            w.hu.append(seat)
-        else:
-            if w.fan[seat] and self._lock_opt:
-                # R4.3: it passed a win; remember the best fan passed.
-                self.lock[seat] = max(self.lock[seat], w.fan[seat])
-                self.fired.add(F.PASS_WIN)
-            if verb != PASS:
-                w.meld = (seat, verb)
+def next_claimant(
+    w: ClaimWindow,
+    seats: Seats,
+    ledger: Ledger,
+    core: CoreRules,
+    forced: bool,
+    lock_on: bool,
+    wall_empty: bool,
+) -> tuple[int, list[Action]] | None:
+    """The next seat to ask about the window's tile and its legal claims, or None when every
+    seat has been asked (R13). ``forced``: R4.4's compulsory wins, taken here without asking."""
+    t = w.tile
+    mask = seats.mask
+    counts = seats.counts
+    while w.asked < len(w.queue):
+        s = w.queue[w.asked]
+        w.fan[s] = 0
+        can_win = (mask[s] >> t) & 1
+        if not can_win and counts[s][t] < 2:
+            w.asked += 1  # it cannot claim (fast path of claim_actions)
+            continue
+        if can_win:
+            h = bytearray(counts[s])
+            h[t] += 1
+            res = seats.score(s, bytes(h), t, w.ctx, core)
+            if res is not None:
+                if forced:
+                    # R4.4: a discard that completes a hand is won at once.
+                    ledger.events.append(ev.Hu(s, forced=True))
+                    w.hu.append(s)
+                    w.asked += 1
+                    continue
+                w.fan[s] = res[1]
+        legal = claim_legal(seats, s, w, lock_on, wall_empty)
+        if legal:
+            return s, legal
         w.asked += 1
-        self._advance_claims()
+    return None
 
-    def _resolve_claims(self, w: ClaimWindow) -> None:
-        """R3.2: win > kong, peng; several winners all win (then no peng or kong)."""
-        self.claims = None
-        frm, t = w.frm, w.tile
-        if w.hu:
-            if len(w.hu) > 1:
-                self.fired.add(F.MULTI_WIN)
-            self.any_claim = True
-            if w.robbing:
-                # R3.3: the kong is cancelled; the robbed tile leaves the kong-maker's hand.
-                self.counts[frm][t] -= 1
-                self._set_river(frm, self.river[frm] + (t,))
-                self._see(t, 1)
-                self._update_mask(frm)
-            for s in w.hu:
-                h = bytearray(self.counts[s])
-                h[t] += 1
-                res = self._score(s, bytes(h), t, w.ctx)
-                assert res is not None
-                if self.won[s]:
-                    self.fired.add(F.REPEAT_WIN)
-                self._win(s, frm, t, res, "rob" if w.robbing else "discard", False, self.claim_group)
-                pay.settle_discard_win(self, self.rules, s, frm, res[2], w.kong, w.robbing)
-            if len(self.wins) >= 3 and not self.stay:
-                self._end("three_won")
-            else:  # R2.5: the first active player after the last winner, counting from the discarder
-                self._draw(self.next_active(w.hu[-1]))
-        elif w.robbing:
-            self._complete_jiagang(frm, t)
-        elif w.meld is not None:
-            seat, verb = w.meld
-            self.any_claim = True
-            self._set_river(frm, self.river[frm][:-1])  # the claimed discard leaves the pile
-            n = 2 if verb == PENG else 3
-            self.counts[seat][t] -= n
-            self.melds[seat].append(meld_code(MeldType.PUNG if n == 2 else MeldType.KONG, t))
-            self._melds_changed(seat)
-            self._see(t, n)  # the discard left the pile; the meld shows n + 1 tiles
-            self.meld_from[seat].append(frm)
-            self.events.append(ev.Meld(seat, verb, TILE_STR[t], frm))
-            if n == 2:  # R2.4: after a peng the claimer discards (no draw, no kong)
-                self.drawn = -1
-                self.turn = AFTER_PENG
-                self._turn_decision(seat)
-            else:
-                self._kong_paid(seat, t, "gang", frm)
-        else:  # R2.5: no claim taken: the next active player draws
-            self._draw(self.next_active(frm))
+
+def note_claim(
+    w: ClaimWindow, seats: Seats, ledger: Ledger, seat: int, verb: str, default: bool, lock_opt: bool
+) -> None:
+    """Record the asked seat's claim (or pass) and move on to the next seat."""
+    ledger.events.append(ev.Hu(seat, default) if verb == HU else ev.CLAIM_EVENT[verb](seat, default))
+    if verb == HU:
+        w.hu.append(seat)
+    else:
+        if w.fan[seat] and lock_opt:
+            # R4.3: it passed a win; remember the best fan passed.
+            lock = seats.lock
+            lock[seat] = max(lock[seat], w.fan[seat])
+            ledger.fired.add(F.PASS_WIN)
+        if verb != PASS:
+            w.meld = (seat, verb)
+    w.asked += 1
+
+
+def rob_tile(seats: Seats, wall: Wall, frm: int, t: int) -> None:
+    """R3.3: the added kong is cancelled; the robbed tile leaves the kong-maker's hand."""
+    seats.counts[frm][t] -= 1
+    seats.set_river(frm, seats.river[frm] + (t,))
+    wall.see(t, 1)
+    seats.update_mask(frm)
+
+
+def take_meld(seats: Seats, wall: Wall, ledger: Ledger, seat: int, verb: str, frm: int, t: int) -> None:
+    """A peng or a kong (``verb``) of ``seat`` on ``frm``'s discard ``t`` (R2.4): the discard
+    leaves the pile and the meld is shown."""
+    seats.set_river(frm, seats.river[frm][:-1])  # the claimed discard leaves the pile
+    n = 2 if verb == PENG else 3
+    seats.counts[seat][t] -= n
+    seats.melds[seat].append(meld_code(MeldType.PUNG if n == 2 else MeldType.KONG, t))
+    seats.melds_changed(seat)
+    wall.see(t, n)  # the discard left the pile; the meld shows n + 1 tiles
+    seats.meld_from[seat].append(frm)
+    ledger.events.append(ev.Meld(seat, verb, TILE_STR[t], frm))

@@ -40,9 +40,12 @@ from collections.abc import Sequence
 
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine.events import Discard, Voids
+from xuezhan.engine.ledger import KongRecord, Ledger
 from xuezhan.engine.round import Round
+from xuezhan.engine.seats import Seats
 from xuezhan.engine.setup import DIRECTIONS, default_exchange, default_void
-from xuezhan.engine.state import ClaimWindow, HandState, KongRecord, Phase
+from xuezhan.engine.turn import ClaimWindow, Phase, Turn
+from xuezhan.engine.wall import Wall
 from xuezhan.tiles import meld_kind, meld_size, tile_kind
 
 __all__ = ["DeterminizeError", "determinize"]
@@ -64,13 +67,13 @@ def determinize(rnd: Round, seat: int, rng: random.Random) -> Round:
     >>> d.counts[0] == r.counts[0], d.wall_count == r.wall_count, d.seed is None
     (True, True, True)
     """
-    if rnd.cur != seat:
+    if rnd.turn.cur != seat:
         raise ValueError(f"determinize: it is not seat {seat}'s decision")
     hidden = [s for s in range(4) if s != seat]
-    sizes = {s: sum(rnd.counts[s]) for s in hidden}
-    pool = _unseen(rnd, seat)
+    sizes = {s: sum(rnd.seats.counts[s]) for s in hidden}
+    pool = _unseen(rnd.wall, rnd.seats, seat)
     need, banned = _constraints(rnd, seat)
-    hands = _sample_hands(rnd, seat, pool, sizes, need, banned, rng)
+    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng)
     rest = bytearray(pool)
     for s in hidden:
         for k in range(27):
@@ -80,22 +83,24 @@ def determinize(rnd: Round, seat: int, rng: random.Random) -> Round:
     return _build(rnd, seat, hands, wall, rng)
 
 
-def _unseen(rnd: HandState, seat: int) -> bytearray:
+def _unseen(wall: Wall, seats: Seats, seat: int) -> bytearray:
     """The tiles ``seat`` cannot see: the dealt set less its hand and every visible tile."""
-    pool = bytearray(rnd.dealt)
+    pool = bytearray(wall.dealt)
+    mine, seen = seats.counts[seat], wall.seen_view
     for k in range(27):
-        pool[k] -= rnd.counts[seat][k] + rnd.seen_view[k]
+        pool[k] -= mine[k] + seen[k]
     return pool
 
 
-def _constraints(rnd: HandState, seat: int) -> tuple[dict[int, bytearray], dict[int, int]]:
+def _constraints(rnd: Round, seat: int) -> tuple[dict[int, bytearray], dict[int, int]]:
     """Tiles a seat must hold (``need``) and the suit it cannot hold (``banned``)."""
     need: dict[int, bytearray] = {}
     banned: dict[int, int] = {}
+    seats, turn = rnd.seats, rnd.turn
     after_voids = not rnd.rules.declare_void
     last: dict[int, int] = {}
     discarded = [bytearray(27) for _ in range(4)]
-    for e in rnd.events:
+    for e in rnd.ledger.events:
         if isinstance(e, Voids):
             after_voids = True
             last.clear()
@@ -104,35 +109,35 @@ def _constraints(rnd: HandState, seat: int) -> tuple[dict[int, bytearray], dict[
             discarded[e.seat][k] += 1
             if after_voids:
                 last[e.seat] = k
-    if rnd.voids_known:
+    if seats.voids_known:
         for s, k in last.items():
-            v = rnd.void[s]
-            if s != seat and v >= 0 and k // 9 != v and not rnd.won[s]:
+            v = seats.void[s]
+            if s != seat and v >= 0 and k // 9 != v and not seats.won[s]:
                 banned[s] = v  # R11.2: its last discard was not of its void suit
-    w = rnd.claims
+    w = turn.claims
     if w is not None and w.meld is not None and w.meld[0] != seat:  # a declared peng or kong
         m, verb = w.meld
         req = need.setdefault(m, bytearray(27))
         req[w.tile] = max(req[w.tile], 2 if verb == "peng" else 3)
-    mine = rnd.x_choice[seat]
-    if mine is not None and rnd.exchange_dir is not None and rnd.phase not in (Phase.EXCHANGE,):
+    mine = turn.x_choice[seat]
+    if mine is not None and rnd.exchange_dir is not None and turn.phase is not Phase.EXCHANGE:
         to = (seat + DIRECTIONS[rnd.exchange_dir]) & 3
         melded = bytearray(27)
-        for code in rnd.melds[to]:
+        for code in seats.melds[to]:
             melded[meld_kind(code)] += meld_size(code)
         n = bytearray(27)
         for k in mine:
             n[k] += 1
         req = bytearray(max(0, n[k] - discarded[to][k] - melded[k]) for k in range(27))
-        if any(req) and not (rnd.won[to] and not rnd.stay) and not rnd.escaped[to]:
+        if any(req) and not (seats.won[to] and not seats.stay) and not seats.escaped[to]:
             old = need.get(to, bytes(27))
             need[to] = bytearray(max(a, b) for a, b in zip(req, old, strict=True))
     return need, banned
 
 
 def _sample_hands(
-    rnd: HandState,
-    seat: int,
+    seats: Seats,
+    turn: Turn,
     pool: bytearray,
     sizes: dict[int, int],
     need: dict[int, bytearray],
@@ -147,9 +152,9 @@ def _sample_hands(
     # win on the tile being claimed, on that tile (its claim is public)
     must_win: dict[int, list[int]] = {}
     for s in sizes:
-        if rnd.stay and rnd.won[s] and not rnd.escaped[s]:
-            must_win[s] = list(rnd.wins_view[s])
-    w = rnd.claims
+        if seats.stay and seats.won[s] and not seats.escaped[s]:
+            must_win[s] = list(seats.wins_view[s])
+    w = turn.claims
     if w is not None:
         for s in w.hu:
             must_win[s] = [w.tile, *must_win.get(s, [])]
@@ -159,7 +164,7 @@ def _sample_hands(
         reserved = {s: bytearray(need.get(s, bytes(27))) for s in rest}
         for h in reserved.values():
             _take(left, h)
-        won = _winning_hands(rnd, must_win, left, sizes, need, rng) if must_win else {}
+        won = _winning_hands(seats, must_win, left, sizes, need, rng) if must_win else {}
         if won is None:
             continue
         for h in won.values():
@@ -199,7 +204,7 @@ def _take(left: bytearray, h: Sequence[int]) -> None:
 
 
 def _winning_hands(
-    rnd: HandState,
+    seats: Seats,
     must_win: dict[int, list[int]],
     left: bytearray,
     sizes: dict[int, int],
@@ -209,7 +214,7 @@ def _winning_hands(
     left = bytearray(left)
     out = {}
     for s in sorted(must_win, key=lambda _: rng.random()):
-        h = _winning_hand(rnd, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng)
+        h = _winning_hand(seats, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng)
         if h is None:
             return None
         out[s] = h
@@ -218,15 +223,15 @@ def _winning_hands(
 
 
 def _winning_hand(
-    rnd: HandState, s: int, wins: list[int], left: bytearray, size: int, need: Sequence[int], rng: random.Random
+    seats: Seats, s: int, wins: list[int], left: bytearray, size: int, need: Sequence[int], rng: random.Random
 ) -> bytearray | None:
     """A hand of ``size`` tiles for seat ``s`` that waits on every tile of ``wins`` (a locked
     winner's, R14, or a declared win's) and holds ``need``, from the tiles in ``left``: one
     winning tile with the hand makes a pair and sets of at most two suits, none of them its void
     suit. A depth-first search over the blocks, in random order, with a bounded number of steps;
     None if none was found."""
-    melds = bytes(rnd.melds[s])
-    void = rnd.void[s]
+    melds = bytes(seats.melds[s])
+    void = seats.void[s]
     sets = (size - 1) // 3
     used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins}
     suit_sets = [set(c) for c in ((0, 1), (0, 2), (1, 2)) if used <= set(c) and void not in c]
@@ -307,68 +312,99 @@ class _BlockSearch:
 
 def _build(rnd: Round, seat: int, hands: dict[int, bytearray], wall: list[int], rng: random.Random) -> Round:
     """The new round: public and own fields copied, hidden ones from the sample."""
-    new_hands = [list(rnd.counts[seat]) if s == seat else list(hands[s]) for s in range(4)]
-    counts = [bytearray(c) if s == seat else hands[s] for s, c in enumerate(rnd.counts)]
-    d = Round.__new__(Round)
+    new_hands = [list(rnd.seats.counts[seat]) if s == seat else list(hands[s]) for s in range(4)]
     exchange = rnd.exchange_dir
-    if rnd.phase is Phase.EXCHANGE:
+    turn = rnd.turn
+    if turn.phase is Phase.EXCHANGE:
         exchange = rng.choice(sorted(DIRECTIONS))  # not shown before the tiles pass (R11.1)
-    HandState.__init__(d, rnd.rules, [[] for _ in range(4)], wall, rnd.dealer, exchange, None, rnd.scores)
-    d.counts = counts
-    d.hands0 = [[k for k in range(27) for _ in range(c[k])] for c in new_hands]
-    d.dealt = rnd.dealt
-    for name in ("melds", "meld_from", "river", "aside"):
-        setattr(d, name, [list(x) if isinstance(x, list) else x for x in getattr(rnd, name)])
-    d.mbytes = list(rnd.mbytes)
-    d.won, d.escaped, d.active = list(rnd.won), list(rnd.escaped), list(rnd.active)
-    d.n_active = rnd.n_active
-    d.voids_known = rnd.voids_known
-    d.void = list(rnd.void) if rnd.voids_known else [rnd.void[s] if s == seat else -1 for s in range(4)]
-    d.lock = [rnd.lock[s] if s == seat else 0 for s in range(4)]
-    d.last_phase = rnd.last_phase
-    d.deltas = list(rnd.deltas)
-    d.kongs = [KongRecord(k.seat, k.kind, k.how, k.frm, list(k.pay), k.transferred, k.refunded) for k in rnd.kongs]
-    d.payments = list(rnd.payments)
-    d.wins = list(rnd.wins)
-    d.phase = rnd.phase
-    d.cur = rnd.cur
-    d.legal = list(rnd.legal)
-    d.discard_mask = rnd.discard_mask
-    d.drawn = rnd.drawn
-    kong_of = {id(k): n for k, n in zip(rnd.kongs, d.kongs, strict=True)}
-    d.turn = rnd.turn if rnd.turn.kong is None else dataclasses.replace(rnd.turn, kong=kong_of[id(rnd.turn.kong)])
-    d.any_claim = rnd.any_claim
-    d.first_drawn = list(rnd.first_drawn)
-    d.claim_group = rnd.claim_group
+    d = Round.__new__(Round)
+    hands0 = [[k for k in range(27) for _ in range(c[k])] for c in new_hands]
+    d._compose(
+        rnd.rules, rnd.dealer, None, rnd.scores, exchange, hands0,
+        _wall(rnd.wall, wall), _seats(rnd.seats, seat, hands), *_turn_and_ledger(rnd, seat, hands),
+    )  # fmt: skip
+    return d
+
+
+def _wall(old: Wall, wall: list[int]) -> Wall:
+    """The sampled wall (its order and tiles hidden), the dealt set and the visible count."""
+    return Wall(wall, old.dealt, 0, len(wall), bytearray(old.seen_view), old.seen_view)
+
+
+def _seats(old: Seats, seat: int, hands: dict[int, bytearray]) -> Seats:
+    """Every seat's public tiles and standing; the seat's own tiles, void and lock; the others'
+    sampled tiles, hidden voids (-1) and no lock (R4.3: a pass is private)."""
+    counts = [bytearray(c) if s == seat else hands[s] for s, c in enumerate(old.counts)]
+    known = old.voids_known
+    void = list(old.void) if known else [old.void[s] if s == seat else -1 for s in range(4)]
+    new = Seats(
+        counts,
+        old.stay,
+        known,
+        melds=[list(m) for m in old.melds],
+        mbytes=list(old.mbytes),
+        meld_from=[list(m) for m in old.meld_from],
+        river=list(old.river),
+        aside=list(old.aside),
+        won=list(old.won),
+        escaped=list(old.escaped),
+        active=list(old.active),
+        n_active=old.n_active,
+        void=void,
+        lock=[old.lock[s] if s == seat else 0 for s in range(4)],
+        meld_view=old.meld_view,
+        river_view=old.river_view,
+        aside_view=old.aside_view,
+        wins_view=old.wins_view,
+        void_view=tuple(void) if known else (-1, -1, -1, -1),
+    )
+    for s in range(4):  # its own waits as they are; the others' from their sampled tiles
+        if s == seat:
+            new.mask[s] = old.mask[s]
+        elif sum(counts[s]) % 3 == 1:
+            new.update_mask(s)
+    return new
+
+
+def _turn_and_ledger(rnd: Round, seat: int, hands: dict[int, bytearray]) -> tuple[Turn, Ledger]:
+    """The pending decision as it is (the others' hidden setup choices replaced) and the public
+    record so far (payments, wins, kongs; no events, no rules fired yet)."""
+    old, led = rnd.turn, rnd.ledger
+    kongs = [KongRecord(k.seat, k.kind, k.how, k.frm, list(k.pay), k.transferred, k.refunded) for k in led.kongs]
+    kong_of = {id(k): n for k, n in zip(led.kongs, kongs, strict=True)}
+    flags = old.flags
+    turn = Turn(
+        old.phase,
+        old.cur,
+        list(old.legal),
+        old.discard_mask,
+        old.drawn,
+        flags if flags.kong is None else dataclasses.replace(flags, kong=kong_of[id(flags.kong)]),
+        old.any_claim,
+        list(old.first_drawn),
+        old.claim_group,
+        None,
+        old.last_phase,
+    )
     # setup choices pending: its own as made; the others' made before it (hidden) are the R10
     # defaults on their sampled tiles (once the exchange or the voids are done, none is pending)
-    d.x_choice = [None] * 4
-    d.v_choice = [-1] * 4
     for s in range(4):
-        if rnd.phase is Phase.EXCHANGE and rnd.x_choice[s] is not None:
-            d.x_choice[s] = rnd.x_choice[s] if s == seat else default_exchange(counts[s], s).arg  # type: ignore[assignment]
-        if rnd.phase is Phase.VOID and rnd.v_choice[s] >= 0:
-            d.v_choice[s] = rnd.v_choice[s] if s == seat else default_void(counts[s], s).arg  # type: ignore[assignment]
-    w = rnd.claims
+        own = s == seat
+        if old.phase is Phase.EXCHANGE and old.x_choice[s] is not None:
+            turn.x_choice[s] = old.x_choice[s] if own else default_exchange(hands[s], s).arg  # type: ignore[assignment]
+        if old.phase is Phase.VOID and old.v_choice[s] >= 0:
+            turn.v_choice[s] = old.v_choice[s] if own else default_void(hands[s], s).arg  # type: ignore[assignment]
+    w = old.claims
     if w is not None:
         queue = [s for s in w.queue[w.asked :]]
         kong = None if w.kong is None else kong_of[id(w.kong)]
-        d.claims = ClaimWindow(w.tile, w.frm, w.robbing, w.ctx, kong, queue, 0, list(w.hu), w.meld, [0, 0, 0, 0])
-        d.claims.fan[seat] = w.fan[seat]
-    # views
-    d.meld_view = rnd.meld_view
-    d._river_view = rnd._river_view
-    d.scores_view = rnd.scores_view
-    d.deltas_view = rnd.deltas_view
-    d._status_view = None
-    d._seen = bytearray(rnd.seen_view)
-    d.seen_view = rnd.seen_view
-    d.void_view = tuple(d.void) if d.voids_known else (-1, -1, -1, -1)
-    d.wins_view = rnd.wins_view
-    d.aside_view = rnd.aside_view
-    for s in range(4):  # its own waits as they are; the others' from their sampled tiles
-        if s == seat:
-            d.mask[s] = rnd.mask[s]
-        elif sum(d.counts[s]) % 3 == 1:
-            d._update_mask(s)
-    return d
+        turn.claims = ClaimWindow(w.tile, w.frm, w.robbing, w.ctx, kong, queue, 0, list(w.hu), w.meld, [0, 0, 0, 0])
+        turn.claims.fan[seat] = w.fan[seat]
+    ledger = Ledger(
+        deltas=list(led.deltas),
+        deltas_view=led.deltas_view,
+        payments=list(led.payments),
+        wins=list(led.wins),
+        kongs=kongs,
+    )
+    return turn, ledger

@@ -59,7 +59,7 @@ def header(rnd: Round) -> dict:
         "seed": rnd.seed,
         "dealer": rnd.dealer,
         "hands": ["".join(_TILE[k] for k in h) for h in rnd.hands0],
-        "wall": "".join(_TILE[k] for k in rnd.wall),
+        "wall": "".join(_TILE[k] for k in rnd.wall.tiles),
         "exchange": rnd.exchange_dir,
     }
 
@@ -154,14 +154,14 @@ def replay_log(
         # R1.4: a log that names its seed holds the deal of that seed (the wall is recorded so
         # that a replay needs no random numbers; the seed must not contradict it)
         hands, wall, direction = deal(hdr.seed, hdr.dealer)
-        if hands != rnd.hands0 or wall != rnd.wall or (rnd.rules.exchange_three and direction != hdr.exchange):
+        if hands != rnd.hands0 or wall != rnd.wall.tiles or (rnd.rules.exchange_three and direction != hdr.exchange):
             raise ReplayMismatch(
                 log.header_line, f"the header's seed {hdr.seed} does not deal its hands, wall and exchange (R1.4)"
             )
     if watch is not None:
         for _ in rnd.events:  # the events of the deal itself (the start)
             watch(rnd)
-        rnd.events = _Watched(rnd.events, rnd, watch)
+        rnd.ledger.events = _Watched(rnd.ledger.events, rnd, watch)
     n = 0
 
     def compare() -> None:
@@ -193,7 +193,7 @@ def replay_log(
     if n != len(logged):
         raise ReplayMismatch(log.line_of(n), f"the hand is over but the log goes on: {dumps(logged[n])}")
     if watch is not None:
-        rnd.events = list(rnd.events)
+        rnd.ledger.events = list(rnd.ledger.events)
     return rnd
 
 

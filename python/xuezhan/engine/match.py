@@ -17,7 +17,7 @@ from typing import IO, Any
 from xuezhan.engine.round import Round, deal
 from xuezhan.engine.seat import Delivery, decide
 from xuezhan.engine.seeds import first_dealer, hand_seed
-from xuezhan.engine.state import Phase
+from xuezhan.engine.turn import Phase
 from xuezhan.rules import Rules, as_rules
 
 __all__ = ["hand_seed", "first_dealer", "run_round", "play_hand", "play_match"]
@@ -35,7 +35,7 @@ def run_round(
 
     ``timeouts`` (per seat, mutated) carries the timeout counts of the match (R10.3).
     ``check(rnd)``, if given, is called after every decision (tests check R12 with it); with the
-    environment variable ``XUEZHAN_DEBUG`` set, :meth:`HandState.check_invariants` is.
+    environment variable ``XUEZHAN_DEBUG`` set, :meth:`Round.check_invariants` is.
     """
     if check is None and os.environ.get("XUEZHAN_DEBUG"):
         check = _debug_check  # R12 checked cheaply at run time in debug mode
@@ -45,15 +45,16 @@ def run_round(
     acts = [s.act for s in strategies]
     over = _OVER
     observing = deliver.any
-    while rnd.phase is not over:  # phase always holds a Phase member: identity is enough
+    turn, ledger = rnd.turn, rnd.ledger  # the parts read at every decision
+    while turn.phase is not over:  # phase always holds a Phase member: identity is enough
         if observing:
-            deliver(rnd.events)
-        seat = rnd.cur
+            deliver(ledger.events)
+        seat = turn.cur
         assert seat is not None  # a hand that is not over always has a pending decision
         decide(rnd, seat, acts[seat], timeouts)  # timed, ruled on (R8, R10), applied
         if check is not None:
             check(rnd)
-    deliver(rnd.events)
+    deliver(ledger.events)
     return rnd
 
 

@@ -10,10 +10,14 @@ choices before they are revealed) is in it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from xuezhan.engine.actions import DISCARD, Action
-from xuezhan.engine.state import PHASES, HandState, Phase
-from xuezhan.tiles import TILE_STR
+from xuezhan.engine.turn import PHASES, Phase
+from xuezhan.tiles import TILE_STR, MeldType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xuezhan.engine.round import Round
 
 _TURN, _CLAIM = Phase.TURN, Phase.CLAIM
 
@@ -42,7 +46,7 @@ def seen_counts(
             seen[k] += 1
     for ms in melds:
         for kind, k in ms:
-            seen[k] += 3 if kind == 0 else 4  # a pung shows 3; a kong or concealed kong 4 (R2.3)
+            seen[k] += 3 if kind == MeldType.PUNG else 4  # a pung shows 3; a kong or concealed kong 4 (R2.3)
     for pile in aside:  # self-drawn winning tiles set aside, face up (R14.1)
         for k in pile:
             seen[k] += 1
@@ -118,36 +122,39 @@ class Observation:
         "discard_mask",
     )
 
-    def __init__(self, st: HandState, seat: int) -> None:
-        ph = st.phase
-        mine = st.cur == seat  # its decision
+    def __init__(self, rnd: Round, seat: int) -> None:
+        turn = rnd.turn
+        seats = rnd.seats
+        ph = turn.phase
+        mine = turn.cur == seat  # its decision
         self.seat = seat
-        self.dealer = st.dealer
+        self.dealer = rnd.dealer
         if ph is _CLAIM and not mine:
             # Who is asked about a claim is nobody else's business (a seat is asked only when it
             # could claim): to the others the hand is between turns, as after any discard.
             ph = _TURN
         self.phase = PHASES[ph]
-        self.hand = bytes(st.counts[seat])
-        self.drawn = st.drawn if mine and ph is _TURN else -1
-        self.melds = st.meld_view
-        self.discards = st._river_view
-        self.seen = st.seen_view
-        self.wall_count = st.wall_end - st.wpos
-        self.last_tiles = st.last_phase
-        self.scores = st.scores_view
-        self.deltas = st.deltas_view
-        v = st._status_view
-        self.won, self.escaped = v if v is not None else st.status_view()
-        self.wins = st.wins_view
-        self.aside = st.aside_view
-        if st.voids_known:
-            self.voids = st.void_view
+        self.hand = bytes(seats.counts[seat])
+        self.drawn = turn.drawn if mine and ph is _TURN else -1
+        self.melds = seats.meld_view
+        self.discards = seats.river_view
+        wall = rnd.wall
+        self.seen = wall.seen_view
+        self.wall_count = wall.end - wall.pos
+        self.last_tiles = turn.last_phase
+        self.scores = rnd.scores_view
+        self.deltas = rnd.ledger.deltas_view
+        v = seats.status
+        self.won, self.escaped = v if v is not None else seats.status_view()
+        self.wins = seats.wins_view
+        self.aside = seats.aside_view
+        if seats.voids_known:
+            self.voids = seats.void_view
         else:
-            own = st.v_choice[seat]
+            own = turn.v_choice[seat]
             self.voids = _NO_VOIDS if own < 0 else tuple(own if s == seat else -1 for s in range(4))
         if ph is _CLAIM:
-            w = st.claims
+            w = turn.claims
             assert w is not None  # a claim phase always has its window
             self.claim_tile: int | None = w.tile
             self.claim_from: int | None = w.frm
@@ -156,8 +163,8 @@ class Observation:
             self.claim_tile = None
             self.claim_from = None
             self.robbing = False
-        self.legal_actions = tuple(st.legal) if mine else ()
-        self.discard_mask = st.discard_mask if mine and ph is _TURN else 0
+        self.legal_actions = tuple(turn.legal) if mine else ()
+        self.discard_mask = turn.discard_mask if mine and ph is _TURN else 0
 
     def to_dict(self) -> dict:
         """JSON-ready form (tiles as strings), e.g. for external bots."""

@@ -26,7 +26,7 @@ from xuezhan.engine.actions import TILE_STR
 from xuezhan.engine.events import Pay, Win
 
 if TYPE_CHECKING:  # pragma: no cover
-    from xuezhan.engine.state import HandState, KongRecord
+    from xuezhan.engine.ledger import KongRecord, Ledger
 
 __all__ = ["HandResult", "SeatResult", "next_dealer"]
 
@@ -83,20 +83,21 @@ class HandResult(NamedTuple):
     escaped: tuple[bool, ...]  # R8
 
     @classmethod
-    def of(cls, st: HandState) -> HandResult:
-        """The result of hand ``st`` (finished or not: then it is the result so far)."""
+    def of(cls, ledger: Ledger, escaped: Sequence[bool]) -> HandResult:
+        """The result recorded in a hand's ``ledger`` (finished or not: then it is the result so
+        far); ``escaped``: which seats escaped (R8)."""
         return cls(
-            tuple(st.deltas),
-            st.next_dealer,
-            st.end_reason,
-            tuple(st.wins),
-            tuple(st.kongs),
-            tuple(st.payments),
-            tuple(sorted(st.fired)),
-            frozenset(st.pigs),
-            st.checked,
-            frozenset(st.ready),
-            tuple(st.escaped),
+            tuple(ledger.deltas),
+            ledger.next_dealer,
+            ledger.end_reason,
+            tuple(ledger.wins),
+            tuple(ledger.kongs),
+            tuple(ledger.payments),
+            tuple(sorted(ledger.fired)),
+            frozenset(ledger.pigs),
+            ledger.checked,
+            frozenset(ledger.ready),
+            tuple(escaped),
         )
 
     @property

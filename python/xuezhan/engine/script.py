@@ -24,7 +24,7 @@ from typing import Any, Literal, overload
 from xuezhan.engine.actions import CLAIM_VERBS, ESCAPE, HU, ActionError, IllegalAction, parse_action
 from xuezhan.engine.events import Hu
 from xuezhan.engine.round import Round
-from xuezhan.engine.state import Phase
+from xuezhan.engine.turn import Phase
 from xuezhan.rules import Rules, RulesError
 from xuezhan.tiles import TileError, parse_tiles
 

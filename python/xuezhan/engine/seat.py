@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from xuezhan.engine.actions import ESCAPE, Action, IllegalAction, act, check_fields
 from xuezhan.engine.events import public_view
 from xuezhan.engine.observation import Observation
-from xuezhan.engine.state import Phase
+from xuezhan.engine.turn import Phase
 
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.engine.round import Round
@@ -82,13 +82,13 @@ def rule(rnd: Round, seat: int, answer: Any, elapsed: float, timeouts: list[int]
     :func:`time_limit` of the decision; ``inf`` for none). ``timeouts`` (per seat, the match's
     counts) is updated."""
     if limit is None:
-        limit = time_limit(rnd.rules, rnd.phase)
+        limit = time_limit(rnd.rules, rnd.turn.phase)
     if elapsed > limit:
         timeouts[seat] += 1
         if timeouts[seat] > rnd.rules.max_timeouts:  # R10.3: past max_timeouts the bot escapes
             return Ruling(act(seat, ESCAPE), default=True, note="timeout limit")
         return Ruling(rnd.default_action(), default=True, note="timeout")
-    found = legal_answer(rnd.legal, answer)
+    found = legal_answer(rnd.turn.legal, answer)
     if found is not None:
         return Ruling(found, legal=True)
     if type(answer) is Action and _typed(answer) and answer.seat == seat:
@@ -125,8 +125,9 @@ def decide(
     elapsed = perf_counter() - t0
     # The common case first, without building a ruling (tournaments make millions of these):
     # in time and legal is exactly what rule() would pass through as it is.
-    if elapsed <= (limit if limit is not None else time_limit(rnd.rules, rnd.phase)):
-        found = legal_answer(rnd.legal, answer)
+    turn = rnd.turn
+    if elapsed <= (limit if limit is not None else time_limit(rnd.rules, turn.phase)):
+        found = legal_answer(turn.legal, answer)
         if found is not None:
             rnd._apply_legal(found)
             return

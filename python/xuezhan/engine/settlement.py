@@ -1,23 +1,24 @@
 """Settlement: every payment of a hand (docs/rules.md R6, R7, R8), one function per rule.
 
-The functions see only a :class:`Ledger` (pay, record an event, note a rule that fired), the
-rules, and the facts of the win, kong or end of hand they settle (who, how many points, the
-kong record, the tiles of the seats still playing); never the whole hand state. Each payment is
-one ``pay`` event naming its rule id, payer, payee (``None`` for the escape penalty, paid to
-nobody) and amount. Kong income is kept per kong (:class:`~xuezhan.engine.state.KongRecord`)
-so that R6.5 (transfer) and R7.5 / R8 (refund) can find it.
+The functions see only the hand's :class:`~xuezhan.engine.ledger.Ledger` (pay, record an
+event, note a rule that fired), the rules, and the facts of the win, kong or end of hand they
+settle (who, how many points, the kong record, the tiles of the seats still playing); never the
+seats, the wall or the turn. Each payment is one ``pay`` event naming its rule id, payer, payee
+(``None`` for the escape penalty, paid to nobody) and amount. Kong income is kept per kong
+(:class:`~xuezhan.engine.ledger.KongRecord`) so that R6.5 (transfer) and R7.5 / R8 (refund) can
+find it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
-from typing import Protocol
 
 from xuezhan._core import CoreRules
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine import fired as F
-from xuezhan.engine.events import Event, Pig, Ready, Win
-from xuezhan.engine.state import Holding, KongRecord
+from xuezhan.engine.events import Pig, Ready, Win
+from xuezhan.engine.ledger import KongRecord, Ledger
+from xuezhan.engine.seats import Holding
 from xuezhan.rules import FAN_ITEMS, Rules
 from xuezhan.tiles import TILE_STR, meld_kind
 
@@ -34,19 +35,6 @@ __all__ = [
     "settle_self_draw",
     "win_record",
 ]
-
-
-class Ledger(Protocol):
-    """What settlement may do to a hand: move points, record events, note the rules that fired."""
-
-    def pay(self, rule: str, payer: int, payee: int | None, amount: int) -> None:
-        """One payment, recorded as a ``pay`` event (nothing for an amount of 0)."""
-
-    def record(self, event: Event) -> None:
-        """Append an event."""
-
-    def fire(self, rule_id: str) -> None:
-        """Note that a rule fired in this hand (R9.3)."""
 
 
 def win_record(

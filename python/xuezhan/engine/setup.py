@@ -3,8 +3,11 @@ declaration (定缺, R11.2).
 
 The choices are made by seats 0 to 3 in order, one decision each; the exchanged tiles pass all
 at once after the fourth choice, and the voids are revealed together after the fourth
-declaration. The functions update a :class:`~xuezhan.engine.state.HandState`; the round engine
-calls them and moves on to the first turn when they report that the step is complete.
+declaration. The functions update the parts of the hand they concern (the pending decision,
+:class:`~xuezhan.engine.turn.Turn`; the seats' tiles and voids,
+:class:`~xuezhan.engine.seats.Seats`; the events, :class:`~xuezhan.engine.ledger.Ledger`); the
+round engine calls them and moves on to the first turn when they report that the step is
+complete.
 
     >>> hands, wall, direction = deal(7, dealer=2)
     >>> [len(h) for h in hands], len(wall), direction in DIRECTIONS
@@ -21,9 +24,11 @@ from xuezhan._core import shuffled_tiles as _shuffled_tiles
 from xuezhan.engine import fired as F
 from xuezhan.engine.actions import EXCHANGE, TILE_STR, Action, IllegalAction, act
 from xuezhan.engine.events import Exchange, Exchanged, Received, Void, Voids
+from xuezhan.engine.ledger import Ledger
 from xuezhan.engine.legal import exchange_actions, exchange_reason, void_actions
+from xuezhan.engine.seats import Seats
 from xuezhan.engine.seeds import random_key
-from xuezhan.engine.state import HandState, Phase
+from xuezhan.engine.turn import Phase, Turn
 
 __all__ = [
     "DIRECTIONS",
@@ -104,46 +109,48 @@ def check_kinds(dealt: bytes) -> None:
 
 
 # --------------------------------------------------------------------------- R11.1 exchange
-def begin_exchange(st: HandState) -> None:
-    st.phase = Phase.EXCHANGE
-    st.cur = 0
-    st.legal = exchange_actions(0, st.counts[0])
+def begin_exchange(turn: Turn, seats: Seats) -> None:
+    turn.ask(Phase.EXCHANGE, 0, exchange_actions(0, seats.counts[0]))
 
 
-def apply_exchange(st: HandState, action: Action, default: bool) -> bool:
+def apply_exchange(
+    turn: Turn, seats: Seats, ledger: Ledger, direction: str | None, action: Action, default: bool
+) -> bool:
     """Record ``action`` (an exchange of the seat to choose); after the fourth choice the tiles
-    pass all at once (R11.1). True when the exchange is complete. The three tiles may be given in
-    any order; anything else raises :class:`IllegalAction` with the state unchanged."""
+    pass all at once in ``direction`` (R11.1). True when the exchange is complete. The three
+    tiles may be given in any order; anything else raises :class:`IllegalAction` with nothing
+    changed."""
     seat = action.seat
-    if action not in st.legal:
+    counts = seats.counts
+    if action not in turn.legal:
         arg = action.arg
         if isinstance(arg, tuple) and len(arg) == 3 and all(type(k) is int for k in arg):
             a, b, c = sorted(arg)
             action = Action(seat, action.verb, (a, b, c))
-        if action not in st.legal:
-            legal = ", ".join(str(a) for a in st.legal)
-            raise IllegalAction(action, f"{exchange_reason(action, st.counts[seat])}; legal: {legal}")
+        if action not in turn.legal:
+            legal = ", ".join(str(a) for a in turn.legal)
+            raise IllegalAction(action, f"{exchange_reason(action, counts[seat])}; legal: {legal}")
     tiles: tuple[int, int, int] = action.arg  # type: ignore[assignment]
     if default:
-        st.defaults_used += 1
-    st.x_choice[seat] = tiles
-    st.events.append(Exchange(seat, _TILE[tiles[0]] + _TILE[tiles[1]] + _TILE[tiles[2]], default))
+        ledger.defaults_used += 1
+    turn.x_choice[seat] = tiles
+    ledger.record(Exchange(seat, _TILE[tiles[0]] + _TILE[tiles[1]] + _TILE[tiles[2]], default))
     if seat < 3:
-        st.cur = seat + 1
-        st.legal = exchange_actions(seat + 1, st.counts[seat + 1])
+        turn.cur = seat + 1
+        turn.legal = exchange_actions(seat + 1, counts[seat + 1])
         return False
-    off = DIRECTIONS[st.exchange_dir]  # type: ignore[index]
-    chosen: list[tuple[int, int, int]] = st.x_choice  # type: ignore[assignment]
+    off = DIRECTIONS[direction]  # type: ignore[index]
+    chosen: list[tuple[int, int, int]] = turn.x_choice  # type: ignore[assignment]
     for s in range(4):
         for k in chosen[s]:
-            st.counts[s][k] -= 1
+            counts[s][k] -= 1
     for s in range(4):
         for k in chosen[s]:
-            st.counts[(s + off) & 3][k] += 1
-    st.events.append(Exchanged(st.exchange_dir))  # type: ignore[arg-type]
+            counts[(s + off) & 3][k] += 1
+    ledger.record(Exchanged(direction))  # type: ignore[arg-type]
     for s in range(4):
-        st.events.append(Received(s, "".join(_TILE[k] for k in chosen[(s - off) & 3])))
-    st.fired.add(F.EXCHANGE)
+        ledger.record(Received(s, "".join(_TILE[k] for k in chosen[(s - off) & 3])))
+    ledger.fire(F.EXCHANGE)
     return True
 
 
@@ -159,26 +166,22 @@ def default_exchange(counts: bytearray, seat: int) -> Action:
 
 
 # --------------------------------------------------------------------------- R11.2 void
-def begin_void(st: HandState) -> None:
-    st.phase = Phase.VOID
-    st.cur = 0
-    st.legal = void_actions(0)
+def begin_void(turn: Turn) -> None:
+    turn.ask(Phase.VOID, 0, void_actions(0))
 
 
-def apply_void(st: HandState, seat: int, suit: int, default: bool) -> bool:
+def apply_void(turn: Turn, seats: Seats, ledger: Ledger, seat: int, suit: int, default: bool) -> bool:
     """Record a legal void choice; after the fourth the voids are revealed together (R11.2).
     True when the declaration is complete."""
-    st.v_choice[seat] = suit
-    st.events.append(Void(seat, _SUIT[suit], default))
+    turn.v_choice[seat] = suit
+    ledger.record(Void(seat, _SUIT[suit], default))
     if seat < 3:
-        st.cur = seat + 1
-        st.legal = void_actions(seat + 1)
+        turn.cur = seat + 1
+        turn.legal = void_actions(seat + 1)
         return False
-    st.void = list(st.v_choice)
-    st.void_view = tuple(st.void)
-    st.voids_known = True
-    st.events.append(Voids([_SUIT[v] for v in st.void]))
-    st.fired.add(F.VOID)
+    seats.set_voids(turn.v_choice)
+    ledger.record(Voids([_SUIT[v] for v in seats.void]))
+    ledger.fire(F.VOID)
     return True
 
 

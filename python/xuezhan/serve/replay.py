@@ -29,12 +29,12 @@ from typing import Any
 
 from xuezhan.engine.round import Round
 from xuezhan.serve.words import payment_text, settlement_lines
-from xuezhan.tiles import SUITS
+from xuezhan.tiles import SUITS, meld_kind, meld_type
 from xuezhan.tiles import TILE_STR as _TILE
 
 __all__ = ["LogError", "frames", "named_log", "read_log_lines"]
 
-# meld code // 27 (docs/internals.md): pung, exposed kong (on a discard or added), concealed kong
+# by meld type (docs/internals.md): pung, exposed kong (on a discard or added), concealed kong
 _MELD_NAMES = ("peng", "gang", "angang")
 
 
@@ -70,7 +70,7 @@ def _state(rnd: Round) -> dict[str, Any]:
         voids = [None] * 4
     return {
         "hands": ["".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in rnd.counts],
-        "melds": [[[_MELD_NAMES[code // 27], _TILE[code % 27]] for code in ms] for ms in rnd.melds],
+        "melds": [[[_MELD_NAMES[meld_type(code)], _TILE[meld_kind(code)]] for code in ms] for ms in rnd.melds],
         "discards": ["".join(_TILE[k] for k in r) for r in rnd.river],
         "wall_count": rnd.wall_count,
         "deltas": list(rnd.deltas),
