@@ -77,7 +77,7 @@ def test_every_decision_with_a_choice_is_reviewed_and_losses_are_sorted(turn_sli
     # an independent count: step a fresh round through the hand's decision events; seat 0's
     # decisions with more than one legal action are the ones reviewed
     expected = []
-    replay = Round("leshan", [list(h) for h in rnd.hands0], list(rnd.wall), rnd.dealer)
+    replay = Round("leshan", [list(h) for h in rnd.hands0], list(rnd.wall.tiles), rnd.dealer)
     for i, e in enumerate(rnd.events):
         if i < len(replay.events) or e.type not in DECISIONS or getattr(e, "forced", False):
             continue
