@@ -77,7 +77,7 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(max_length=4 * TABLE_NAME_MAX), AfterValidator(_clean_table_name)] = ""
-    preset: str = Field("leshan", pattern=r"^(leshan|chengdu)$")
+    preset: str = Field("leshan", pattern=r"^(leshan|chengdu|xueliu)$")
     hands: int = Field(8, ge=1, le=64)
     bots: list[str | None] = Field(default_factory=list, max_length=4)
 
