@@ -265,3 +265,22 @@ def test_a_spectator_sees_every_seats_locked_state_but_no_forced_action():
             assert st.locked[s] == st.view["won"][s]
             won = [e["tile"] for e in events if e["type"] == "win" and e["seat"] == s]
             assert st.view["wins"][s] == "".join(won)
+
+
+def test_replay_frames_carry_each_seats_wins_and_locked_state_R14():
+    """The replay page's frames: each seat's wins, tiles set aside and locked state, ending where
+    the engine ends (its observation's wins and aside; locked = Round.locked)."""
+    from xuezhan.engine import log_lines
+    from xuezhan.serve.replay import frames
+
+    for seed in (1, 2, 5):
+        rnd, _ = _greedy_hand("xueliu", seed)
+        doc = frames(log_lines(rnd))
+        last, pub = doc["frames"][-1], rnd.observation(0).to_dict()
+        assert last["wins"] == pub["wins"] and last["aside"] == pub["aside"]
+        assert last["locked"] == locked_seats(rnd) and any(last["locked"])
+        counts = [0, 0, 0, 0]
+        for f in doc["frames"]:  # a seat's wins only grow, one at a time
+            now = [len(w) // 2 for w in f["wins"]]
+            assert all(0 <= n - c <= 1 for n, c in zip(now, counts, strict=True))
+            counts = now
