@@ -221,11 +221,12 @@ def test_leaving_cancels_the_forced_discard_and_is_an_escape_R8():
         _play_until(ws, lambda m: m.forced is not None)
         d = table.decision
         assert d is not None and d.auto is not None and d.timer is not None
+        rnd = table.rnd  # (a stand-in plays the next hand at once)
         stack.close()  # the person closes the page with the forced discard pending
         deadline = time.monotonic() + 10
-        while not table.rnd.over and time.monotonic() < deadline:
+        while not rnd.over and time.monotonic() < deadline:
             time.sleep(0.05)
-        evs = [e.to_json() for e in table.rnd.events]
+        evs = [e.to_json() for e in rnd.events]
         assert d.auto is None and d.timer is None  # cancelled when the person left
         assert not any(e.get("note") == "locked" for e in evs)
         assert any(e["type"] == "escape" and e["seat"] == 0 for e in evs)
