@@ -18,6 +18,11 @@ pass (R10.2). A person whose connection has been gone for longer than ``turn_tim
 decision of theirs runs out escapes (R8); for the next hand a bot stands in for them unless they
 come back (``resume`` with their token).
 
+When winners stay (血流成河, R14), a person's locked hand whose only legal action is the discard
+of the tile it drew has that discard played for it after ``Pace.locked_discard`` seconds (at
+most half the turn timer), unless the person acts first or leaves (:mod:`xuezhan.serve.locked`);
+one timer per decision, cancelled when the decision ends.
+
 Everything a connection receives is built in :meth:`Table.state_for` from
 ``Round.observation(seat)`` and ``public_view(event, seat)`` for the one seat it sees.
 """
