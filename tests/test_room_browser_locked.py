@@ -128,6 +128,12 @@ def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(serve
             assert wins.get_attribute("data-wins") == st["view"]["wins"][s]
             assert wins.get_attribute("data-aside") == st["view"]["aside"][s]
     page.screenshot(path=str(ART / "room-locked-forced.png"))
+    # the wins in front of each seat fit a phone too
+    page.set_viewport_size({"width": 390, "height": 844})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(ART / "room-locked-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert width <= 400, f"the page is {width}px wide on a 390px phone"
 
     # 2. the person does nothing: the table discards the drawn tile after the pause
     page.wait_for_function(
