@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from _room_helpers import FAST, hand_events, read_until, seeds_with_dealer
 
 from xuezhan.engine import Round
 from xuezhan.engine.actions import ANGANG, DISCARD, HU, JIAGANG
+from xuezhan.engine.script import load_script, round_from_script
 from xuezhan.serve.app import create_app
 from xuezhan.serve.locked import forced_discard, locked_seats
 from xuezhan.serve.reveal import revealed_hands
@@ -28,6 +30,7 @@ from xuezhan.strategies.guarded import observation_from_dict
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
+VECTORS = Path(__file__).parent / "vectors" / "xueliu"
 PAUSE = 0.3  # the forced discard's pause in these tests (the turn timer is 1 s, FAST)
 
 
@@ -74,6 +77,27 @@ def test_forced_discard_is_exactly_the_locked_hands_only_action_R14_2():
             if not locked_turn:
                 assert f is None
     assert forced > 100 and locked_hu > 0, (forced, locked_hu, locked_kong)
+
+
+@pytest.mark.parametrize("vector", ["04-winner-kong-keeping-waits", "14-winner-added-kong-keeping-waits"])
+def test_a_locked_turn_with_a_kong_that_keeps_its_waits_is_the_persons_R14_2(vector):
+    """The scripted hands where a winner's kong keeps its waits (concealed, added): at that
+    turn the discard of the drawn tile is legal but so is the kong, so nothing is forced."""
+    doc = load_script(VECTORS / f"{vector}.json")
+    rnd = round_from_script(doc)
+    kong = next(i for i, line in enumerate(doc["script"]) if "gang" in line.split()[1])
+    for i, line in enumerate(doc["script"][: kong + 1]):
+        # R13: a seat asked about a claim that the next line does not answer passes
+        while rnd.observation(rnd.cur).phase == "claim" and not line.startswith(f"{rnd.cur} "):
+            rnd.apply(rnd.default_action())
+        if i < kong:
+            rnd.apply(line)
+    seat = int(doc["script"][kong].split()[0])
+    legal = {str(a) for a in rnd.legal_actions(seat)}
+    assert rnd.locked(seat) and doc["script"][kong] in legal
+    assert any(a.startswith(f"{seat} discard") for a in legal)
+    assert forced_discard(rnd, seat) is None
+    rnd.apply(doc["script"][kong])  # the kong stands; the replacement draw decides again
 
 
 def test_nothing_is_locked_or_forced_when_winners_leave():
