@@ -59,10 +59,10 @@
   $("pos").oninput = (e) => go(+e.target.value);
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
-    if (e.key === "ArrowRight") go(i + 1);
-    else if (e.key === "ArrowLeft") go(i - 1);
-    else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(Infinity);
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: Infinity }[e.key];
+    if (to === undefined) return;
+    e.preventDefault(); // the keys step the hand; they do not also scroll the page
+    go(to);
   });
   $("logs").onchange = (e) => { if (e.target.value !== "") load(`/api/replay/${encodeURIComponent(e.target.value)}`); };
   $("file").onchange = async (e) => {
