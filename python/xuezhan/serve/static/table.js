@@ -388,6 +388,7 @@
     renderLocked();
     renderLog();
     renderSettlement(style);
+    tickClock();
   }
 
   function renderHand(style, a) {
@@ -510,7 +511,9 @@
   }
 
   // ------------------------------------------------------------------ the clock (server-owned)
-  setInterval(() => {
+  // Drawn on every state message (so the countdown shows with the decision's buttons) and ten
+  // times a second.
+  function tickClock() {
     const el = $("clock");
     if (!clock || (st && st.over)) { el.hidden = true; return; }
     el.hidden = false;
@@ -520,7 +523,8 @@
     $("clock-bar").style.width = `${(100 * left) / Math.max(1, clock.total_ms)}%`;
     el.classList.toggle("mine", st && st.role === "player" && clock.seat === st.seat);
     if (myDecision() && secs <= 3 && secs !== lastTick) { lastTick = secs; XZ.sound.play("tick"); }
-  }, 100);
+  }
+  setInterval(tickClock, 100);
 
   // ------------------------------------------------------------------ input
   $("hand").addEventListener("click", (ev) => {
