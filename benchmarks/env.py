@@ -1,6 +1,6 @@
 """Environment speed: steps per second with random masked actions, beside RLCard's ``mahjong``.
 
-    python benchmarks/env.py                 # table (xuezhan leshan, chengdu, RLCard mahjong)
+    python benchmarks/env.py                 # table (xuezhan leshan, chengdu, xueliu, RLCard mahjong)
     python benchmarks/env.py --steps 50000   # more steps per repeat
     python benchmarks/env.py --json          # figures as JSON
 
@@ -117,7 +117,7 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
-    runs = {f"xuezhan AEC ({rules})": xuezhan_loop(rules) for rules in ("leshan", "chengdu")}
+    runs = {f"xuezhan AEC ({rules})": xuezhan_loop(rules) for rules in ("leshan", "chengdu", "xueliu")}
     rl = rlcard_loop()
     if rl is not None:
         runs["RLCard mahjong"] = rl

@@ -9,7 +9,7 @@ What it does:
 
 1. **Imitation (behaviour cloning).** Four ``greedy`` bots play hands in the PettingZoo AEC
    environment (``xuezhan.env.aec_env``); every decision gives one example: the observation
-   tensor (48 planes x 27 kinds), the action mask and the id ``greedy`` chose. A linear softmax
+   tensor (64 planes x 27 kinds), the action mask and the id ``greedy`` chose. A linear softmax
    policy over the flattened tensor (logits = W x + b, illegal ids masked out) is trained on
    each fresh batch of hands with Adam, for ``--budget`` seconds in all. The exchange of the
    chengdu rules is three picks, so the policy picks too.
@@ -103,7 +103,7 @@ class LinearPolicy:
     # -------------------------------------------------------------- playing (Strategy protocol)
     def reset(self, seat: int, rules: Any) -> None:
         self.seat = seat
-        self.encoder = Encoder()
+        self.encoder = Encoder(stay=rules.stay)
 
     def _choose(self, obs: Any, picks: list[int]) -> int:
         x = self.encoder.encode(obs, picks).reshape(1, -1)

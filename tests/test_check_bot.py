@@ -133,6 +133,28 @@ def test_builtin_strategies_pass():
     assert check_strategy(GreedyStrategy(), hands=8).ok
 
 
+def test_the_locked_hand_is_exercised_and_counted_R14():
+    """Under xueliu the bot plays locked hands (it won and stays in, R14.2): the report counts
+    those decisions (each one the bot's own observation shows as a win of its seat) and says so;
+    under chengdu there are none."""
+    calls = []
+
+    class Watch(GreedyStrategy):
+        def reset(self, seat, rules):
+            super().reset(seat, rules)
+            self.stay = rules.stay
+
+        def act(self, obs):
+            calls.append(self.stay and obs.won[obs.seat] and bool(obs.wins[obs.seat]))
+            return super().act(obs)
+
+    report = check_strategy(Watch(), hands=12, rules="xueliu")
+    assert report.ok and report.locked == sum(calls) > 0
+    assert f"({report.locked} on a locked hand, R14)" in report.format()
+    plain = check_strategy(GreedyStrategy(), hands=8, rules="chengdu")
+    assert plain.locked == 0 and "locked" not in plain.format()
+
+
 @pytest.mark.parametrize(
     "args, what",
     [

@@ -21,6 +21,7 @@ from xuezhan.engine.actions import EXCHANGE
 from xuezhan.env import encoding as E
 from xuezhan.env.actions import EXCHANGE0, N_ACTIONS, id_action, pick_kinds
 from xuezhan.strategies import GreedyStrategy
+from xuezhan.tiles import parse_tiles
 
 PRESETS = ("leshan", "chengdu", "xueliu")
 
@@ -69,7 +70,7 @@ def test_pettingzoo_parallel_api_test(rules):
     parallel_api_test(xe.parallel_env(rules), num_cycles=300)
 
 
-@pytest.mark.parametrize("preset", ["leshan", "chengdu"])
+@pytest.mark.parametrize("preset", PRESETS)
 def test_pettingzoo_max_cycles_test(preset):
     """PettingZoo's checker: with ``max_cycles`` every agent takes exactly that many steps. A
     seat that has had its cycles is truncated and the engine plays its R10 defaults while the
@@ -112,6 +113,7 @@ def test_gymnasium_check_env(opponents):
         xe.single_agent(opponents=opponents, seat=0, rules="chengdu"),
         skip_render_check=True,
     )
+    check_env(xe.single_agent(opponents=opponents, seat=2, rules="xueliu"), skip_render_check=True)
 
 
 # ---------------------------------------------------------------- the mask (R2, R3, R11)
@@ -182,8 +184,19 @@ def _reconstruct(rnd, wall, seat):
     for k in remaining:
         others[k] += 1
     x[E.UNSEEN] = others  # what the seat cannot see: the other hands and the wall
+    # R14: each seat's wins from the hand's Win events (a tile set aside when self-drawn and
+    # winners stay), its locked state from the round
+    win_events = [e for e in rnd.events if e.type == "win"]
     for r in range(4):
         s = (seat + r) % 4
+        mine = [e for e in win_events if e.seat == s]
+        for e in mine:
+            k = parse_tiles(e.tile)[0]
+            x[E.WINS + r, k] += 1
+            if rnd.rules.stay and e.how == "self_draw":
+                x[E.ASIDE + r, k] += 1
+        x[E.WIN_COUNT + r] = len(mine)
+        x[E.LOCKED + r] = 1 if rnd.locked(s) else 0
         for k in me.discards[s]:
             x[E.DISCARDS + r, k] += 1
         for typ, k in me.melds[s]:
@@ -231,7 +244,7 @@ def test_observation_matches_full_knowledge_and_hides_other_hands(rules):
                 for k in env.exchange_picks:
                     want[E.PICKS, k] += 1
             np.testing.assert_array_equal(x, want)
-            fresh = E.Encoder().encode(rnd.observation(seat), list(env.exchange_picks))
+            fresh = E.Encoder(stay=rnd.rules.stay).encode(rnd.observation(seat), list(env.exchange_picks))
             np.testing.assert_array_equal(x, fresh)
             for other in range(4):  # another seat's tensor: its own hand only
                 y = env.observe(f"player_{other}")["observation"]
@@ -389,6 +402,38 @@ def test_r14_winner_stays_and_acts_again():
                 assert rnd.observation(seat).wins[seat]
             env.step(pick(obs, agent))
     assert found >= 5
+
+
+@pytest.mark.parametrize("preset", ["xueliu", "chengdu"])
+def test_wins_and_locked_planes_follow_the_engine_R14(preset):
+    """Over seeded hands of greedy players (who win): every seat's tensor equals its
+    reconstruction from full knowledge, so its win count is the number of Win events of each
+    seat, its won tiles and tiles set aside those of the events, locked is ``Round.locked``, and
+    the unseen plane (tiles set aside being seen) is still exactly the other hands plus the wall.
+    Several wins and locked seats do occur (xueliu); without R14 nobody is ever locked."""
+    most_wins = locked_seen = 0
+    for seed in range(10):
+        dealer = first_dealer(seed)
+        _hands, wall, _d = deal(seed, dealer)
+        env, rnd, pick = _greedy_env(preset, seed)
+        for agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = int(agent[-1])
+            x = obs["observation"]
+            want = _reconstruct(rnd, wall, seat)
+            for k in env.exchange_picks:
+                want[E.PICKS, k] += 1
+            np.testing.assert_array_equal(x, want)
+            most_wins = max(most_wins, int(x[E.WIN_COUNT : E.WIN_COUNT + 4, 0].max()))
+            locked_seen += int(x[E.LOCKED : E.LOCKED + 4, 0].sum())
+            env.step(pick(obs, agent))
+    if preset == "xueliu":
+        assert most_wins >= 2 and locked_seen > 0
+    else:
+        assert most_wins == 1 and locked_seen == 0
 
 
 # ---------------------------------------------------------------- determinism (R1.4)

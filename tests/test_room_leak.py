@@ -57,6 +57,10 @@ def _check_message(m, sees: int, role: str) -> None:
     assert m.seat == sees and m.role == role
     if role == "spectator":
         assert m.legal == [] and m.selected is None
+        assert m.forced is None and m.forced_ms is None  # the player's own business (R14.2)
+    if m.view is not None:
+        # locked (R14.2) says no more than the public wins: a seat that won and stays in
+        assert m.locked == [bool(w) for w in m.view["wins"]] or not any(m.locked)
     if m.view is not None:
         assert set(m.view) == VIEW_KEYS and m.view["seat"] == sees
         if m.view["phase"] == "claim" and m.clock is not None:
@@ -75,7 +79,7 @@ def _check_message(m, sees: int, role: str) -> None:
         assert m.reveal == [], "a hand revealed before the hand is over"
 
 
-@pytest.mark.parametrize("preset, hands", [("leshan", 2), ("chengdu", 1)])
+@pytest.mark.parametrize("preset, hands", [("leshan", 2), ("chengdu", 1), ("xueliu", 1)])
 def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
     room = fast_room(turn_timeout=0.25, claim_timeout=0.2)
     with TestClient(create_app(room)) as client, contextlib.ExitStack() as stack:
@@ -160,6 +164,9 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                     won = any(w.seat == h.seat for w in rnd.wins)
                     if won and rnd.wins[[w.seat for w in rnd.wins].index(h.seat)].how != "self_draw":
                         shown = sorted(parse_tiles(h.hand))  # a discard won on is not in the hand
+                    if rnd.rules.stay:  # the locked hand: its self-drawn wins were set aside (R14.1)
+                        shown = sorted(parse_tiles(h.hand))
+                        assert h.aside == "".join(w.tile for w in rnd.wins if w.seat == h.seat and w.how == "self_draw")
                     assert shown == held, h
                     assert (h.result == "won") == won
                     assert (h.result == "pig") == (h.seat in rnd.pigs)

@@ -333,7 +333,7 @@ def test_coming_back_with_the_token_resumes_the_seat():
         assert read_until(again, lambda m: m.type == "table" and m.seats[2].connected).seats[2].name == "Zoe"
 
 
-@pytest.mark.parametrize("preset", ["leshan", "chengdu"])
+@pytest.mark.parametrize("preset", ["leshan", "chengdu", "xueliu"])
 def test_replay_frames_end_where_the_engine_ends(preset):
     """The viewer's frames (the engine's state at each event) end in the engine's final state."""
     for seed in range(6):
@@ -355,6 +355,7 @@ def test_replay_frames_end_where_the_engine_ends(preset):
             obs = rnd.observation(s).to_dict()
             assert last["hands"][s] == obs["hand"]
             assert last["discards"][s] == obs["discards"][s]
+            assert last["wins"][s] == obs["wins"][s] and last["aside"][s] == obs["aside"][s]  # R14
             # melds: pung 0, kong 1 (on a discard or added), concealed kong 2
             code = {"peng": 0, "gang": 1, "jiagang": 1, "angang": 2}
             assert sorted((code[k], t) for k, t in last["melds"][s]) == sorted((int(k), t) for k, t in obs["melds"][s])

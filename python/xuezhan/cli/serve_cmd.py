@@ -77,6 +77,14 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
     help="Seconds a bot waits before each turn, so people can follow.",
 )
 @click.option(
+    "--locked-discard",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0, 10),
+    help="Seconds before a locked hand's only move, the drawn tile's discard (xueliu, R14.2), "
+    "is played for a person (at most half the turn timer).",
+)
+@click.option(
     "--turn-timeout",
     type=click.FloatRange(0.5, 600),
     default=None,
@@ -116,6 +124,7 @@ def serve(
     bots_file: Path | None,
     logs_dir: Path | None,
     bot_delay: float,
+    locked_discard: float,
     turn_timeout: float | None,
     claim_timeout: float | None,
     db: str,
@@ -153,7 +162,8 @@ def serve(
         start_timeout=start_timeout,
         idle_timeout=idle_timeout,
     )
-    room = Room(catalog, Pace(bot_delay=bot_delay), overrides, limits=limits, ledger=ledger)
+    pace = Pace(bot_delay=bot_delay, locked_discard=locked_discard)
+    room = Room(catalog, pace, overrides, limits=limits, ledger=ledger)
     click.echo(f"xuezhan game room on http://{host}:{port}/  standings in {db}  (Ctrl-C stops it)", err=True)
     _run(create_app(room, logs), host, port, None)
 

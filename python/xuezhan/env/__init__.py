@@ -12,7 +12,7 @@ Action ids, observation planes and rewards are documented in ``docs/env.md``.
     >>> env.reset(seed=1)
     >>> obs, reward, terminated, truncated, info = env.last()
     >>> obs["observation"].shape, obs["action_mask"].shape
-    ((48, 27), (115,))
+    ((64, 27), (115,))
 """
 
 from __future__ import annotations

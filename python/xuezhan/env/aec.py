@@ -184,7 +184,7 @@ class XuezhanAEC(AECEnv):
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
-        self._encoder = Encoder()
+        self._encoder = Encoder(stay=self.rules.stay)
         self._picks: list[int] = []
         self._seat_steps = [0, 0, 0, 0]
         self._paid = False

@@ -8,20 +8,21 @@ value over the 27 columns. Everything comes from the seat's own observation, so 
 nothing the seat may not know (ARCHITECTURE "Bots").
 
 The encoder is built for speed. The planes every seat sees alike (discard piles, melds, wins,
-scores, the claim, phase and wall) are kept once, in absolute seat order, and updated from each
-observation by what changed since the previous one (the engine hands out a new tuple for a meld
-set or discard pile only when it changes, so identity says what changed). Each seat has its own
-rows for what only it knows (hand, drawn tile, exchange picks, unseen counts, voids as it sees
-them), written only from its own observation. A seat's tensor is one gather (``numpy.take``)
-of its own rows and the shared rows rotated to its point of view; it never reads another seat's
-own rows.
+the tiles won and set aside (R14), scores, the claim, phase and wall) are kept once, in
+absolute seat order, and updated from each observation by what changed since the previous one
+(the engine hands out a new tuple for a meld set, discard pile, the wins or the tiles set aside
+only when it changes, so identity says what changed). Each seat has its own rows for what
+only it knows (hand, drawn tile, exchange picks, unseen counts, voids as it sees them),
+written only from its own observation. A seat's tensor is one gather (``numpy.take``) of its
+own rows and the shared rows rotated to its point of view; it never reads another seat's own
+rows.
 
     >>> from xuezhan.engine import Round
     >>> r = Round.from_seed("leshan", 7, dealer=0)
     >>> enc = Encoder()
     >>> x = enc.encode(r.observation(0))
     >>> x.shape, float(x[HAND].sum()), float(x[PHASE + 2, 0]), float(x[DEALER, 0])
-    ((48, 27), 14.0, 1.0, 1.0)
+    ((64, 27), 14.0, 1.0, 1.0)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from xuezhan.engine.observation import Observation
 __all__ = [
     "CLAIM_FROM",
     "CLAIM_TILE",
+    "ASIDE",
     "CONCEALED_KONG",
     "DEALER",
     "DELTAS",
@@ -44,6 +46,8 @@ __all__ = [
     "HAND",
     "KONG",
     "LAST_TILES",
+    "LOCKED",
+    "MAX_WINS",
     "N_PLANES",
     "PHASE",
     "PICKS",
@@ -54,6 +58,8 @@ __all__ = [
     "VOID",
     "WALL",
     "WALL_SCALE",
+    "WIN_COUNT",
+    "WINS",
     "WON",
     "Encoder",
     "plane_bounds",
@@ -70,14 +76,20 @@ CLAIM_TILE: Final = 22  # the tile offered for a claim (a discard or an added ko
 CLAIM_FROM: Final = 23  # 23-26: the seat that offered it (constant planes)
 ROBBING: Final = 27  # the claim is on an added kong (R3.3), constant plane
 PICKS: Final = 28  # the own exchange picks so far (R11.1), counts
-UNSEEN: Final = 29  # 4 - own hand - every meld - every discard pile, counts 0-4
+UNSEEN: Final = 29  # 4 - own hand - every meld - every discard pile - every tile set aside, 0-4
 PHASE: Final = 30  # 30-33: exchange, void, turn, claim (constant planes)
 WALL: Final = 34  # tiles left in the wall / 55 (constant plane)
 LAST_TILES: Final = 35  # the last-tiles phase has begun (R4.4), constant plane
 WON: Final = 36  # 36-39: the seat has won (constant planes)
 DEALER: Final = 40  # 40-43: the seat is the dealer (constant planes)
 DELTAS: Final = 44  # 44-47: the seat's points won (+) or paid (-) in this hand (constant planes)
-N_PLANES: Final = 48
+WINS: Final = 48  # 48-51: the tiles each seat has won on so far, counts (R14: several)
+ASIDE: Final = 52  # 52-55: each seat's self-drawn winning tiles set aside face up (R14.1), counts
+WIN_COUNT: Final = 56  # 56-59: how many times each seat has won (constant planes, the count)
+LOCKED: Final = 60  # 60-63: the seat has won and stays in the hand, its hand locked (R14.2)
+N_PLANES: Final = 64
+#: The most wins one seat can have in a hand (every tile of the wall and the deal, at most).
+MAX_WINS: Final = 108.0
 #: Full wall after the deal (108 - 14 - 3 × 13).
 WALL_SCALE: Final = 55.0
 
@@ -101,6 +113,10 @@ PLANES: Final = (
     (WON, 4, "won"),
     (DEALER, 4, "dealer"),
     (DELTAS, 4, "deltas"),
+    (WINS, 4, "wins"),
+    (ASIDE, 4, "aside"),
+    (WIN_COUNT, 4, "win_count"),
+    (LOCKED, 4, "locked"),
 )
 
 _PHASE_INDEX = {"exchange": 0, "void": 1, "turn": 2, "claim": 3, "over": -1}
@@ -112,8 +128,9 @@ def plane_bounds() -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper bounds of every entry (the ``Box`` of the observation space)."""
     low = np.zeros((N_PLANES, 27), np.float32)
     high = np.ones((N_PLANES, 27), np.float32)
-    for p in (HAND, UNSEEN, PICKS, *range(DISCARDS, DISCARDS + 4)):
+    for p in (HAND, UNSEEN, PICKS, *range(DISCARDS, DISCARDS + 4), *range(WINS, WINS + 4), *range(ASIDE, ASIDE + 4)):
         high[p] = 4.0
+    high[WIN_COUNT : WIN_COUNT + 4] = MAX_WINS
     high[PICKS] = 3.0
     low[DELTAS : DELTAS + 4] = -np.inf
     high[DELTAS : DELTAS + 4] = np.inf
@@ -139,7 +156,8 @@ _S_CLAIM_TILE, _S_CLAIM_FROM, _S_ROB, _S_PHASE, _S_WALL, _S_LAST, _S_FREE = (
     39,
     40,
 )
-_S_OWN = 41  # + 8 × seat: hand, drawn, picks, unseen, void r = 0..3
+_S_WINS, _S_ASIDE, _S_NWINS, _S_LOCKED = 41, 45, 49, 53
+_S_OWN = 57  # + 8 × seat: hand, drawn, picks, unseen, void r = 0..3
 _N_SOURCE = _S_OWN + 32
 _MELD_ROW = (_S_PUNG, _S_KONG, _S_CKONG)
 
@@ -161,6 +179,10 @@ def _gather(seat: int) -> np.ndarray:
         g[WON + r] = _S_WON + rel[r]
         g[DEALER + r] = _S_DEALER + rel[r]
         g[DELTAS + r] = _S_DELTAS + rel[r]
+        g[WINS + r] = _S_WINS + rel[r]
+        g[ASIDE + r] = _S_ASIDE + rel[r]
+        g[WIN_COUNT + r] = _S_NWINS + rel[r]
+        g[LOCKED + r] = _S_LOCKED + rel[r]
     g[CLAIM_TILE], g[ROBBING], g[WALL], g[LAST_TILES] = (
         _S_CLAIM_TILE,
         _S_ROB,
@@ -175,15 +197,20 @@ _GATHER = tuple(_gather(s) for s in range(4))
 
 class Encoder:
     """Encodes the observations of the four seats of one hand (see the module doc); use a new
-    encoder for each hand."""
+    encoder for each hand. ``stay``: winners stay in the hand (``after_win = "stay"``, R14), so a
+    seat that has won plays a locked hand (the ``locked`` planes; an observation does not carry
+    the rules)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stay: bool = False) -> None:
+        self.stay = stay
         self.src = src = np.zeros((_N_SOURCE, 27), np.float32)
         self.rows = list(src)  # row views: scalar writes without tuple indexing
         src[_S_FREE] = 4.0  # 4 - every tile in a meld or discard pile
         self._disc: list[tuple] = [(), (), (), ()]
         self._melds: list[tuple] = [(), (), (), ()]
         self._won: tuple | None = None
+        self._wins: tuple = ((), (), (), ())
+        self._aside: tuple = ((), (), (), ())
         self._dealer = -1
         self._deltas: tuple | None = None
         self._claim_tile: int | None = None
@@ -245,7 +272,25 @@ class Encoder:
         if won is not self._won:
             for s in range(4):
                 rows[_S_WON + s].fill(1.0 if won[s] else 0.0)
+                rows[_S_LOCKED + s].fill(1.0 if won[s] and self.stay else 0.0)
             self._won = won
+        wins = obs.wins
+        if wins is not self._wins:  # a new tuple only when someone won
+            for s in range(4):
+                if wins[s] != self._wins[s]:
+                    row = rows[_S_WINS + s]
+                    row[:] = np.bincount(wins[s], minlength=27) if wins[s] else 0.0
+                    rows[_S_NWINS + s].fill(len(wins[s]))
+            self._wins = wins
+        aside = obs.aside
+        if aside is not self._aside:  # tiles set aside are seen by everyone (R14.1)
+            for s in range(4):
+                if aside[s] != self._aside[s]:
+                    row = rows[_S_ASIDE + s]
+                    free += row
+                    row[:] = np.bincount(aside[s], minlength=27) if aside[s] else 0.0
+                    free -= row
+            self._aside = aside
         if obs.dealer != self._dealer:
             for s in range(4):
                 rows[_S_DEALER + s].fill(1.0 if s == obs.dealer else 0.0)

@@ -4,7 +4,7 @@
 >>> env = single_agent(opponents=["greedy", "greedy", "greedy"], seat=0)
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((48, 27), True)
+((64, 27), True)
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from xuezhan.files import InputFileError, gunzip
+from xuezhan.rules import PRESETS
 from xuezhan.serve import protocol as P
 from xuezhan.serve.deals import commitment
 from xuezhan.serve.ledger import LedgerError
@@ -82,7 +83,7 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(max_length=4 * TABLE_NAME_MAX), AfterValidator(_clean_table_name)] = ""
-    preset: str = Field("leshan", pattern=r"^(leshan|chengdu)$")
+    preset: str = Field("leshan", pattern=f"^({'|'.join(PRESETS)})$")
     hands: int = Field(8, ge=1, le=64)
     bots: list[str | None] = Field(default_factory=list, max_length=4)
 

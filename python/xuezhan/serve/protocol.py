@@ -204,7 +204,7 @@ class Clock(_Msg):
 
 class RevealedHand(_Msg):
     """One seat's tiles once the hand is over, never before: its concealed tiles (``hand``,
-    without the tile it won on, ``win_tile``) and how its hand ended (``result``): ``won``;
+    without the tile it won on, ``win_tile``: its first win's) and how its hand ended (``result``): ``won``;
     at the ready check (查叫, R7) ``ready`` with its ``waits`` and ``value`` (R7.3),
     ``not_ready`` (R7.4) or ``pig`` (花猪, R7.1); ``escaped`` (R8); ``playing`` when the hand
     ended without a ready check (three players won)."""
@@ -216,6 +216,10 @@ class RevealedHand(_Msg):
     result: Literal["won", "ready", "not_ready", "pig", "escaped", "playing"]
     value: int = 0
     waits: list[TileText] = []
+    #: Each of its wins' tiles, in order (several only when winners stay, R14; then ``value``
+    #: is the points of all its wins) and its self-drawn winning tiles set aside (R14.1).
+    wins: list[TileText] = []
+    aside: str = ""
 
 
 class StateMsg(_Msg):
@@ -243,6 +247,15 @@ class StateMsg(_Msg):
     settlement: list[str] = []
     names: list[str] = []
     meld_from: list[list[Seat | None]] = []
+    #: Each seat's locked state (R14.2: it has won and stays in the hand; public, as wins are).
+    #: A seat's wins so far are ``view.wins`` (tile strings) and its self-drawn winning tiles
+    #: set aside face up ``view.aside`` (R14.1).
+    locked: list[bool] = []
+    #: For the seated player only: the discard the table will play for its locked hand (R14.2,
+    #: its only legal action, e.g. ``"discard 5p"``) in ``forced_ms`` milliseconds, unless it
+    #: acts first; None otherwise.
+    forced: str | None = None
+    forced_ms: int | None = None
     reveal: list[RevealedHand] = []
     over: bool = False
     #: Once the hand is over: its id for the replay page (``/replay?log=ID``, all hands open).

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from xuezhan.engine.events import Win
 from xuezhan.engine.round import Round
 from xuezhan.serve.words import payment_text, settlement_lines
 from xuezhan.tiles import SUITS, meld_kind, meld_type
@@ -77,7 +78,21 @@ def _state(rnd: Round) -> dict[str, Any]:
         "won": list(rnd.won),
         "escaped": list(rnd.escaped),
         "voids": voids,
+        **_wins(rnd),
     }
+
+
+def _wins(rnd: Round) -> dict[str, list]:
+    """Each seat's winning tiles so far, its self-drawn ones set aside (R14.1) and whether its
+    hand is locked (R14.2), from the hand's public win events (the frame may be taken in the
+    middle of a claim, where no observation can be built)."""
+    wins, aside = ["", "", "", ""], ["", "", "", ""]
+    for e in rnd.events:
+        if isinstance(e, Win):
+            wins[e.seat] += e.tile
+            if rnd.rules.stay and e.how == "self_draw":
+                aside[e.seat] += e.tile
+    return {"wins": wins, "aside": aside, "locked": [rnd.locked(s) for s in range(4)]}
 
 
 def describe(e: dict, names: list[str] | None = None) -> str:
@@ -87,6 +102,8 @@ def describe(e: dict, names: list[str] | None = None) -> str:
     s = who(e["seat"]) if e.get("seat") is not None else None
     # the R10 default, or (in the room) the player's selected tile played at its timeout
     extra = " (timeout default)" if e.get("default") else " (timeout)" if e.get("note") == "timeout" else ""
+    if e.get("note") == "locked":
+        extra = " (its locked hand's only move, played by the table, R14.2)"
     if t == "start":
         return f"the hand starts: {who(e['dealer'])} deals, {e['wall_count']} tiles in the wall"
     if t == "draw":

@@ -24,47 +24,53 @@ def revealed_hands(rnd: Round, names: Sequence[str]) -> list[RevealedHand]:
     calls the seats. Raises ``ValueError`` for a hand still in play."""
     if not rnd.over:
         raise ValueError("a hand is revealed only once it is over")
-    res = rnd.hand_result().seats
-    wins = {w.seat: w for w in rnd.wins}
+    result = rnd.hand_result()
+    res = result.seats
+    stay = rnd.rules.stay
     out = []
     for s in range(4):
         obs = rnd.observation(s).to_dict()
         tiles = parse_tiles(obs["hand"])
-        win = wins.get(s)
+        won = [w for w in result.wins if w.seat == s]
+        win = won[0] if won else None
         win_tile = None
         if win is not None:
             win_tile = win.tile
             k = parse_tiles(win.tile)[0]
-            if win.how == "self_draw" and k in tiles:
-                tiles.remove(k)  # a self-drawn winning tile is in the hand; show it apart
+            # a self-drawn winning tile is in the hand when the winner leaves; show it apart
+            # (when winners stay it was set aside already, R14.1)
+            if not stay and win.how == "self_draw" and k in tiles:
+                tiles.remove(k)
         hand = "".join(_TILE[k] for k in sorted(tiles))
         r = res[s]
         value = 0
         ready_waits: list[str] = []
         if win is not None:
-            result, value = "won", win.points
+            result_, value = "won", sum(w.points for w in won)
         elif r.escaped:
-            result = "escaped"
+            result_ = "escaped"
         elif r.pig:
-            result = "pig"
+            result_ = "pig"
         elif r.ready:
-            result, value = "ready", rnd.ready[s]
+            result_, value = "ready", rnd.ready[s]
             melds = ",".join(_MELD_TEXT[kind].format(t=t) for kind, t in obs["melds"][s])
             void = obs["voids"][s]
             ready_waits = [w.tile for w in waits(hand, melds, rules=rnd.rules, void=void)]
         elif r.checked:
-            result = "not_ready"
+            result_ = "not_ready"
         else:
-            result = "playing"
+            result_ = "playing"
         out.append(
             RevealedHand(
                 seat=s,
                 name=names[s],
                 hand=hand,
                 win_tile=win_tile,
-                result=result,  # type: ignore[arg-type]
+                result=result_,  # type: ignore[arg-type]
                 value=value,
                 waits=ready_waits,
+                wins=[w.tile for w in won],
+                aside=obs["aside"][s] if stay else "",
             )
         )
     return out

@@ -18,6 +18,11 @@ pass (R10.2). A person whose connection has been gone for longer than ``turn_tim
 decision of theirs runs out escapes (R8); for the next hand a bot stands in for them unless they
 come back (``resume`` with their token).
 
+When winners stay (血流成河, R14), a person's locked hand whose only legal action is the discard
+of the tile it drew has that discard played for it after ``Pace.locked_discard`` seconds (at
+most half the turn timer), unless the person acts first or leaves (:mod:`xuezhan.serve.locked`);
+one timer per decision, cancelled when the decision ends.
+
 Everything a connection receives is built in :meth:`Table.state_for` from
 ``Round.observation(seat)`` and ``public_view(event, seat)`` for the one seat it sees.
 """
@@ -35,13 +40,14 @@ from time import perf_counter
 from typing import Any
 
 from xuezhan.engine import Round, act, log_lines, parse_action, public_view
-from xuezhan.engine.actions import DISCARD, ESCAPE, ActionError
+from xuezhan.engine.actions import DISCARD, ESCAPE, Action, ActionError
 from xuezhan.engine.match import first_dealer
 from xuezhan.engine.seat import Delivery, Ruling, apply, crashed, rule, time_limit
-from xuezhan.rules import Rules
+from xuezhan.rules import PRESETS, Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
 from xuezhan.serve.deals import commitment, new_seed
 from xuezhan.serve.ledger import Ledger
+from xuezhan.serve.locked import forced_discard, locked_seats
 from xuezhan.serve.protocol import Clock, ErrorMsg, SeatInfo, StateMsg, TableMsg, WelcomeMsg
 from xuezhan.serve.replay import named_log
 from xuezhan.serve.reveal import revealed_hands
@@ -69,6 +75,9 @@ class Pace:
 
     bot_delay: float = 0.6
     between_hands: float = 4.0
+    #: The pause before a locked hand's forced discard is played for a person (R14.2,
+    #: :mod:`xuezhan.serve.locked`); at most half the turn timer, so it always comes first.
+    locked_discard: float = 1.0
 
 
 @dataclass
@@ -200,6 +209,20 @@ class _Decision:
     total: float
     person: bool
     future: asyncio.Future | None = None
+    #: A locked hand's forced discard (R14.2) to be played for the person at ``auto_at``
+    #: (monotonic seconds) by ``timer``; None once the person acted or left.
+    auto: Action | None = None
+    auto_at: float = 0.0
+    timer: asyncio.TimerHandle | None = None
+    #: The forced discard was played for the person (its event is noted ``locked``).
+    auto_played: bool = False
+
+    def cancel_auto(self) -> None:
+        """No forced discard for this decision any more (the person acted, left, or it ended)."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.auto = None
 
 
 @dataclass
@@ -327,6 +350,10 @@ class Table:
                 total_ms=int(d.total * 1000),
             )
         sel = self.selected[seat] if role == "player" else None
+        forced = forced_ms = None
+        if role == "player" and d is not None and d.seat == seat and d.auto is not None:
+            forced = str(d.auto).split(" ", 1)[1]
+            forced_ms = max(0, int((d.auto_at - time.monotonic()) * 1000))
         names = seat_labels([s.name for s in self.seats], rnd.dealer)
         over = rnd.over and self.booked
         return StateMsg(
@@ -343,6 +370,9 @@ class Table:
             settlement=settlement_lines(views, names) if over else [],
             names=names,
             meld_from=[list(m) for m in rnd.meld_from],
+            locked=locked_seats(rnd),
+            forced=forced,
+            forced_ms=forced_ms,
             reveal=revealed_hands(rnd, names) if over else [],  # never before the end
             over=over,
             replay_id=self.last_replay if over else None,
@@ -419,6 +449,9 @@ class Table:
             s = self.seats[seat]
             s.holder = None
             s.gone_since = time.monotonic()  # R8 if gone longer than the turn timer
+            d = self.decision
+            if d is not None and d.seat == seat:
+                d.cancel_auto()  # nothing is played for a person who left (R8 decides)
             s.started = False
             self._wake.set()
             self.touch(table=True)
@@ -549,6 +582,7 @@ class Table:
                 f"'{text}' is not legal now; legal: "
                 + ", ".join(str(a).split(" ", 1)[1] for a in rnd.legal_actions(seat)[:40])
             )
+        d.cancel_auto()
         d.future.set_result(action)
 
     # ------------------------------------------------------------------ the match
@@ -722,15 +756,34 @@ class Table:
             return crashed(seat, exc)
         return rule(rnd, seat, action, perf_counter() - t0, self.timeouts, limit)
 
+    @staticmethod
+    def _play_forced(d: _Decision) -> None:
+        """The pause is over: play the forced discard for the person, unless they acted."""
+        d.timer = None
+        fut, action = d.future, d.auto
+        if fut is not None and not fut.done() and action is not None:
+            d.auto_played = True
+            fut.set_result(action)
+
     async def _person_decision(self, rnd: Round, seat: int, kind: str, limit: float) -> Ruling:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future = loop.create_future()
         self.decision = d = _Decision(seat, kind, time.monotonic() + limit, limit, True, fut)
+        forced = forced_discard(rnd, seat) if self.seats[seat].holder is not None else None
+        if forced is not None:
+            # R14.2: the locked hand's one legal action, played for the person after a short
+            # pause (well inside the turn timer: it is never a timeout), unless they act first.
+            pause = min(self.pace.locked_discard, limit / 2)
+            d.auto, d.auto_at = forced, time.monotonic() + pause
+            d.timer = loop.call_later(pause, self._play_forced, d)
         self.touch()
         try:
-            return Ruling(await asyncio.wait_for(asyncio.shield(fut), limit))
+            action = await asyncio.wait_for(asyncio.shield(fut), limit)
+            return Ruling(action, note="locked" if d.auto_played else None)
         except TimeoutError:
             pass
+        finally:
+            d.cancel_auto()
         s = self.seats[seat]
         turn_to = rnd.rules.turn_timeout
         # R8: gone for longer than the turn timer at this decision is an escape.
@@ -788,8 +841,8 @@ class Room:
     ) -> Table:
         """A new table (its task starts in the running event loop); ``bots`` seats bots at once.
         ``owner`` is the opening client's address, counted against ``max_tables_per_client``."""
-        if preset not in ("leshan", "chengdu"):
-            raise RoomError(f"unknown rules preset {preset!r}: leshan or chengdu")
+        if preset not in PRESETS:
+            raise RoomError(f"unknown rules preset {preset!r}: {', '.join(PRESETS)}")
         if not 1 <= hands <= 64:
             raise RoomError(f"hands must be 1 to 64, got {hands}")
         lim = self.limits

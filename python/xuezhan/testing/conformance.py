@@ -59,6 +59,9 @@ class CheckReport:
     name: str
     hands: int = 0
     decisions: int = 0
+    #: Decisions made on a locked hand (R14.2: the bot had won and winners stay), so a report
+    #: says whether the ``wins`` of its observations ever mattered.
+    locked: int = 0
     escapes: int = 0
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
@@ -73,7 +76,8 @@ class CheckReport:
 
     def format(self, limit: int = 10) -> str:
         """A readable report; at most ``limit`` problems of each kind are quoted."""
-        head = f"{self.name}: {self.hands} hands, {self.decisions} decisions, "
+        locked = f" ({self.locked} on a locked hand, R14)" if self.locked else ""
+        head = f"{self.name}: {self.hands} hands, {self.decisions} decisions{locked}, "
         lines = [head + f"{self.escapes} escapes, {self.seconds:.1f} s"]
         counts = self.counts()
         if self.ok:
@@ -119,6 +123,8 @@ class _Recorder:
         assert rules is not None
         limit = time_limit(rules, obs.phase)  # R10, the seat loop's one choice
         self.report.decisions += 1
+        if rules.stay and obs.won[obs.seat]:
+            self.report.locked += 1
         t0 = time.perf_counter()
         try:
             action = self.inner.act(obs)
@@ -205,7 +211,8 @@ def check_strategy(
     run as an external bot) against built-in ``opponents``, and report every problem.
 
     The bot sits in seat ``i % 4`` in hand ``i``, hands alternate over ``rules`` (by default
-    both presets, so the exchange and void decisions of chengdu are exercised), hand ``i`` is
+    every preset, so the exchange and void decisions of chengdu and the locked hand of xueliu,
+    R14, are exercised; the report counts the decisions on a locked hand), hand ``i`` is
     dealt from ``hand_seed(seed, i)``. ``timeout`` overrides the rules' ``turn_timeout`` and
     ``claim_timeout`` (seconds). A command line runs in ``cwd``; its standard error goes to a
     temporary file whose last lines are quoted when it crashes. ``progress(i)`` is called after

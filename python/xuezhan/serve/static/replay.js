@@ -39,12 +39,16 @@
       const hand = XZ.splitTiles(f.hands[s]).map((t) => XZ.tileSVG(t, style, "small")).join("");
       const melds = f.melds[s].map(([k, t]) => `<span class="meld${k === "angang" ? " concealed" : ""}">${XZ.tileSVG(t, style, "small").repeat(k === "peng" ? 3 : 4)}</span>`).join("");
       const river = XZ.splitTiles(f.discards[s]).map((t) => XZ.tileSVG(t, style, "small")).join("");
-      const status = f.won[s] ? ' <span class="won">won</span>' : f.escaped[s] ? ' <span class="escaped">escaped</span>' : "";
+      const nwins = f.wins ? f.wins[s].length / 2 : 0;
+      const status = (f.won[s] ? ` <span class="won">won${nwins > 1 ? ` ×${nwins}` : ""}</span>` : f.escaped[s] ? ' <span class="escaped">escaped</span>' : "")
+        + (f.locked && f.locked[s] ? ' <span class="locked" title="won and stays in: its hand is locked (R14.2)">锁 locked</span>' : "");
+      // each win's tile, in order; the self-drawn ones lie set aside in front of the seat (R14.1)
+      const wins = nwins ? `<div class="wins" data-wins="${f.wins[s]}" data-aside="${f.aside[s]}">和 ${XZ.splitTiles(f.wins[s]).map((t) => `<span class="win-tile">${XZ.tileSVG(t, style, "small")}</span>`).join("")}</div>` : "";
       const name = doc.names && doc.names[s] ? doc.names[s] : `seat ${s}`;
       const wind = "东南西北"[(s - doc.dealer + 4) % 4];
       return `<div class="rseat" data-seat="${s}"><div class="who"><b class="nm">${esc(name)}</b> <span class="wind">${wind}</span>${doc.dealer === s ? ' <span class="dealer">庄</span>' : ""}
         ${f.voids[s] ? `<span class="void">缺${XZ.suitName(f.voids[s])}</span>` : ""} <span class="score">${f.deltas[s] > 0 ? "+" : ""}${f.deltas[s]}</span>${status}</div>
-        <div class="melds hand" data-hand="${f.hands[s]}">${hand}</div><div class="melds">${melds}</div><div class="river">${river}</div></div>`;
+        <div class="melds hand" data-hand="${f.hands[s]}">${hand}</div><div class="melds">${melds}</div>${wins}<div class="river">${river}</div></div>`;
     }).join("");
     $("settle").hidden = i !== doc.frames.length - 1;
   }

@@ -240,6 +240,27 @@
     return events.find((e) => e.type === "win" && e.seat === s);
   }
 
+  // 血流成河 (R14): the seat has won and stays in the hand, its hand locked (R14.2).
+  function lockedSeat(s) {
+    return !!(st && st.locked && st.locked[s]);
+  }
+
+  // A locked seat's wins in front of it: each win's tile in order (public: the view's wins),
+  // the self-drawn ones set aside face up (R14.1), with the count.
+  function winsHTML(s, style, cls, fresh) {
+    const v = st && st.view;
+    const tiles = v && v.wins ? XZ.splitTiles(v.wins[s]) : [];
+    if (!tiles.length) return "";
+    const aside = XZ.splitTiles(v.aside[s]);
+    const marks = tiles.map((t) => {
+      const i = aside.indexOf(t);
+      if (i >= 0) aside.splice(i, 1);
+      return i >= 0;
+    });
+    const html = tiles.map((t, i) => `<span class="win-tile${marks[i] ? " aside" : ""}" title="${esc(`win ${i + 1}: ${t}${marks[i] ? ", self-drawn, set aside" : ""}`)}">${XZ.tileSVG(t, style, cls + (fresh && i === tiles.length - 1 ? " fresh" : ""))}</span>`).join("");
+    return `<span class="wins" data-seat="${s}" data-count="${tiles.length}" data-wins="${v.wins[s]}" data-aside="${v.aside[s]}"><span class="wins-count">和×${tiles.length}</span>${html}</span>`;
+  }
+
   function portraitHTML(name, cls) {
     const p = XZ.portrait(name);
     return `<span class="portrait${cls ? " " + cls : ""}" style="background:${p.color}" aria-hidden="true">${esc(p.initials)}</span>`;
@@ -275,7 +296,10 @@
   // How a seat's hand ended, in words (short: for the seat's plate on the table).
   function resultText(r, short) {
     switch (r.result) {
-      case "won": return short ? "和 won" : `和 won, ${r.value} points`;
+      case "won": {
+        const n = r.wins ? r.wins.length : 1; // several when winners stay (R14)
+        return short ? (n > 1 ? `和×${n} won` : "和 won") : `和 won${n > 1 ? ` ${n} times` : ""}, ${r.value} points`;
+      }
       case "ready": return short ? "ready 听牌" : `ready 听牌 (查叫) · waits ${r.waits.join(" ")} · worth ${r.value}`;
       case "not_ready": return "not ready 未听 (查叫)";
       case "pig": return "pig 花猪";
@@ -300,20 +324,23 @@
       const score = v ? v.scores[s] + v.deltas[s] : table.scores[s];
       const delta = v ? v.deltas[s] : 0;
       const w = winOf(s);
+      const locked = lockedSeat(s);
+      const nwins = v && v.wins ? v.wins[s].length / 2 : 0;
       const turn = clock && clock.seat === s && !(st && st.over);
       const wind = v ? (s - v.dealer + 4) % 4 : -1;
       let status = "";
       if (reveal) status = `<span class="result r-${reveal[s].result}">${esc(resultText(reveal[s], true))}</span>`;
+      else if (locked) status = `<span class="won">和×${nwins}</span>`;
       else if (w) status = `<span class="won">和 ${w.fan} fan${w.from === null ? " 自摸" : ""}</span>`;
       else if (v && v.escaped[s]) status = `<span class="escaped">escaped</span>`;
       const plate = document.querySelector(`.plate[data-pos="${pos}"]`);
-      plate.className = `plate pos-${POS[pos]}${turn ? " turn" : ""}${s === vs ? " seen" : ""}${w ? " has-won" : ""}`;
+      plate.className = `plate pos-${POS[pos]}${turn ? " turn" : ""}${s === vs ? " seen" : ""}${w ? " has-won" : ""}${locked ? " is-locked" : ""}`;
       const watch = st && st.role === "spectator" && s !== vs ? ` title="Watch ${esc(name)}"` : ` title="${esc(name)}"`;
       const plain = info.kind === "empty" ? name : info.name; // the wind is shown beside it
       setHTML(plate, `<div class="who${st && st.role === "spectator" ? " watchable" : ""}" data-seat="${s}"${watch}>
           ${portraitHTML(plain, (a.win.has(s) ? "fresh-win" : "") + (info.kind === "bot" ? " bot" : ""))}
           <div class="id"><span class="nm">${esc(plain)}</span>
-          <span class="tags">${wind >= 0 ? `<span class="wind" title="${WIND_EN[wind]} (seat wind)">${WIND[wind]}</span>` : ""}${v && v.dealer === s ? '<span class="dealer" title="dealer">庄</span>' : ""}${voids[s] ? `<span class="void" title="void suit">缺${XZ.suitName(voids[s])}</span>` : ""}${info.kind === "person" && !info.connected ? '<span class="gone">gone</span>' : ""}</span>
+          <span class="tags">${wind >= 0 ? `<span class="wind" title="${WIND_EN[wind]} (seat wind)">${WIND[wind]}</span>` : ""}${v && v.dealer === s ? '<span class="dealer" title="dealer">庄</span>' : ""}${voids[s] ? `<span class="void" title="void suit">缺${XZ.suitName(voids[s])}</span>` : ""}${info.kind === "person" && !info.connected ? '<span class="gone">gone</span>' : ""}${locked ? '<span class="locked" title="won and stays in: its hand is locked, it discards what it draws unless it wins (R14.2)">锁 locked</span>' : ""}</span>
           <span class="score">${score}${delta ? ` <span class="delta">(${delta > 0 ? "+" : ""}${delta})</span>` : ""}</span>${status}</div></div>`);
       // the river: rows of six in front of the seat
       const river = v ? XZ.splitTiles(v.discards[s]) : [];
@@ -325,20 +352,25 @@
         if (v) {
           if (reveal) {
             tiles = XZ.splitTiles(reveal[s].hand).map((t) => XZ.tileSVG(t, style, "edge")).join("");
-            if (reveal[s].win_tile) tiles += `<span class="win-tile">${XZ.tileSVG(reveal[s].win_tile, style, "edge")}</span>`;
+            if (nwins) tiles += winsHTML(s, style, "edge", false);
+            else if (reveal[s].win_tile) tiles += `<span class="win-tile">${XZ.tileSVG(reveal[s].win_tile, style, "edge")}</span>`;
           } else if (!v.escaped[s]) {
             // 13 less 3 a meld, and the 14th of the seat whose turn it is (the dealer's before its
             // first discard, also while 换三张 and 定缺 are chosen)
             const dealing = (v.phase === "exchange" || v.phase === "void") && s === v.dealer;
-            const n = 13 - 3 * v.melds[s].length + (!w && ((turn && clock.kind === "turn") || dealing) ? 1 : 0);
-            for (let i = 0; i < n; i++) tiles += XZ.tileSVG(null, style, "edge" + (i === n - 1 && a.draw.has(s) && !w ? " fresh" : ""));
-            if (w) tiles += `<span class="win-tile">${XZ.tileSVG(w.tile, style, "edge" + (a.win.has(s) ? " fresh" : ""))}</span>`;
+            // (a locked seat keeps its 13 and draws on its turns, R14.1)
+            const inPlay = !w || locked;
+            const n = 13 - 3 * v.melds[s].length + (inPlay && ((turn && clock.kind === "turn") || dealing) ? 1 : 0);
+            for (let i = 0; i < n; i++) tiles += XZ.tileSVG(null, style, "edge" + (i === n - 1 && a.draw.has(s) && inPlay ? " fresh" : ""));
+            if (nwins && locked) tiles += winsHTML(s, style, "edge", a.win.has(s));
+            else if (w) tiles += `<span class="win-tile">${XZ.tileSVG(w.tile, style, "edge" + (a.win.has(s) ? " fresh" : ""))}</span>`;
           }
         }
         const slot = document.querySelector(`.slot-hand[data-pos="${pos}"]`);
         setHTML(slot, `<div class="concealed-tiles${reveal ? " open" : ""}" data-seat="${s}">${tiles}</div><div class="melds">${meldsOf(s, style, "edge", a.meld.has(s))}</div>`);
       } else {
-        setHTML($("my-melds"), meldsOf(s, style, "mine", a.meld.has(s)) + (w ? `<span class="win-tile">${XZ.tileSVG(w.tile, style)}</span>` : ""));
+        const mine = nwins && locked ? winsHTML(s, style, "", a.win.has(s)) : w ? `<span class="win-tile">${XZ.tileSVG(w.tile, style)}</span>` : "";
+        setHTML($("my-melds"), meldsOf(s, style, "mine", a.meld.has(s)) + mine);
       }
       const mark = document.querySelector(`.wind-mark[data-pos="${pos}"]`);
       mark.textContent = wind >= 0 ? WIND[wind] : "";
@@ -353,8 +385,10 @@
     $("role").textContent = st ? (st.role === "player" ? `You: ${seatName(st.seat)}` : `Watching ${seatName(st.seat)}`) : mySeat === null ? "Spectator" : "";
     renderHand(style, a);
     renderActions();
+    renderLocked();
     renderLog();
     renderSettlement(style);
+    tickClock();
   }
 
   function renderHand(style, a) {
@@ -380,6 +414,12 @@
       const can = sel >= 0 && st.legal.includes(`discard ${order[sel]}`);
       b.push(`<button data-act="discard" ${can ? "" : "disabled"} id="discard-btn">Discard</button>`);
       if (st.legal.includes("hu")) b.push(`<button data-act="hu" class="hu">Hu 和</button>`);
+      // a locked hand (R14.2): one click discards the drawn tile (the table does it by itself
+      // after a short pause when that is the only legal move, st.forced)
+      const drawn = st.view.drawn;
+      if (lockedSeat(st.seat) && drawn && !st.legal.includes("hu") && st.legal.includes(`discard ${drawn}`)) {
+        b.push(`<button data-act="discard ${drawn}" id="discard-drawn-btn" class="big">Discard drawn tile ${XZ.tileSVG(drawn, XZ.settings.get().tiles, "small")}</button>`);
+      }
       for (const a of st.legal) if (a.startsWith("angang") || a.startsWith("jiagang")) b.push(`<button data-act="${a}">Kong ${a.split(" ")[1]}</button>`);
     } else if (d === "claim") {
       const names = { hu: "Hu 和", gang: "Kong 杠", peng: "Peng 碰", pass: "Pass 过" };
@@ -392,12 +432,24 @@
     setHTML($("actions"), b.join(""));
   }
 
+  // The player's own locked hand (R14.2), said in words under the actions.
+  function renderLocked() {
+    const box = $("locked-note");
+    const mine = st && st.role === "player" && !st.over && lockedSeat(st.seat);
+    box.hidden = !mine;
+    if (!mine) return;
+    const n = st.view.wins[st.seat].length / 2;
+    let text = `Your hand is locked 锁: you won ${n === 1 ? "once" : `${n} times`} and stay in (血流成河). You win on a tile that completes it; any other tile you draw is discarded.`;
+    if (st.forced) text += ` The table discards ${st.forced.split(" ")[1]} for you in a moment.`;
+    box.textContent = text;
+  }
+
   function describe(e) {
     const n = (s) => seatName(s);
     switch (e.type) {
       case "start": return `Hand starts; ${n(e.dealer)} deals`;
       case "draw": return `${n(e.seat)} draws${e.tile ? " " + e.tile : ""}${e.replacement ? " (kong replacement)" : ""}`;
-      case "discard": return `${n(e.seat)} discards ${e.tile}${e.default || e.note === "timeout" ? " (timeout)" : ""}`;
+      case "discard": return `${n(e.seat)} discards ${e.tile}${e.default || e.note === "timeout" ? " (timeout)" : e.note === "locked" ? " (locked hand, played for it)" : ""}`;
       case "meld": return e.meld === "jiagang" ? `${n(e.seat)} adds ${e.tile} to its pung (kong)` : `${n(e.seat)} ${e.meld === "peng" ? "pungs 碰" : "kongs 杠"} ${e.tile} from ${n(e.from)}`;
       case "angang": return `${n(e.seat)}: concealed kong ${e.tile}`;
       case "jiagang": return `${n(e.seat)} adds ${e.tile} to its pung`;
@@ -436,7 +488,7 @@
     const rows = (st.reveal || []).map((r) => {
       const tiles = XZ.splitTiles(r.hand).map((t) => XZ.tileSVG(t, style, "small")).join("");
       const melds = meldsOf(r.seat, style, "small", false);
-      const win = r.win_tile ? `<span class="win-tile">${XZ.tileSVG(r.win_tile, style, "small")}</span>` : "";
+      const win = lockedSeat(r.seat) ? winsHTML(r.seat, style, "small", false) : r.win_tile ? `<span class="win-tile">${XZ.tileSVG(r.win_tile, style, "small")}</span>` : "";
       const d = v.deltas[r.seat];
       const info = table.seats[r.seat];
       return `<li class="rev r-${r.result}" data-seat="${r.seat}">${portraitHTML(info.kind === "empty" ? r.name : info.name, "mini")}<div><b>${esc(r.name)}</b> <span class="result r-${r.result}">${esc(resultText(r))}</span> <span class="score">${d > 0 ? "+" : ""}${d}</span>
@@ -459,7 +511,9 @@
   }
 
   // ------------------------------------------------------------------ the clock (server-owned)
-  setInterval(() => {
+  // Drawn on every state message (so the countdown shows with the decision's buttons) and ten
+  // times a second.
+  function tickClock() {
     const el = $("clock");
     if (!clock || (st && st.over)) { el.hidden = true; return; }
     el.hidden = false;
@@ -469,7 +523,8 @@
     $("clock-bar").style.width = `${(100 * left) / Math.max(1, clock.total_ms)}%`;
     el.classList.toggle("mine", st && st.role === "player" && clock.seat === st.seat);
     if (myDecision() && secs <= 3 && secs !== lastTick) { lastTick = secs; XZ.sound.play("tick"); }
-  }, 100);
+  }
+  setInterval(tickClock, 100);
 
   // ------------------------------------------------------------------ input
   $("hand").addEventListener("click", (ev) => {
@@ -539,6 +594,8 @@
   XZ.settings.onChange(() => render());
   // Debug hook for tests and curious players: the current order of the hand.
   XZ.handOrder = () => order.slice();
+  // ... and the last state message (with how many of the hand's events the page holds).
+  XZ.lastState = () => (st ? { ...st, n_events: events.length } : null);
   // ... and a meld's markup (melder, giver), for the test of which tile turns towards whom.
   XZ.meldHTML = (kind, tile, melder, giver) => meldHTML(kind, tile, melder, giver, "cn", "");
   connect();

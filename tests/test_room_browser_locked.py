@@ -1,0 +1,187 @@
+"""血流成河 at the table in a real headless Chromium (Debian ``chromium`` through Playwright):
+a person plays a xueliu table (docs/rules.md R14) until its seat has won and is locked; the
+page shows the lock and every seat's wins, plays the forced discard of the drawn tile by itself
+after the pause, offers the one-click "Discard drawn tile", and the end-of-hand panel and the
+replay page show each seat's wins. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from _browser import ART
+from _room_helpers import live_server
+from playwright import sync_api
+
+from xuezhan.rules import Rules
+from xuezhan.serve.app import create_app
+from xuezhan.serve.tables import Limits, Pace, Room
+from xuezhan.strategies import GreedyStrategy
+from xuezhan.strategies.guarded import observation_from_dict
+
+PAUSE = 1.0  # the forced discard's pause (the room's default); the turn timer is 3 s
+_XUELIU = Rules.preset("xueliu")
+
+
+@pytest.fixture(scope="module")
+def served():
+    room = Room(
+        pace=Pace(bot_delay=0.0, between_hands=0.0, locked_discard=PAUSE),
+        rules_overrides={"turn_timeout": 3.0, "claim_timeout": 1.5},
+        limits=Limits(max_tables_per_client=100),
+    )
+    with live_server(create_app(room)) as url:
+        yield room, url
+
+
+def _state(page) -> dict[str, Any] | None:
+    return page.evaluate("XZ.lastState()")
+
+
+def _greedy(st: dict[str, Any]) -> str:
+    """The greedy strategy's choice from the page's own state message (every win taken)."""
+    if "hu" in st["legal"]:
+        return "hu"
+    d = dict(st["view"], legal_actions=[f"{st['seat']} {a}" for a in st["legal"]])
+    bot = GreedyStrategy()
+    bot.reset(st["seat"], _XUELIU)
+    return str(bot.act(observation_from_dict(d))).split(" ", 1)[1]
+
+
+def _click_action(page, action: str) -> None:
+    """Play ``action`` as a person does: a discard by selecting the tile and a right click,
+    anything else by its button."""
+    try:
+        if action.startswith("discard "):
+            page.locator(f"#hand .htile[data-tile='{action.split()[1]}']").last.click(timeout=2000)
+            page.locator("#hand .htile.selected").click(button="right", timeout=2000)
+        else:
+            page.locator(f"#actions button[data-act='{action}']").click(timeout=2000)
+    except sync_api.Error:
+        pass  # the table moved on under the click (a claim ran out): the next decision comes
+
+
+def _play_until(page, stop, seconds: float = 150.0) -> dict[str, Any]:
+    """Play the person's decisions (greedy) until ``stop(state)``; bounded in time."""
+    acted = None
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        st = _state(page)
+        if st is not None and stop(st):
+            return st
+        if st and st["view"] and not st["over"] and st["legal"] and st["clock"] and st["clock"]["seat"] == st["seat"]:
+            at = (st["hand_no"], st["n_events"])
+            if at != acted and st["forced"] is None:
+                acted = at
+                _click_action(page, _greedy(st))
+                continue
+        if st and st["over"] and page.is_visible("#next-btn"):
+            page.click("#next-btn")
+        page.wait_for_timeout(40)
+    raise AssertionError("the person's seat was never locked with a forced discard in time")
+
+
+def _forced(st) -> bool:
+    return bool(st["forced"]) and bool(st["locked"]) and st["locked"][st["seat"]]
+
+
+def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(served, browser):
+    room, base = served
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(base + "/")
+    page.select_option("select[name=preset]", "xueliu")
+    for s in (1, 2, 3):
+        page.select_option(f"select[name=seat{s}]", "greedy")
+    page.fill("#create input[name=hands]", "6")
+    page.click("#create button.big")
+    page.wait_for_url("**/table/**")
+    page.fill(".slot[data-slot='0'] input.name", "Lin")
+    page.click("button[data-sit='0']")
+    page.click("#start-btn")
+    page.wait_for_selector("#hand .htile")
+    table = next(iter(room.tables.values()))
+    assert table.rules.stay
+
+    # 1. play until the person's seat won and draws a tile it can only discard
+    st = _play_until(page, _forced)
+    seen_at = time.monotonic()
+    drawn = st["view"]["drawn"]
+    n_wins = len(st["view"]["wins"][0]) // 2
+    assert n_wins >= 1 and st["forced"] == f"discard {drawn}"
+    # the page says the seat is locked: its plate's tag, the note, its wins in front of it
+    assert page.locator(".plate.pos-bottom .locked").is_visible()
+    assert "locked" in page.locator("#locked-note").inner_text()
+    mine = page.locator("#my-melds .wins[data-seat='0']")
+    assert mine.get_attribute("data-count") == str(n_wins)
+    assert mine.get_attribute("data-wins") == st["view"]["wins"][0]
+    assert mine.locator(".win-tile").count() == n_wins
+    assert page.locator("#discard-drawn-btn").is_visible()
+    # every other seat: locked tag and wins exactly as the state says (public)
+    for s in (1, 2, 3):
+        pos = (s - st["seat"]) % 4
+        plate = page.locator(f".plate[data-pos='{pos}'] .locked")
+        assert plate.count() == (1 if st["locked"][s] else 0)
+        wins = page.locator(f".slot-hand[data-pos='{pos}'] .wins")
+        assert wins.count() == (1 if st["locked"][s] else 0)
+        if st["locked"][s]:
+            assert wins.get_attribute("data-wins") == st["view"]["wins"][s]
+            assert wins.get_attribute("data-aside") == st["view"]["aside"][s]
+    page.screenshot(path=str(ART / "room-locked-forced.png"))
+    # the wins in front of each seat fit a phone too
+    page.set_viewport_size({"width": 390, "height": 844})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(ART / "room-locked-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert width <= 400, f"the page is {width}px wide on a 390px phone"
+
+    # 2. the person does nothing: the table discards the drawn tile after the pause
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#log li')]"
+        ".some((li) => li.textContent.includes('(locked hand, played for it)'))",
+        timeout=int((PAUSE + 2.5) * 1000),
+    )
+    waited = time.monotonic() - seen_at
+    assert waited >= PAUSE * 0.5, waited  # the person saw it first (the page took part of the pause)
+    assert table.timeouts == [0, 0, 0, 0]
+
+    # 3. the next forced discard, at once with the one-click button: the person's own discard
+    # (the table's would be noted "locked"), made before the pause ran out
+    st = _play_until(page, lambda s: _forced(s) and s["n_events"] > st["n_events"])
+    rnd = table.rnd
+    n0 = len(rnd.events)  # the hand waits for this decision
+    page.click("#discard-drawn-btn")
+    page.wait_for_function(
+        f"() => {{ const s = XZ.lastState(); return s && s.n_events > {st['n_events']}; }}", timeout=5000
+    )
+    mine = next(e for e in rnd.events[n0:] if e.type == "discard" and e.seat == 0)
+    assert mine.tile == st["view"]["drawn"] and mine.note is None and not mine.default
+
+    # 4. the hand's end: the panel lists each seat's wins, as the engine has them
+    st = _play_until(page, lambda s: s["over"])
+    page.wait_for_selector("#settlement:not([hidden]) .rev")
+    res = table.rnd.hand_result()
+    for s in range(4):
+        won = [w.tile for w in res.wins if w.seat == s]
+        row = page.locator(f"#reveal .rev[data-seat='{s}']")
+        if len(won) and table.rnd.locked(s):
+            assert row.locator(".wins").get_attribute("data-count") == str(len(won))
+            assert row.locator(".wins").get_attribute("data-wins") == "".join(won)
+    page.screenshot(path=str(ART / "room-locked-end.png"))
+
+    # 5. the replay page: each seat's wins at the last frame
+    with page.expect_popup() as pop:
+        page.click("#settle-replay")
+    replay = pop.value
+    replay.wait_for_selector("#seats .rseat")
+    replay.click("#last")
+    for s in range(4):
+        won = "".join(w.tile for w in res.wins if w.seat == s)
+        box = replay.locator(f".rseat[data-seat='{s}'] .wins")
+        assert box.count() == (1 if won else 0)
+        if won:
+            assert box.get_attribute("data-wins") == won
+            assert replay.locator(f".rseat[data-seat='{s}'] .locked").count() == 1
+    replay.screenshot(path=str(ART / "room-locked-replay.png"))
+    replay.close()
+    page.close()
