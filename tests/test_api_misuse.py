@@ -175,9 +175,15 @@ def test_round_constructors_refuse_other_types_naming_the_argument(call, name):
 @pytest.mark.parametrize("seat", [True, 1.0, np.int64(1), "1"])
 def test_queries_take_int_seats(seat):
     rnd = Round.from_seed("leshan", 1, 1)
-    for query in (rnd.legal_actions, rnd.default_action, rnd.observation):
+    for query in (rnd.legal_actions, rnd.default_action, rnd.observation, rnd.locked):
         with pytest.raises(TypeError, match="seat"):
             query(seat)
+
+
+@pytest.mark.parametrize("seat", [-1, 4])
+def test_locked_names_a_seat_out_of_range_R14_2(seat):
+    with pytest.raises(ValueError, match="seat must be 0-3"):
+        Round.from_seed("xueliu", 1, 1).locked(seat)
 
 
 class _Forger:

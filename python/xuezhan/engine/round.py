@@ -272,6 +272,18 @@ class Round:
     def over(self) -> bool:
         return self.turn.phase == _OVER
 
+    def locked(self, seat: int) -> bool:
+        """R14.2: ``seat`` has won and stays in the hand (``after_win = "stay"``): it may only
+        win, make a kong that keeps its waits, or discard the tile it drew.
+
+            >>> Round.from_seed("xueliu", 1, 0).locked(0)
+            False
+        """
+        _need_int("seat", seat)
+        if not 0 <= seat <= 3:
+            raise ValueError(f"Round: seat must be 0-3, got {seat}")
+        return self.seats.locked(seat)
+
     # ================================================================== public API
     def legal_actions(self, seat: int) -> list[Action]:
         """The legal actions of ``seat`` at the pending decision (empty if it is not its decision).
