@@ -2,7 +2,7 @@
 
 use crate::error::EvalError;
 use crate::shanten::{combine, pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
-use crate::suit_table::{draw_masks, split_code, tables};
+use crate::suit_table::{draw_masks, split_code, tables, SuitTables, DRAW_DIST_SHIFT};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
 
@@ -126,19 +126,979 @@ pub fn best_discards_lowest(
 /// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
 /// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads.
 ///
-/// Everything works on packed distances ([`lanes`]), per suit, with the hand's own suits
-/// evaluated once:
-/// - **shanten**: a discard leaves the hand's missing count `m14` or one more, and it is
-///   `m14` exactly when a form still reaches it: one lane-wise comparison of the discarded
-///   suit's new distances per kept partner suit (plus seven pairs, counted directly).
-/// - **ukeire**: a draw into suit `s` lowers the standard form exactly when one of the suit's
-///   new distances is below a per-discard threshold ([`Thresholds`]). Draws into a suit
-///   other than the discard's see the hand's own configuration plus one tile, looked up once
-///   per hand; where a draw can beat its threshold, that threshold is the suit's own
-///   distance, so the answer is a union of per-lane masks ("which added rank lowers this
-///   distance"). Draws into the discarded suit lie between that same configuration plus one
-///   tile and one more, which settles most ranks without a lookup.
+/// Everything works on packed distances ([`lanes`]), one suit at a time, with the hand's own
+/// suits evaluated once ([`Hand::new`]); a discard changes only its own suit, so each
+/// discard costs one lookup (its suit's new distances and draw masks) and a few lane-wise
+/// operations ([`Hand::discard`]):
+/// - **shanten**: per allowed void, the standard form's count is the least lane of
+///   `S(m, p) = d_a(m, p) + d_b(sets − m, 1 − p)` over the two kept suits. A discard leaves
+///   the hand's count `m14` or one more, and it is `m14` exactly when a lane of a new `S`
+///   still equals `m14` (or the discarded suit is the void's and that void reached it, or
+///   seven pairs does).
+/// - **ukeire**: a draw changes one suit's distances by at most one, so it lowers a count
+///   `miss13` exactly when it lowers that suit's distance at a *tight* lane (`S = miss13`).
+///   The kinds that lower it are the union, over the tight lanes of each suit, of the
+///   suit's draw masks ("which added rank lowers this distance", [`draw_masks`]) — the
+///   discarded suit's from its new configuration, every other suit's from the hand's own.
 pub(crate) fn discards_impl(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: Option<u32>,
+    out: &mut Vec<Discard>,
+) {
+    out.clear();
+    let allowed = allowed_voids(melds, void);
+    let sd = SuitDists::new(melds);
+    let km = KindMasks::new(c, visible, &sd.cap);
+    if allowed == 0 {
+        out.extend(bits(km.held).map(|k| Discard {
+            kind: k as u8,
+            shanten: UNREACHABLE,
+            ukeire: 0,
+        }));
+        return;
+    }
+    let hand = Hand::new(c, melds, visible, allowed, sd, km);
+    let mut cache = None; // capped suits only
+                          // Every discard's lookup first (its suit's new distances and draw masks), so that their
+                          // cache misses overlap.
+    let mut entries = [(0usize, 0u128); 14];
+    let mut n = 0;
+    for k in bits(km.held) {
+        entries[n] = (k, hand.entry(k));
+        n += 1;
+    }
+    let entries = &entries[..n];
+    // `limit`: the ukeire of a row is computed when its missing count is at most this (a
+    // 13-tile hand misses at least one tile, so 0 means never).
+    let limit = |k: usize, lowest: u8| match lowest_of {
+        Some(set) if set & (1 << k) == 0 => 0,
+        Some(_) => lowest,
+        None => u8::MAX,
+    };
+    let lowest = match lowest_of {
+        Some(set) => entries
+            .iter()
+            .filter(|&&(k, _)| set & (1 << k) != 0)
+            .map(|&(k, e)| hand.discard(k, e, 0, &mut cache).0)
+            .min()
+            .unwrap_or(0),
+        None => u8::MAX,
+    };
+    for &(k, e) in entries {
+        let (miss, ukeire) = hand.discard(k, e, limit(k, lowest), &mut cache);
+        out.push(Discard {
+            kind: k as u8,
+            shanten: miss as i8 - 1,
+            ukeire,
+        });
+    }
+}
+
+/// Per kind, as 27-bit masks: held, odd counts, worth drawing (a copy unseen, room under the
+/// melds' caps), and the ukeire weights `4 − held − visible` as three bit planes.
+#[derive(Clone, Copy)]
+struct KindMasks {
+    held: u32,
+    odd: u32,
+    room: u32,
+    weight: [u32; 3],
+}
+
+impl KindMasks {
+    #[inline(always)]
+    fn new(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+        let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
+        let mut weight = [0u32; 3];
+        for (i, at) in [(0, 0), (8, 8), (16, 16), (19, 24)] {
+            let word = |a: &[u8; 27]| {
+                let w = u64::from_le_bytes(a[i..i + 8].try_into().unwrap());
+                if i == 19 {
+                    w >> 40 // kinds 24–26 in lanes 0–2
+                } else {
+                    w
+                }
+            };
+            let (cw, vw, capw) = (word(c), word(visible), word(cap));
+            let seen = cw + vw;
+            let roomy = bytes::lt(cw, capw) & bytes::lt(seen, 4 * bytes::ONES);
+            let w = ((4 * bytes::ONES) | bytes::HIGH).wrapping_sub(seen) & bytes::widen(roomy);
+            held |= bytes::gather(bytes::nonzero(cw)) << at;
+            odd |= bytes::gather((cw & bytes::ONES) << 7) << at;
+            room |= bytes::gather(roomy) << at;
+            for (b, plane) in weight.iter_mut().enumerate() {
+                *plane |= bytes::gather((w >> b & bytes::ONES) << 7) << at;
+            }
+        }
+        KindMasks {
+            held,
+            odd,
+            room,
+            weight,
+        }
+    }
+}
+
+/// What [`Hand::discard`] reads of a 14-tile hand, computed once.
+struct Hand<'a> {
+    c: &'a Counts,
+    visible: &'a Counts,
+    sd: SuitDists,
+    km: KindMasks,
+    t: &'static SuitTables,
+    draw_masks: &'static [u128],
+    sets: usize,
+    /// Seven pairs can reach `m14 + 1` after a discard (no melds and enough pairs): without
+    /// 7 − (pairs held) ≥ m14 + 2 tiles missing, it never decides a shanten or an ukeire.
+    seven: bool,
+    allowed: u8,
+    /// High bit set in the lanes `(m, p)` with `m ≤ sets`.
+    valid: u128,
+    codes: [(u32, u32); 3],
+    suit_tiles: [u32; 3],
+    /// Per suit: packed distances (exact for a capped suit) and draw masks (an uncapped suit
+    /// of at most 13 tiles; else 0).
+    dp: [u128; 3],
+    dm: [u128; 3],
+    /// `dp` in the partner's view ([`lanes::partner`]).
+    pdp: [u128; 3],
+    /// Per suit s: the allowed voids other than s (bit v).
+    voids_besides: [u8; 3],
+    /// The standard form's count per void (`u8::MAX` where not allowed) and the hand's count.
+    per_void: [u8; 3],
+    m14: u8,
+    /// `tight[v][j][s]`: the lanes of kept suit `s` (in its own orientation) where void `v`'s
+    /// `S` equals `m14 + j`; zero where `v` is not allowed, and at `s = v`.
+    tight: [[[u128; 3]; 2]; 3],
+    ps14: [(u8, u8); 3],
+}
+
+/// Per capped suit and lane the ranks whose draw may lower the hand's own distance there
+/// ([`fill_low`], on first need), and the exact distances of the hand plus one kind (on
+/// first need).
+struct CappedCache {
+    low: [[u16; 10]; 3],
+    low_done: u8,
+    exact: [u128; 27],
+    exact_done: u32,
+}
+
+impl<'a> Hand<'a> {
+    #[inline(always)]
+    fn new(
+        c: &'a Counts,
+        melds: &[Meld],
+        visible: &'a Counts,
+        allowed: u8,
+        sd: SuitDists,
+        km: KindMasks,
+    ) -> Hand<'a> {
+        let t = tables();
+        let draw_masks = draw_masks();
+        let sets = 4 - melds.len();
+        let seven = melds.is_empty();
+        let valid = lanes::valid(sets) << 7;
+        let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
+        let suit_tiles: [u32; 3] = std::array::from_fn(|s| {
+            let w = u64::from_le_bytes(c[s * 9..s * 9 + 8].try_into().unwrap());
+            (w.wrapping_mul(bytes::ONES) >> 56) as u32 + c[s * 9 + 8] as u32
+        });
+        let mut dp = [0u128; 3];
+        let mut dm = [0u128; 3];
+        for s in 0..3 {
+            if sd.is_capped(s) {
+                dp[s] = sd.packed(c, s);
+            } else {
+                let rank = t.rank_code(codes[s]);
+                dp[s] = t.packed(t.record_at(rank));
+                if suit_tiles[s] <= 13 {
+                    dm[s] = draw_masks[rank];
+                }
+            }
+        }
+        let ps14 = pair_stats(c);
+        let mut sums = [0u128; 3];
+        let mut per_void = [u8::MAX; 3];
+        for v in 0..3 {
+            if allowed & (1 << v) != 0 {
+                let (a, b) = ((v + 1) % 3, (v + 2) % 3);
+                sums[v] = dp[a] + lanes::partner(dp[b], sets);
+                per_void[v] = lanes::least(sums[v], sets);
+            }
+        }
+        let seven14 = if seven {
+            SevenPairs::new(&ps14, allowed).missing
+        } else {
+            u8::MAX
+        };
+        let m14 = per_void
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(u8::MAX)
+            .min(seven14);
+        let pairs: u8 = ps14.iter().map(|p| p.0).sum();
+        let seven = seven && 7u8.saturating_sub(pairs) <= m14.saturating_add(1);
+        let mut tight = [[[0u128; 3]; 2]; 3];
+        for v in 0..3 {
+            if allowed & (1 << v) != 0 {
+                let (a, b) = ((v + 1) % 3, (v + 2) % 3);
+                for (j, tj) in tight[v].iter_mut().enumerate() {
+                    let e = lanes::eq(sums[v], lanes::ONES * (m14 as u128 + j as u128)) & valid;
+                    tj[a] = e;
+                    tj[b] = lanes::partner(e, sets);
+                }
+            }
+        }
+        Hand {
+            c,
+            visible,
+            sd,
+            km,
+            t,
+            draw_masks,
+            sets,
+            seven,
+            allowed,
+            valid,
+            codes,
+            suit_tiles,
+            dp,
+            dm,
+            pdp: dp.map(|x| lanes::partner(x, sets)),
+            voids_besides: std::array::from_fn(|s| allowed & !(1 << s)),
+            per_void,
+            m14,
+            tight,
+            ps14,
+        }
+    }
+
+    /// The [`draw_masks`] entry of the discarded suit once one tile of kind `k` is gone (its
+    /// new distances and draw masks); 0 for a capped suit.
+    #[inline(always)]
+    fn entry(&self, k: usize) -> u128 {
+        let s = k / 9;
+        if self.sd.is_capped(s) {
+            0
+        } else {
+            self.draw_masks[self.t.rank_code(minus_code(self.codes[s], k - 9 * s))]
+        }
+    }
+
+    /// The missing count of the hand less one tile of kind `k` (whose [`Hand::entry`] is
+    /// `dm`), and its ukeire when that count is at most `limit` (else 0).
+    #[inline(always)]
+    fn discard(&self, k: usize, dm: u128, limit: u8, cache: &mut Option<CappedCache>) -> (u8, u32) {
+        let (c, sets, allowed, m14) = (self.c, self.sets, self.allowed, self.m14);
+        let s = k / 9;
+        let d = if self.sd.is_capped(s) {
+            let mut h = *c;
+            h[k] -= 1;
+            self.sd.packed(&h, s)
+        } else {
+            self.t.packed((dm >> DRAW_DIST_SHIFT) as u32)
+        };
+        let ps = if self.seven {
+            pairs_after(&self.ps14, c[k], s)
+        } else {
+            self.ps14 // not read
+        };
+        let seven13 = if self.seven {
+            SevenPairs::new(&ps, allowed).missing
+        } else {
+            u8::MAX
+        };
+        // Per void v ≠ s that is allowed: the lanes of s where the new S is m14, m14 + 1.
+        let mut eq = [[0u128; 2]; 3];
+        let mut keeps = (allowed & (1 << s) != 0 && self.per_void[s] == m14) || seven13 <= m14;
+        for v in bits(self.voids_besides[s] as u32) {
+            let e = &mut eq[v];
+            {
+                let sum = d + self.pdp[3 - s - v];
+                let at = lanes::ONES * m14 as u128;
+                e[0] = lanes::eq(sum, at) & self.valid;
+                e[1] = lanes::eq(sum, at + lanes::ONES) & self.valid;
+                keeps |= e[0] != 0;
+            }
+        }
+        let j = !keeps as usize;
+        let miss = m14 + j as u8;
+        if miss > limit {
+            return (miss, 0);
+        }
+        // The tight lanes of each suit a draw can go to.
+        let mut f = self.tight[s][j];
+        for v in bits(self.voids_besides[s] as u32) {
+            f[s] |= eq[v][j];
+            f[3 - s - v] |= lanes::partner(eq[v][j], sets);
+        }
+        let km = self.km;
+        let k_room = (c[k] - 1 < self.sd.cap[k] && c[k] - 1 + self.visible[k] < 4) as u32;
+        let room13 = km.room | k_room << k;
+        let odd13 = km.odd ^ 1 << k;
+        let sp = if self.seven {
+            SevenPairs::draws(&ps, allowed, miss)
+        } else {
+            0
+        };
+        let mut lowers = 0u32; // kinds whose draw lowers the count
+        for (u, &fu) in f.iter().enumerate() {
+            let mut m = if fu == 0 {
+                0
+            } else if !self.sd.is_capped(u) {
+                union(if u == s { dm } else { self.dm[u] }, fu)
+            } else {
+                self.capped_lowers(u, k, d, fu, room13, cache)
+            };
+            if sp != 0 {
+                let odd_u = (odd13 >> (9 * u)) & 0x1ff;
+                if sp & (1 << u) != 0 {
+                    m |= odd_u;
+                }
+                if sp & (8 << u) != 0 {
+                    m |= !odd_u & 0x1ff;
+                }
+            }
+            lowers |= m << (9 * u);
+        }
+        lowers &= room13;
+        // The weights are the hand's; the discarded kind has one copy more left to draw.
+        let others = lowers & !(1 << k);
+        let mut ukeire = (others & km.weight[0]).count_ones()
+            + 2 * (others & km.weight[1]).count_ones()
+            + 4 * (others & km.weight[2]).count_ones();
+        if lowers & (1 << k) != 0 {
+            ukeire += (4 - (c[k] - 1) - self.visible[k]) as u32;
+        }
+        (miss, ukeire)
+    }
+
+    /// The ranks of capped suit `u` whose draw lowers its distance at a lane of `f` (the
+    /// discard `k` taken, which leaves `d13` as the discarded suit's distances): candidates
+    /// from the table's distances (lower bounds of the exact ones), then the exact ones.
+    #[inline(never)]
+    fn capped_lowers(
+        &self,
+        u: usize,
+        k: usize,
+        d13: u128,
+        f: u128,
+        room13: u32,
+        cache: &mut Option<CappedCache>,
+    ) -> u32 {
+        let (c, t) = (self.c, self.t);
+        let sd = &self.sd;
+        let room = self.km.room;
+        let cc = cache.get_or_insert_with(|| CappedCache {
+            low: [[0; 10]; 3],
+            low_done: 0,
+            exact: [0; 27],
+            exact_done: 0,
+        });
+        let ranks = (room13 >> (9 * u)) & 0x1ff;
+        let own = self.dp[u];
+        if u != k / 9 {
+            // The hand's own configuration plus one tile of each rank.
+            if cc.low_done & (1 << u) == 0 {
+                fill_low(c, room, u, sd, &mut cc.low[u]);
+                cc.low_done |= 1 << u;
+            }
+            let mut m = 0u32;
+            for l in lanes::indices(f) {
+                m |= cc.low[u][l] as u32;
+            }
+            m &= ranks;
+            for r in bits(m) {
+                let tk = u * 9 + r;
+                if cc.exact_done & (1 << tk) == 0 {
+                    cc.exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                    cc.exact_done |= 1 << tk;
+                }
+                if lanes::lt(cc.exact[tk], own) & f == 0 {
+                    m &= !(1 << r);
+                }
+            }
+            return m;
+        }
+        // The discarded suit: drawing the discarded kind back restores the hand's own suit.
+        let r0 = k - 9 * u;
+        let mut m = 0u32;
+        if ranks & (1 << r0) != 0 && lanes::lt(own, d13) & f != 0 {
+            m |= 1 << r0;
+        }
+        let mut cand = ranks & !(1 << r0);
+        // Where the discard left a lane at the hand's own distance, a draw's new distance
+        // there is at least the hand's own suit plus that rank (removing a tile never
+        // lowers a distance), so only the ranks of `low` can lower it.
+        if self.suit_tiles[u] <= 13 && lanes::lt(own, d13) & f == 0 {
+            if cc.low_done & (1 << u) == 0 {
+                fill_low(c, room, u, sd, &mut cc.low[u]);
+                cc.low_done |= 1 << u;
+            }
+            let mut lowish = 0u32;
+            for l in lanes::indices(f) {
+                lowish |= cc.low[u][l] as u32;
+            }
+            cand &= lowish;
+        }
+        if cand != 0 {
+            let (lo, hi) = minus_code(self.codes[u], r0);
+            let mut h = *c;
+            h[k] -= 1;
+            for r in bits(cand) {
+                if lanes::lt(t.packed(t.record_plus(lo, hi, r)), d13) & f != 0
+                    && lanes::lt(lanes::pack(&sd.dist_plus(&h, u * 9 + r)), d13) & f != 0
+                {
+                    m |= 1 << r;
+                }
+            }
+        }
+        m
+    }
+}
+
+/// The union of the draw masks `dm` ([`draw_masks`]: nine ranks per lane) over the lanes
+/// flagged in `f` (high bit per lane): the ranks whose draw lowers one of those distances.
+#[inline(always)]
+fn union(dm: u128, f: u128) -> u32 {
+    /// Per five lanes (bit i = lane i): their nine-bit fields set.
+    const SPREAD5: [u64; 32] = {
+        let mut t = [0u64; 32];
+        let mut i = 0;
+        while i < 32 {
+            let mut l = 0;
+            while l < 5 {
+                if i & (1 << l) != 0 {
+                    t[i] |= 0x1ff << (9 * l);
+                }
+                l += 1;
+            }
+            i += 1;
+        }
+        t
+    };
+    let g = lanes::gather(f);
+    let x = (dm as u64 & SPREAD5[g & 31]) | ((dm >> 45) as u64 & SPREAD5[g >> 5]);
+    // Fold the five fields onto the first.
+    let x = x | x >> 27;
+    let x = x | x >> 18;
+    ((x | x >> 9) & 0x1ff) as u32
+}
+
+/// Fills `low` for suit `s`: per lane, the ranks of `room` whose draw lowers the distance of `c`'s suit
+/// `s` there (a superset for a capped suit: the table's distances are lower bounds), once
+/// per hand.
+#[inline(never)]
+fn fill_low(c: &Counts, room: u32, s: usize, sd: &SuitDists, low: &mut [u16; 10]) {
+    let t = tables();
+    let ranks = (room >> (9 * s)) & 0x1ff;
+    let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
+    let recs = t.records_plus_each(lo, hi, ranks);
+    let own = sd.packed(c, s);
+    for r in bits(ranks) {
+        for l in lanes::indices(lanes::lt(t.packed(recs[r]), own)) {
+            low[l] |= 1 << r;
+        }
+    }
+}
+
+/// The split code of a suit ([`split_code`]) less one tile of rank `r`.
+#[inline(always)]
+fn minus_code((lo, hi): (u32, u32), r: usize) -> (u32, u32) {
+    const P5: [u32; 5] = [1, 5, 25, 125, 625];
+    if r < 4 {
+        (lo - P5[r], hi)
+    } else {
+        (lo, hi - P5[r - 4])
+    }
+}
+
+/// [`pair_stats`] after discarding one tile of a kind held `x` times in suit `s`.
+#[inline(always)]
+fn pairs_after(ps: &[(u8, u8); 3], x: u8, s: usize) -> [(u8, u8); 3] {
+    let mut p = *ps;
+    p[s].0 = p[s].0 + ((x - 1) >> 1) - (x >> 1);
+    p[s].1 = p[s].1 + ((x - 1) & 1) - (x & 1);
+    p
+}
+
+/// Seven pairs of a hand from its [`pair_stats`], per allowed void `v`: with `full` pairs and
+/// `odd` odd counts in the two kept suits (`need = 7 − full`), the count is `need` when
+/// `odd ≥ need`, else `odd + 2 (need − odd)`.
+struct SevenPairs {
+    /// The lowest count over the allowed voids.
+    missing: u8,
+}
+
+impl SevenPairs {
+    /// `(full, odd, count)` keeping the two suits other than `v`.
+    #[inline(always)]
+    fn of_void(ps: &[(u8, u8); 3], v: usize) -> (u8, u8, u8) {
+        let (a, b) = (ps[(v + 1) % 3], ps[(v + 2) % 3]);
+        let (full, odd) = (a.0 + b.0, a.1 + b.1);
+        if full >= 7 {
+            return (full, odd, 0);
+        }
+        let need = 7 - full;
+        let one = need.min(odd);
+        (full, odd, one + 2 * (need - one))
+    }
+
+    #[inline(always)]
+    fn new(ps: &[(u8, u8); 3], allowed: u8) -> SevenPairs {
+        let mut missing = u8::MAX;
+        for v in 0..3 {
+            if allowed & (1 << v) != 0 {
+                missing = missing.min(Self::of_void(ps, v).2);
+            }
+        }
+        SevenPairs { missing }
+    }
+
+    /// Which draws lower the count of a 13-tile hand whose missing count is `miss13`: bit s
+    /// drawing onto an odd count of suit s, bit 3 + s onto an even one. A draw into `s` counts
+    /// only for the voids `v ≠ s` whose count is `miss13` (dropping `s` ignores the draw);
+    /// there pairing an odd count always lowers it (while `need ≥ 1`), a new single only
+    /// while `odd < need`.
+    #[inline(always)]
+    fn draws(ps: &[(u8, u8); 3], allowed: u8, miss13: u8) -> u8 {
+        let mut lowers = 0u8;
+        for v in 0..3 {
+            if allowed & (1 << v) == 0 {
+                continue;
+            }
+            let (full, odd, count) = Self::of_void(ps, v);
+            if full >= 7 || count != miss13 {
+                continue;
+            }
+            let others = 7 & !(1u8 << v);
+            lowers |= others;
+            if odd < 7 - full {
+                lowers |= others << 3;
+            }
+        }
+        lowers
+    }
+}
+
+/// The set bits of `m`, lowest first.
+#[inline(always)]
+fn bits(m: u32) -> Bits {
+    Bits(m)
+}
+
+/// Iterator of [`bits`].
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+/// Byte-lane arithmetic on eight kinds' counts in a `u64` (every lane below 128).
+mod bytes {
+    pub const ONES: u64 = 0x0101_0101_0101_0101;
+    pub const HIGH: u64 = ONES * 0x80;
+
+    /// 0x80 in each lane where `a < b`.
+    #[inline(always)]
+    pub fn lt(a: u64, b: u64) -> u64 {
+        ((b | HIGH) - a - ONES) & HIGH
+    }
+
+    /// 0x80 in each nonzero lane.
+    #[inline(always)]
+    pub fn nonzero(a: u64) -> u64 {
+        (a + ONES * 0x7f) & HIGH
+    }
+
+    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    pub fn widen(flags: u64) -> u64 {
+        (flags - (flags >> 7)) | flags
+    }
+
+    /// One bit per lane (bit j for lane j) from high-bit flags: the multiply collects them.
+    #[inline(always)]
+    pub fn gather(flags: u64) -> u32 {
+        (((flags >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+}
+
+/// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
+/// ([`crate::suit_table::SuitTables::packed`]). Every lane stays below 128, so subtracting
+/// from `x | HIGH` never borrows across lanes.
+mod lanes {
+    use crate::shanten::SuitDist;
+
+    pub const ONES: u128 = u128::from_le_bytes([1; 16]);
+    pub const HIGH: u128 = ONES * 0x80;
+
+    /// 0x80 in each lane where `a < b`.
+    #[inline(always)]
+    pub fn lt(a: u128, b: u128) -> u128 {
+        ((b | HIGH) - a - ONES) & HIGH
+    }
+
+    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    fn widen(flags: u128) -> u128 {
+        (flags - (flags >> 7)) | flags
+    }
+
+    /// Lane-wise `max(a − b, 0)`.
+    #[inline(always)]
+    pub fn sat_sub(a: u128, b: u128) -> u128 {
+        let d = (a | HIGH) - b;
+        d & !HIGH & widen(d & HIGH)
+    }
+
+    /// Lane-wise maximum.
+    #[inline(always)]
+    pub fn max(a: u128, b: u128) -> u128 {
+        let keep_a = widen(((a | HIGH) - b) & HIGH);
+        (a & keep_a) | (b & !keep_a)
+    }
+
+    /// The indices of the lanes (0–9) whose high bit is set in `flags` (high bits only).
+    #[inline(always)]
+    pub fn indices(flags: u128) -> impl Iterator<Item = usize> {
+        use super::bytes::gather;
+        super::bits(gather(flags as u64) | gather((flags >> 64) as u64) << 8)
+    }
+
+    /// 0x80 in each nonzero lane.
+    #[inline(always)]
+    pub fn nonzero(a: u128) -> u128 {
+        (a + ONES * 0x7f) & HIGH
+    }
+
+    /// 0x80 in each lane where `a = b`.
+    #[inline(always)]
+    pub fn eq(a: u128, b: u128) -> u128 {
+        !nonzero(a ^ b) & HIGH
+    }
+
+    /// One bit per lane (bit l for lane l, 0–15) from high-bit flags.
+    #[inline(always)]
+    pub fn gather(flags: u128) -> usize {
+        use super::bytes::gather;
+        (gather(flags as u64) | gather((flags >> 64) as u64) << 8) as usize
+    }
+
+    /// The least of the lanes `(m, p)` with `m ≤ sets`: the others raised to 0x7f, then
+    /// halves folded onto each other.
+    #[inline(always)]
+    pub fn least(d: u128, sets: usize) -> u8 {
+        let x = d | (ONES * 0x7f & !(valid(sets) * 0xff));
+        let x = min(x, x >> 64) as u64;
+        let min8 = |a: u64, b: u64| {
+            use super::bytes;
+            let a_lt = bytes::widen(bytes::lt(a, b));
+            (a & a_lt) | (b & !a_lt)
+        };
+        let x = min8(x, x >> 32);
+        let x = min8(x, x >> 16);
+        min8(x, x >> 8) as u8
+    }
+
+    /// Lane-wise minimum.
+    #[inline(always)]
+    fn min(a: u128, b: u128) -> u128 {
+        let a_lt = widen(lt(a, b));
+        (a & a_lt) | (b & !a_lt)
+    }
+
+    /// One in each lane `(m, p)` with `m ≤ sets`.
+    #[inline(always)]
+    pub fn valid(sets: usize) -> u128 {
+        ONES & ((1u128 << (16 * (sets + 1))) - 1)
+    }
+
+    /// The partner's view: lane `(m, p)` gets lane `(sets − m, 1 − p)` (`2m + p` ↦
+    /// `2 sets + 1 − (2m + p)`, a byte reversal), lanes past `sets` zero.
+    #[inline(always)]
+    pub fn partner(d: u128, sets: usize) -> u128 {
+        d.swap_bytes() >> (8 * (14 - 2 * sets))
+    }
+
+    #[inline(always)]
+    pub fn pack(d: &SuitDist) -> u128 {
+        let mut x = 0u128;
+        for m in 0..5 {
+            x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
+        }
+        x
+    }
+}
+
+/// Per suit `s`: the lane-wise thresholds below which a draw into `s` lowers the standard form
+/// of a 13-tile hand with packed distances `dp` and missing count `miss13`.
+///
+/// Dropping `s` (void = `s`) ignores the draw, so only the allowed voids `v ≠ s` matter; they
+/// keep `s` with the third suit `o`, and the new missing count is
+/// `min over (m, p) of d'_s(m, p) + d_o(sets − m, 1 − p)`. The draw lowers it iff some
+/// `d'_s(m, p) < miss13 − d_o(sets − m, 1 − p)`: one threshold per lane, the largest over the
+/// kept partners (zero, never beaten, where no partner leaves room).
+struct Thresholds {
+    of: [u128; 3],
+}
+
+impl Thresholds {
+    /// From each partner suit's thresholds `part(o)` (`miss13 − d_o(sets − m, 1 − p)`,
+    /// lane-wise, zero where not positive).
+    #[inline(always)]
+    fn new(part: &[u128; 3], allowed: u8) -> Thresholds {
+        let mut of = [0u128; 3];
+        for (s, th) in of.iter_mut().enumerate() {
+            for v in 0..3 {
+                if v != s && allowed & (1 << v) != 0 {
+                    *th = lanes::max(*th, part[3 - s - v]);
+                }
+            }
+        }
+        Thresholds { of }
+    }
+
+    /// The lanes where a draw into suit `s` (distances `d`) can beat its threshold: a draw
+    /// lowers a distance by at most one, so `d ≤ threshold` with a threshold ≥ 1.
+    #[inline(always)]
+    fn hope(&self, d: u128, s: usize) -> u128 {
+        let th = self.of[s];
+        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
+    }
+}
+
+/// Per-suit distances of concealed configurations under the melds' four-copies caps: the
+/// shared table, or [`suit_dist_capped`] for a suit holding a meld kind.
+struct SuitDists {
+    cap: [u8; 27],
+    /// Suits (bit s) holding a meld kind.
+    capped: u8,
+}
+
+impl SuitDists {
+    fn new(melds: &[Meld]) -> SuitDists {
+        let mut cap = [4u8; 27];
+        let mut capped = 0u8;
+        for m in melds {
+            cap[m.kind as usize] = 4u8.saturating_sub(m.copies());
+            capped |= 1 << (m.kind / 9);
+        }
+        SuitDists { cap, capped }
+    }
+
+    #[inline]
+    fn dist(&self, h: &Counts, s: usize) -> SuitDist {
+        let hs = &h[s * 9..s * 9 + 9];
+        if self.capped & (1 << s) != 0 {
+            suit_dist_capped(hs, &self.cap[s * 9..s * 9 + 9])
+        } else {
+            let t = tables();
+            t.distances(t.record(hs))
+        }
+    }
+
+    /// [`SuitDists::dist`] packed ([`lanes`]).
+    #[inline]
+    fn packed(&self, h: &Counts, s: usize) -> u128 {
+        if self.capped & (1 << s) != 0 {
+            lanes::pack(&self.dist(h, s))
+        } else {
+            let t = tables();
+            t.packed(t.record(&h[s * 9..s * 9 + 9]))
+        }
+    }
+
+    #[inline(always)]
+    fn is_capped(&self, s: usize) -> bool {
+        self.capped & (1 << s) != 0
+    }
+
+    /// Exact distances of the suit of kind `t` in `h` plus one tile `t`.
+    fn dist_plus(&self, h: &Counts, t: usize) -> SuitDist {
+        let mut h2 = *h;
+        h2[t] += 1;
+        self.dist(&h2, t / 9)
+    }
+}
+
+/// The `greedy` strategy's discard (one call per turn): which legal discard it throws and the
+/// lowest shanten any legal discard leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GreedyChoice {
+    /// The kind to discard.
+    pub kind: u8,
+    /// The lowest shanten over the legal discards (`None` when the ranking was not needed: a
+    /// void-suit tile chosen by isolation alone).
+    pub shanten: Option<i8>,
+}
+
+/// `greedy`'s discard among the kinds of `legal` (bit k = kind k may be discarded), all held.
+///
+/// Ranking, in order:
+/// 1. **Void suit first** (R4.2): when a legal kind is of the `void` suit only those count.
+///    With `isolate_void` they are ranked by isolation alone ([`most_isolated`]: no shanten
+///    or ukeire is computed, as every void-suit tile keeps the shanten).
+/// 2. Otherwise by [`best_discards`]: the lowest shanten, then the most ukeire, then a
+///    terminal, then the lowest kind.
+///
+/// ```
+/// use xuezhan_core::{greedy_discard, parse_counts};
+/// let c = parse_counts("123456789m11p23p5s").unwrap();
+/// let legal = (0..27).filter(|&k| c[k] > 0).fold(0u32, |m, k| m | 1 << k);
+/// let g = greedy_discard(&c, &[], &[0; 27], None, legal, true).unwrap();
+/// assert_eq!((g.kind, g.shanten), (22, Some(0))); // 5s: ready on 1p/4p
+/// let v = greedy_discard(&c, &[], &[0; 27], Some(2), legal, true).unwrap();
+/// assert_eq!((v.kind, v.shanten), (22, None)); // void s: its only tile goes first
+/// ```
+pub fn greedy_discard(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    isolate_void: bool,
+) -> Result<GreedyChoice, EvalError> {
+    validate(c, melds, void, Size::Fourteen)?;
+    check_visible(visible)?;
+    check_legal(c, legal)?;
+    let mut out = Vec::with_capacity(14);
+    Ok(greedy_discard_unchecked(
+        c,
+        melds,
+        visible,
+        void,
+        legal,
+        isolate_void,
+        &mut out,
+    ))
+}
+
+/// [`greedy_discard`] without validation (`legal` non-empty and held); `rows` is scratch.
+pub fn greedy_discard_unchecked(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    isolate_void: bool,
+    rows: &mut Vec<Discard>,
+) -> GreedyChoice {
+    if let Some(v) = void {
+        let suit = 0x1ffu32 << (9 * v as u32);
+        if legal & suit != 0 {
+            if isolate_void {
+                return GreedyChoice {
+                    kind: most_isolated(c, legal & suit),
+                    shanten: None,
+                };
+            }
+            // the lowest shanten is over every legal discard; the choice among the void suit's
+            let (kind, now) = lowest(c, melds, visible, Some(v), legal, legal & suit, rows);
+            return GreedyChoice {
+                kind,
+                shanten: Some(now),
+            };
+        }
+    }
+    let (kind, now) = lowest(c, melds, visible, void, legal, legal, rows);
+    GreedyChoice {
+        kind,
+        shanten: Some(now),
+    }
+}
+
+#[inline]
+pub(crate) fn is_terminal(k: u8) -> bool {
+    matches!(k % 9, 0 | 8)
+}
+
+/// Fills `rows` as [`best_discards_unchecked`] does (the ukeire only where the ranking over
+/// `rank` reads it) and returns (the best kind of `rank`, the lowest shanten over `legal`).
+fn lowest(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    legal: u32,
+    rank: u32,
+    rows: &mut Vec<Discard>,
+) -> (u8, i8) {
+    discards_impl(c, melds, visible, void, Some(rank), rows);
+    let now = rows
+        .iter()
+        .filter(|d| legal & (1 << d.kind) != 0)
+        .map(|d| d.shanten)
+        .min()
+        .unwrap_or(99);
+    (lowest_ranked(rows, rank), now)
+}
+
+/// The legal row with the least (shanten, −ukeire, −terminal, kind); the highest legal kind if
+/// no row is legal (cannot happen when every legal kind is held).
+fn lowest_ranked(rows: &[Discard], legal: u32) -> u8 {
+    rows.iter()
+        .filter(|d| legal & (1 << d.kind) != 0)
+        .min_by_key(|d| {
+            (
+                d.shanten,
+                std::cmp::Reverse(d.ukeire),
+                !is_terminal(d.kind),
+                d.kind,
+            )
+        })
+        .map(|d| d.kind)
+        .unwrap_or_else(|| (31 - legal.leading_zeros()) as u8)
+}
+
+/// The most isolated kind of the set `kinds` (bit k): fewest tiles within two ranks in its
+/// suit (itself excluded), then fewest copies, then a terminal, then the lowest kind.
+pub fn most_isolated(c: &Counts, kinds: u32) -> u8 {
+    let mut best = (u32::MAX, 0u8, true, 0u8);
+    for k in 0..27u8 {
+        if kinds & (1 << k) == 0 {
+            continue;
+        }
+        let ku = k as usize;
+        let lo = ku - ku % 9;
+        let a = ku.saturating_sub(2).max(lo);
+        let b = (ku + 2).min(lo + 8);
+        let near = c[a..=b].iter().map(|&x| x as u32).sum::<u32>() - c[ku] as u32;
+        let key = (near, c[ku], !is_terminal(k), k);
+        if key < best {
+            best = key;
+        }
+    }
+    best.3
+}
+
+#[doc(hidden)]
+#[allow(missing_docs)]
+pub fn best_discards_old(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: Option<u32>,
+    out: &mut Vec<Discard>,
+) {
+    discards_impl_old(c, melds, visible, void, lowest_of, out)
+}
+
+pub(crate) fn discards_impl_old(
     c: &Counts,
     melds: &[Meld],
     visible: &Counts,
@@ -424,465 +1384,4 @@ pub(crate) fn discards_impl(
             ukeire,
         });
     }
-}
-
-/// Fills `low` for suit `s`: per lane, the ranks of `room` whose draw lowers the distance of `c`'s suit
-/// `s` there (a superset for a capped suit: the table's distances are lower bounds), once
-/// per hand.
-#[inline(never)]
-fn fill_low(c: &Counts, room: u32, s: usize, sd: &SuitDists, low: &mut [u16; 10]) {
-    let t = tables();
-    let ranks = (room >> (9 * s)) & 0x1ff;
-    let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
-    let recs = t.records_plus_each(lo, hi, ranks);
-    let own = sd.packed(c, s);
-    for r in bits(ranks) {
-        for l in lanes::indices(lanes::lt(t.packed(recs[r]), own)) {
-            low[l] |= 1 << r;
-        }
-    }
-}
-
-/// The split code of a suit ([`split_code`]) less one tile of rank `r`.
-#[inline(always)]
-fn minus_code((lo, hi): (u32, u32), r: usize) -> (u32, u32) {
-    const P5: [u32; 5] = [1, 5, 25, 125, 625];
-    if r < 4 {
-        (lo - P5[r], hi)
-    } else {
-        (lo, hi - P5[r - 4])
-    }
-}
-
-/// [`pair_stats`] after discarding one tile of a kind held `x` times in suit `s`.
-#[inline(always)]
-fn pairs_after(ps: &[(u8, u8); 3], x: u8, s: usize) -> [(u8, u8); 3] {
-    let mut p = *ps;
-    p[s].0 = p[s].0 + ((x - 1) >> 1) - (x >> 1);
-    p[s].1 = p[s].1 + ((x - 1) & 1) - (x & 1);
-    p
-}
-
-/// Seven pairs of a hand from its [`pair_stats`], per allowed void `v`: with `full` pairs and
-/// `odd` odd counts in the two kept suits (`need = 7 − full`), the count is `need` when
-/// `odd ≥ need`, else `odd + 2 (need − odd)`.
-struct SevenPairs {
-    /// The lowest count over the allowed voids.
-    missing: u8,
-}
-
-impl SevenPairs {
-    /// `(full, odd, count)` keeping the two suits other than `v`.
-    #[inline(always)]
-    fn of_void(ps: &[(u8, u8); 3], v: usize) -> (u8, u8, u8) {
-        let (a, b) = (ps[(v + 1) % 3], ps[(v + 2) % 3]);
-        let (full, odd) = (a.0 + b.0, a.1 + b.1);
-        if full >= 7 {
-            return (full, odd, 0);
-        }
-        let need = 7 - full;
-        let one = need.min(odd);
-        (full, odd, one + 2 * (need - one))
-    }
-
-    #[inline(always)]
-    fn new(ps: &[(u8, u8); 3], allowed: u8) -> SevenPairs {
-        let mut missing = u8::MAX;
-        for v in 0..3 {
-            if allowed & (1 << v) != 0 {
-                missing = missing.min(Self::of_void(ps, v).2);
-            }
-        }
-        SevenPairs { missing }
-    }
-
-    /// Which draws lower the count of a 13-tile hand whose missing count is `miss13`: bit s
-    /// drawing onto an odd count of suit s, bit 3 + s onto an even one. A draw into `s` counts
-    /// only for the voids `v ≠ s` whose count is `miss13` (dropping `s` ignores the draw);
-    /// there pairing an odd count always lowers it (while `need ≥ 1`), a new single only
-    /// while `odd < need`.
-    #[inline(always)]
-    fn draws(ps: &[(u8, u8); 3], allowed: u8, miss13: u8) -> u8 {
-        let mut lowers = 0u8;
-        for v in 0..3 {
-            if allowed & (1 << v) == 0 {
-                continue;
-            }
-            let (full, odd, count) = Self::of_void(ps, v);
-            if full >= 7 || count != miss13 {
-                continue;
-            }
-            let others = 7 & !(1u8 << v);
-            lowers |= others;
-            if odd < 7 - full {
-                lowers |= others << 3;
-            }
-        }
-        lowers
-    }
-}
-
-/// The set bits of `m`, lowest first.
-#[inline(always)]
-fn bits(m: u32) -> Bits {
-    Bits(m)
-}
-
-/// Iterator of [`bits`].
-struct Bits(u32);
-
-impl Iterator for Bits {
-    type Item = usize;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let b = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(b)
-    }
-}
-
-/// Byte-lane arithmetic on eight kinds' counts in a `u64` (every lane below 128).
-mod bytes {
-    pub const ONES: u64 = 0x0101_0101_0101_0101;
-    pub const HIGH: u64 = ONES * 0x80;
-
-    /// 0x80 in each lane where `a < b`.
-    #[inline(always)]
-    pub fn lt(a: u64, b: u64) -> u64 {
-        ((b | HIGH) - a - ONES) & HIGH
-    }
-
-    /// 0x80 in each nonzero lane.
-    #[inline(always)]
-    pub fn nonzero(a: u64) -> u64 {
-        (a + ONES * 0x7f) & HIGH
-    }
-
-    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
-    #[inline(always)]
-    pub fn widen(flags: u64) -> u64 {
-        (flags - (flags >> 7)) | flags
-    }
-
-    /// One bit per lane (bit j for lane j) from high-bit flags: the multiply collects them.
-    #[inline(always)]
-    pub fn gather(flags: u64) -> u32 {
-        (((flags >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
-    }
-}
-
-/// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
-/// ([`crate::suit_table::SuitTables::packed`]). Every lane stays below 128, so subtracting
-/// from `x | HIGH` never borrows across lanes.
-mod lanes {
-    use crate::shanten::SuitDist;
-
-    pub const ONES: u128 = u128::from_le_bytes([1; 16]);
-    pub const HIGH: u128 = ONES * 0x80;
-
-    /// 0x80 in each lane where `a < b`.
-    #[inline(always)]
-    pub fn lt(a: u128, b: u128) -> u128 {
-        ((b | HIGH) - a - ONES) & HIGH
-    }
-
-    /// 0xff in each lane whose high bit is set in `flags` (high bits only).
-    #[inline(always)]
-    fn widen(flags: u128) -> u128 {
-        (flags - (flags >> 7)) | flags
-    }
-
-    /// Lane-wise `max(a − b, 0)`.
-    #[inline(always)]
-    pub fn sat_sub(a: u128, b: u128) -> u128 {
-        let d = (a | HIGH) - b;
-        d & !HIGH & widen(d & HIGH)
-    }
-
-    /// Lane-wise maximum.
-    #[inline(always)]
-    pub fn max(a: u128, b: u128) -> u128 {
-        let keep_a = widen(((a | HIGH) - b) & HIGH);
-        (a & keep_a) | (b & !keep_a)
-    }
-
-    /// The indices of the lanes (0–9) whose high bit is set in `flags` (high bits only).
-    #[inline(always)]
-    pub fn indices(flags: u128) -> impl Iterator<Item = usize> {
-        use super::bytes::gather;
-        super::bits(gather(flags as u64) | gather((flags >> 64) as u64) << 8)
-    }
-
-    /// 0x80 in each nonzero lane.
-    #[inline(always)]
-    pub fn nonzero(a: u128) -> u128 {
-        (a + ONES * 0x7f) & HIGH
-    }
-
-    /// One in each lane `(m, p)` with `m ≤ sets`.
-    #[inline(always)]
-    pub fn valid(sets: usize) -> u128 {
-        ONES & ((1u128 << (16 * (sets + 1))) - 1)
-    }
-
-    /// The partner's view: lane `(m, p)` gets lane `(sets − m, 1 − p)` (`2m + p` ↦
-    /// `2 sets + 1 − (2m + p)`, a byte reversal), lanes past `sets` zero.
-    #[inline(always)]
-    pub fn partner(d: u128, sets: usize) -> u128 {
-        d.swap_bytes() >> (8 * (14 - 2 * sets))
-    }
-
-    #[inline(always)]
-    pub fn pack(d: &SuitDist) -> u128 {
-        let mut x = 0u128;
-        for m in 0..5 {
-            x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
-        }
-        x
-    }
-}
-
-/// Per suit `s`: the lane-wise thresholds below which a draw into `s` lowers the standard form
-/// of a 13-tile hand with packed distances `dp` and missing count `miss13`.
-///
-/// Dropping `s` (void = `s`) ignores the draw, so only the allowed voids `v ≠ s` matter; they
-/// keep `s` with the third suit `o`, and the new missing count is
-/// `min over (m, p) of d'_s(m, p) + d_o(sets − m, 1 − p)`. The draw lowers it iff some
-/// `d'_s(m, p) < miss13 − d_o(sets − m, 1 − p)`: one threshold per lane, the largest over the
-/// kept partners (zero, never beaten, where no partner leaves room).
-struct Thresholds {
-    of: [u128; 3],
-}
-
-impl Thresholds {
-    /// From each partner suit's thresholds `part(o)` (`miss13 − d_o(sets − m, 1 − p)`,
-    /// lane-wise, zero where not positive).
-    #[inline(always)]
-    fn new(part: &[u128; 3], allowed: u8) -> Thresholds {
-        let mut of = [0u128; 3];
-        for (s, th) in of.iter_mut().enumerate() {
-            for v in 0..3 {
-                if v != s && allowed & (1 << v) != 0 {
-                    *th = lanes::max(*th, part[3 - s - v]);
-                }
-            }
-        }
-        Thresholds { of }
-    }
-
-    /// The lanes where a draw into suit `s` (distances `d`) can beat its threshold: a draw
-    /// lowers a distance by at most one, so `d ≤ threshold` with a threshold ≥ 1.
-    #[inline(always)]
-    fn hope(&self, d: u128, s: usize) -> u128 {
-        let th = self.of[s];
-        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
-    }
-}
-
-/// Per-suit distances of concealed configurations under the melds' four-copies caps: the
-/// shared table, or [`suit_dist_capped`] for a suit holding a meld kind.
-struct SuitDists {
-    cap: [u8; 27],
-    /// Suits (bit s) holding a meld kind.
-    capped: u8,
-}
-
-impl SuitDists {
-    fn new(melds: &[Meld]) -> SuitDists {
-        let mut cap = [4u8; 27];
-        let mut capped = 0u8;
-        for m in melds {
-            cap[m.kind as usize] = 4u8.saturating_sub(m.copies());
-            capped |= 1 << (m.kind / 9);
-        }
-        SuitDists { cap, capped }
-    }
-
-    #[inline]
-    fn dist(&self, h: &Counts, s: usize) -> SuitDist {
-        let hs = &h[s * 9..s * 9 + 9];
-        if self.capped & (1 << s) != 0 {
-            suit_dist_capped(hs, &self.cap[s * 9..s * 9 + 9])
-        } else {
-            let t = tables();
-            t.distances(t.record(hs))
-        }
-    }
-
-    /// [`SuitDists::dist`] packed ([`lanes`]).
-    #[inline]
-    fn packed(&self, h: &Counts, s: usize) -> u128 {
-        if self.capped & (1 << s) != 0 {
-            lanes::pack(&self.dist(h, s))
-        } else {
-            let t = tables();
-            t.packed(t.record(&h[s * 9..s * 9 + 9]))
-        }
-    }
-
-    #[inline(always)]
-    fn is_capped(&self, s: usize) -> bool {
-        self.capped & (1 << s) != 0
-    }
-
-    /// Exact distances of the suit of kind `t` in `h` plus one tile `t`.
-    fn dist_plus(&self, h: &Counts, t: usize) -> SuitDist {
-        let mut h2 = *h;
-        h2[t] += 1;
-        self.dist(&h2, t / 9)
-    }
-}
-
-/// The `greedy` strategy's discard (one call per turn): which legal discard it throws and the
-/// lowest shanten any legal discard leaves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GreedyChoice {
-    /// The kind to discard.
-    pub kind: u8,
-    /// The lowest shanten over the legal discards (`None` when the ranking was not needed: a
-    /// void-suit tile chosen by isolation alone).
-    pub shanten: Option<i8>,
-}
-
-/// `greedy`'s discard among the kinds of `legal` (bit k = kind k may be discarded), all held.
-///
-/// Ranking, in order:
-/// 1. **Void suit first** (R4.2): when a legal kind is of the `void` suit only those count.
-///    With `isolate_void` they are ranked by isolation alone ([`most_isolated`]: no shanten
-///    or ukeire is computed, as every void-suit tile keeps the shanten).
-/// 2. Otherwise by [`best_discards`]: the lowest shanten, then the most ukeire, then a
-///    terminal, then the lowest kind.
-///
-/// ```
-/// use xuezhan_core::{greedy_discard, parse_counts};
-/// let c = parse_counts("123456789m11p23p5s").unwrap();
-/// let legal = (0..27).filter(|&k| c[k] > 0).fold(0u32, |m, k| m | 1 << k);
-/// let g = greedy_discard(&c, &[], &[0; 27], None, legal, true).unwrap();
-/// assert_eq!((g.kind, g.shanten), (22, Some(0))); // 5s: ready on 1p/4p
-/// let v = greedy_discard(&c, &[], &[0; 27], Some(2), legal, true).unwrap();
-/// assert_eq!((v.kind, v.shanten), (22, None)); // void s: its only tile goes first
-/// ```
-pub fn greedy_discard(
-    c: &Counts,
-    melds: &[Meld],
-    visible: &Counts,
-    void: Option<u8>,
-    legal: u32,
-    isolate_void: bool,
-) -> Result<GreedyChoice, EvalError> {
-    validate(c, melds, void, Size::Fourteen)?;
-    check_visible(visible)?;
-    check_legal(c, legal)?;
-    let mut out = Vec::with_capacity(14);
-    Ok(greedy_discard_unchecked(
-        c,
-        melds,
-        visible,
-        void,
-        legal,
-        isolate_void,
-        &mut out,
-    ))
-}
-
-/// [`greedy_discard`] without validation (`legal` non-empty and held); `rows` is scratch.
-pub fn greedy_discard_unchecked(
-    c: &Counts,
-    melds: &[Meld],
-    visible: &Counts,
-    void: Option<u8>,
-    legal: u32,
-    isolate_void: bool,
-    rows: &mut Vec<Discard>,
-) -> GreedyChoice {
-    if let Some(v) = void {
-        let suit = 0x1ffu32 << (9 * v as u32);
-        if legal & suit != 0 {
-            if isolate_void {
-                return GreedyChoice {
-                    kind: most_isolated(c, legal & suit),
-                    shanten: None,
-                };
-            }
-            // the lowest shanten is over every legal discard; the choice among the void suit's
-            let (kind, now) = lowest(c, melds, visible, Some(v), legal, legal & suit, rows);
-            return GreedyChoice {
-                kind,
-                shanten: Some(now),
-            };
-        }
-    }
-    let (kind, now) = lowest(c, melds, visible, void, legal, legal, rows);
-    GreedyChoice {
-        kind,
-        shanten: Some(now),
-    }
-}
-
-#[inline]
-pub(crate) fn is_terminal(k: u8) -> bool {
-    matches!(k % 9, 0 | 8)
-}
-
-/// Fills `rows` as [`best_discards_unchecked`] does (the ukeire only where the ranking over
-/// `rank` reads it) and returns (the best kind of `rank`, the lowest shanten over `legal`).
-fn lowest(
-    c: &Counts,
-    melds: &[Meld],
-    visible: &Counts,
-    void: Option<u8>,
-    legal: u32,
-    rank: u32,
-    rows: &mut Vec<Discard>,
-) -> (u8, i8) {
-    discards_impl(c, melds, visible, void, Some(rank), rows);
-    let now = rows
-        .iter()
-        .filter(|d| legal & (1 << d.kind) != 0)
-        .map(|d| d.shanten)
-        .min()
-        .unwrap_or(99);
-    (lowest_ranked(rows, rank), now)
-}
-
-/// The legal row with the least (shanten, −ukeire, −terminal, kind); the highest legal kind if
-/// no row is legal (cannot happen when every legal kind is held).
-fn lowest_ranked(rows: &[Discard], legal: u32) -> u8 {
-    rows.iter()
-        .filter(|d| legal & (1 << d.kind) != 0)
-        .min_by_key(|d| {
-            (
-                d.shanten,
-                std::cmp::Reverse(d.ukeire),
-                !is_terminal(d.kind),
-                d.kind,
-            )
-        })
-        .map(|d| d.kind)
-        .unwrap_or_else(|| (31 - legal.leading_zeros()) as u8)
-}
-
-/// The most isolated kind of the set `kinds` (bit k): fewest tiles within two ranks in its
-/// suit (itself excluded), then fewest copies, then a terminal, then the lowest kind.
-pub fn most_isolated(c: &Counts, kinds: u32) -> u8 {
-    let mut best = (u32::MAX, 0u8, true, 0u8);
-    for k in 0..27u8 {
-        if kinds & (1 << k) == 0 {
-            continue;
-        }
-        let ku = k as usize;
-        let lo = ku - ku % 9;
-        let a = ku.saturating_sub(2).max(lo);
-        let b = (ku + 2).min(lo + 8);
-        let near = c[a..=b].iter().map(|&x| x as u32).sum::<u32>() - c[ku] as u32;
-        let key = (near, c[ku], !is_terminal(k), k);
-        if key < best {
-            best = key;
-        }
-    }
-    best.3
 }
