@@ -254,8 +254,8 @@ struct Hand<'a> {
     /// 7 − (pairs held) ≥ m14 + 2 tiles missing, it never decides a shanten or an ukeire.
     seven: bool,
     allowed: u8,
-    /// High bit set in the lanes `(m, p)` with `m ≤ sets`.
-    valid: u128,
+    /// The lanes `(m, p)` with `m ≤ sets` (bit `2m + p`).
+    valid: u32,
     codes: [(u32, u32); 3],
     suit_tiles: [u32; 3],
     /// Per suit: packed distances (exact for a capped suit) and draw masks (an uncapped suit
@@ -269,9 +269,9 @@ struct Hand<'a> {
     /// The standard form's count per void (`u8::MAX` where not allowed) and the hand's count.
     per_void: [u8; 3],
     m14: u8,
-    /// `tight[v][j][s]`: the lanes of kept suit `s` (in its own orientation) where void `v`'s
-    /// `S` equals `m14 + j`; zero where `v` is not allowed, and at `s = v`.
-    tight: [[[u128; 3]; 2]; 3],
+    /// `tight[v][j][s]`: the lanes (bit `2m + p`) of kept suit `s`, in its own orientation,
+    /// where void `v`'s `S` equals `m14 + j`; zero where `v` is not allowed, and at `s = v`.
+    tight: [[[u32; 3]; 2]; 3],
     ps14: [(u8, u8); 3],
 }
 
@@ -299,7 +299,7 @@ impl<'a> Hand<'a> {
         let draw_masks = draw_masks();
         let sets = 4 - melds.len();
         let seven = melds.is_empty();
-        let valid = lanes::valid(sets) << 7;
+        let valid = (1u32 << (2 * sets + 2)) - 1;
         let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
         let suit_tiles: [u32; 3] = std::array::from_fn(|s| {
             let w = u64::from_le_bytes(c[s * 9..s * 9 + 8].try_into().unwrap());
@@ -341,14 +341,14 @@ impl<'a> Hand<'a> {
             .min(seven14);
         let pairs: u8 = ps14.iter().map(|p| p.0).sum();
         let seven = seven && 7u8.saturating_sub(pairs) <= m14.saturating_add(1);
-        let mut tight = [[[0u128; 3]; 2]; 3];
+        let mut tight = [[[0u32; 3]; 2]; 3];
         for v in 0..3 {
             if allowed & (1 << v) != 0 {
                 let (a, b) = ((v + 1) % 3, (v + 2) % 3);
                 for (j, tj) in tight[v].iter_mut().enumerate() {
-                    let e = lanes::eq(sums[v], lanes::ONES * (m14 as u128 + j as u128)) & valid;
+                    let e = lanes::eq_bits(sums[v], m14 + j as u8) & valid;
                     tj[a] = e;
-                    tj[b] = lanes::partner(e, sets);
+                    tj[b] = lanes::partner_bits(e, sets);
                 }
             }
         }
@@ -412,15 +412,14 @@ impl<'a> Hand<'a> {
             u8::MAX
         };
         // Per void v ≠ s that is allowed: the lanes of s where the new S is m14, m14 + 1.
-        let mut eq = [[0u128; 2]; 3];
+        let mut eq = [[0u32; 2]; 3];
         let mut keeps = (allowed & (1 << s) != 0 && self.per_void[s] == m14) || seven13 <= m14;
         for v in bits(self.voids_besides[s] as u32) {
             let e = &mut eq[v];
             {
                 let sum = d + self.pdp[3 - s - v];
-                let at = lanes::ONES * m14 as u128;
-                e[0] = lanes::eq(sum, at) & self.valid;
-                e[1] = lanes::eq(sum, at + lanes::ONES) & self.valid;
+                e[0] = lanes::eq_bits(sum, m14) & self.valid;
+                e[1] = lanes::eq_bits(sum, m14 + 1) & self.valid;
                 keeps |= e[0] != 0;
             }
         }
@@ -433,7 +432,7 @@ impl<'a> Hand<'a> {
         let mut f = self.tight[s][j];
         for v in bits(self.voids_besides[s] as u32) {
             f[s] |= eq[v][j];
-            f[3 - s - v] |= lanes::partner(eq[v][j], sets);
+            f[3 - s - v] |= lanes::partner_bits(eq[v][j], sets);
         }
         let km = self.km;
         let k_room = (c[k] - 1 < self.sd.cap[k] && c[k] - 1 + self.visible[k] < 4) as u32;
@@ -485,7 +484,7 @@ impl<'a> Hand<'a> {
         u: usize,
         k: usize,
         d13: u128,
-        f: u128,
+        f: u32,
         room13: u32,
         cache: &mut Option<CappedCache>,
     ) -> u32 {
@@ -507,7 +506,7 @@ impl<'a> Hand<'a> {
                 cc.low_done |= 1 << u;
             }
             let mut m = 0u32;
-            for l in lanes::indices(f) {
+            for l in bits(f) {
                 m |= cc.low[u][l] as u32;
             }
             m &= ranks;
@@ -517,7 +516,7 @@ impl<'a> Hand<'a> {
                     cc.exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
                     cc.exact_done |= 1 << tk;
                 }
-                if lanes::lt(cc.exact[tk], own) & f == 0 {
+                if lanes::lt_bits(cc.exact[tk], own) & f == 0 {
                     m &= !(1 << r);
                 }
             }
@@ -526,20 +525,20 @@ impl<'a> Hand<'a> {
         // The discarded suit: drawing the discarded kind back restores the hand's own suit.
         let r0 = k - 9 * u;
         let mut m = 0u32;
-        if ranks & (1 << r0) != 0 && lanes::lt(own, d13) & f != 0 {
+        if ranks & (1 << r0) != 0 && lanes::lt_bits(own, d13) & f != 0 {
             m |= 1 << r0;
         }
         let mut cand = ranks & !(1 << r0);
         // Where the discard left a lane at the hand's own distance, a draw's new distance
         // there is at least the hand's own suit plus that rank (removing a tile never
         // lowers a distance), so only the ranks of `low` can lower it.
-        if self.suit_tiles[u] <= 13 && lanes::lt(own, d13) & f == 0 {
+        if self.suit_tiles[u] <= 13 && lanes::lt_bits(own, d13) & f == 0 {
             if cc.low_done & (1 << u) == 0 {
                 fill_low(c, room, u, sd, &mut cc.low[u]);
                 cc.low_done |= 1 << u;
             }
             let mut lowish = 0u32;
-            for l in lanes::indices(f) {
+            for l in bits(f) {
                 lowish |= cc.low[u][l] as u32;
             }
             cand &= lowish;
@@ -549,8 +548,8 @@ impl<'a> Hand<'a> {
             let mut h = *c;
             h[k] -= 1;
             for r in bits(cand) {
-                if lanes::lt(t.packed(t.record_plus(lo, hi, r)), d13) & f != 0
-                    && lanes::lt(lanes::pack(&sd.dist_plus(&h, u * 9 + r)), d13) & f != 0
+                if lanes::lt_bits(t.packed(t.record_plus(lo, hi, r)), d13) & f != 0
+                    && lanes::lt_bits(lanes::pack(&sd.dist_plus(&h, u * 9 + r)), d13) & f != 0
                 {
                     m |= 1 << r;
                 }
@@ -560,10 +559,10 @@ impl<'a> Hand<'a> {
     }
 }
 
-/// The union of the draw masks `dm` ([`draw_masks`]: nine ranks per lane) over the lanes
-/// flagged in `f` (high bit per lane): the ranks whose draw lowers one of those distances.
+/// The union of the draw masks `dm` ([`draw_masks`]: nine ranks per lane) over the lanes of
+/// `g` (bit l = lane l): the ranks whose draw lowers one of those distances.
 #[inline(always)]
-fn union(dm: u128, f: u128) -> u32 {
+fn union(dm: u128, g: u32) -> u32 {
     /// Per five lanes (bit i = lane i): their nine-bit fields set.
     const SPREAD5: [u64; 32] = {
         let mut t = [0u64; 32];
@@ -580,7 +579,7 @@ fn union(dm: u128, f: u128) -> u32 {
         }
         t
     };
-    let g = lanes::gather(f);
+    let g = g as usize;
     let x = (dm as u64 & SPREAD5[g & 31]) | ((dm >> 45) as u64 & SPREAD5[g >> 5]);
     // Fold the five fields onto the first.
     let x = x | x >> 27;
@@ -785,17 +784,45 @@ mod lanes {
         (a + ONES * 0x7f) & HIGH
     }
 
-    /// 0x80 in each lane where `a = b`.
+    /// The lanes equal to `v` (bit l = lane l): one compare and a move mask with SSE2 (part
+    /// of every x86-64), else byte-lane arithmetic.
     #[inline(always)]
-    pub fn eq(a: u128, b: u128) -> u128 {
-        !nonzero(a ^ b) & HIGH
+    pub fn eq_bits(a: u128, v: u8) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use std::arch::x86_64::{
+                _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
+            };
+            // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the
+            // intrinsics read nothing but their register arguments.
+            unsafe {
+                let x = _mm_set_epi64x((a >> 64) as i64, a as i64);
+                _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            gather(!nonzero(a ^ ONES * v as u128) & HIGH)
+        }
+    }
+
+    /// The lanes where `a < b` (bit l = lane l).
+    #[inline(always)]
+    pub fn lt_bits(a: u128, b: u128) -> u32 {
+        gather(lt(a, b))
     }
 
     /// One bit per lane (bit l for lane l, 0–15) from high-bit flags.
     #[inline(always)]
-    pub fn gather(flags: u128) -> usize {
+    pub fn gather(flags: u128) -> u32 {
         use super::bytes::gather;
-        (gather(flags as u64) | gather((flags >> 64) as u64) << 8) as usize
+        gather(flags as u64) | gather((flags >> 64) as u64) << 8
+    }
+
+    /// [`partner`] on lane bits: bit `l` to bit `2 sets + 1 − l` (lanes past `sets` clear).
+    #[inline(always)]
+    pub fn partner_bits(g: u32, sets: usize) -> u32 {
+        ((g as u16).reverse_bits() >> (14 - 2 * sets)) as u32
     }
 
     /// The least of the lanes `(m, p)` with `m ≤ sets`: the others raised to 0x7f, then
