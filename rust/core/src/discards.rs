@@ -208,6 +208,52 @@ struct KindMasks {
 }
 
 impl KindMasks {
+    /// With SSE2 (every x86-64): sixteen kinds per compare, one bit per kind by move mask;
+    /// the two loads (kinds 0–15 and 11–26) overlap.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn new(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+        use std::arch::x86_64::*;
+        let half = |at: usize| -> [u32; 6] {
+            let load = |a: &[u8; 27]| {
+                let lo = u64::from_le_bytes(a[at..at + 8].try_into().unwrap());
+                let hi = u64::from_le_bytes(a[at + 8..at + 16].try_into().unwrap());
+                (lo, hi)
+            };
+            let ((c0, c1), (v0, v1), (k0, k1)) = (load(c), load(visible), load(cap));
+            // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the
+            // intrinsics read nothing but their register arguments.
+            unsafe {
+                let cw = _mm_set_epi64x(c1 as i64, c0 as i64);
+                let seen = _mm_add_epi8(cw, _mm_set_epi64x(v1 as i64, v0 as i64));
+                let capw = _mm_set_epi64x(k1 as i64, k0 as i64);
+                let four = _mm_set1_epi8(4);
+                // Counts are at most 8 here, so the signed compares are exact.
+                let roomy = _mm_and_si128(_mm_cmplt_epi8(cw, capw), _mm_cmplt_epi8(seen, four));
+                let w = _mm_and_si128(_mm_sub_epi8(four, seen), roomy);
+                let bits = |x: __m128i| _mm_movemask_epi8(x) as u32;
+                [
+                    !bits(_mm_cmpeq_epi8(cw, _mm_setzero_si128())) & 0xffff,
+                    bits(_mm_slli_epi16::<7>(cw)),
+                    bits(roomy),
+                    bits(_mm_slli_epi16::<7>(w)),
+                    bits(_mm_slli_epi16::<6>(w)),
+                    bits(_mm_slli_epi16::<5>(w)),
+                ]
+            }
+        };
+        let (a, b) = (half(0), half(11));
+        let m = |i: usize| a[i] | b[i] << 11;
+        KindMasks {
+            held: m(0),
+            odd: m(1),
+            room: m(2),
+            weight: [m(3), m(4), m(5)],
+        }
+    }
+
+    /// Byte-lane arithmetic on eight kinds at a time.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     #[inline(always)]
     fn new(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
         let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
@@ -830,6 +876,32 @@ mod lanes {
     #[inline(always)]
     pub fn least(d: u128, sets: usize) -> u8 {
         let x = d | (ONES * 0x7f & !(valid(sets) * 0xff));
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use std::arch::x86_64::{
+                _mm_cvtsi128_si32, _mm_min_epu8, _mm_set_epi64x, _mm_srli_si128,
+            };
+            // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the
+            // intrinsics read nothing but their register arguments.
+            unsafe {
+                let v = _mm_set_epi64x((x >> 64) as i64, x as i64);
+                let v = _mm_min_epu8(v, _mm_srli_si128::<8>(v));
+                let v = _mm_min_epu8(v, _mm_srli_si128::<4>(v));
+                let v = _mm_min_epu8(v, _mm_srli_si128::<2>(v));
+                let v = _mm_min_epu8(v, _mm_srli_si128::<1>(v));
+                _mm_cvtsi128_si32(v) as u8
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            least_swar(x)
+        }
+    }
+
+    /// [`least`] of all sixteen lanes, without SIMD.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[inline(always)]
+    fn least_swar(x: u128) -> u8 {
         let x = min(x, x >> 64) as u64;
         let min8 = |a: u64, b: u64| {
             use super::bytes;
@@ -842,6 +914,7 @@ mod lanes {
     }
 
     /// Lane-wise minimum.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     #[inline(always)]
     fn min(a: u128, b: u128) -> u128 {
         let a_lt = widen(lt(a, b));
