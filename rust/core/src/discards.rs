@@ -1,7 +1,7 @@
 //! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
 
 use crate::error::EvalError;
-use crate::shanten::{combine, pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
+use crate::shanten::{pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
 use crate::suit_table::{draw_masks, split_code, tables, SuitTables, DRAW_DIST_SHIFT};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
@@ -245,7 +245,7 @@ fn discards_body(
 
 /// Per kind, as 27-bit masks: held, odd counts, worth drawing (a copy unseen, room under the
 /// melds' caps), and the ukeire weights `4 − held − visible` as three bit planes.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct KindMasks {
     held: u32,
     odd: u32,
@@ -254,11 +254,23 @@ struct KindMasks {
 }
 
 impl KindMasks {
+    #[inline(always)]
+    fn new(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            KindMasks::new_sse2(c, visible, cap)
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            KindMasks::new_swar(c, visible, cap)
+        }
+    }
+
     /// With SSE2 (every x86-64): sixteen kinds per compare, one bit per kind by move mask;
     /// the two loads (kinds 0–15 and 11–26) overlap.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
-    fn new(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+    fn new_sse2(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
         use std::arch::x86_64::*;
         let half = |at: usize| -> [u32; 6] {
             let load = |a: &[u8; 27]| {
@@ -299,9 +311,9 @@ impl KindMasks {
     }
 
     /// Byte-lane arithmetic on eight kinds at a time.
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline(always)]
-    fn new(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+    fn new_swar(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
         let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
         let mut weight = [0u32; 3];
         for (i, at) in [(0, 0), (8, 8), (16, 16), (19, 24)] {
@@ -799,6 +811,8 @@ impl Iterator for Bits {
 }
 
 /// Byte-lane arithmetic on eight kinds' counts in a `u64` (every lane below 128).
+// Parts serve only the portable paths, which x86-64 compiles (and tests) without running.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod bytes {
     pub const ONES: u64 = 0x0101_0101_0101_0101;
     pub const HIGH: u64 = ONES * 0x80;
@@ -831,6 +845,8 @@ mod bytes {
 /// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
 /// ([`crate::suit_table::SuitTables::packed`]). Every lane stays below 128, so subtracting
 /// from `x | HIGH` never borrows across lanes.
+// Parts serve only the portable paths, which x86-64 compiles (and tests) without running.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod lanes {
     use crate::shanten::SuitDist;
 
@@ -847,20 +863,6 @@ mod lanes {
     #[inline(always)]
     fn widen(flags: u128) -> u128 {
         (flags - (flags >> 7)) | flags
-    }
-
-    /// Lane-wise `max(a − b, 0)`.
-    #[inline(always)]
-    pub fn sat_sub(a: u128, b: u128) -> u128 {
-        let d = (a | HIGH) - b;
-        d & !HIGH & widen(d & HIGH)
-    }
-
-    /// Lane-wise maximum.
-    #[inline(always)]
-    pub fn max(a: u128, b: u128) -> u128 {
-        let keep_a = widen(((a | HIGH) - b) & HIGH);
-        (a & keep_a) | (b & !keep_a)
     }
 
     /// The indices of the lanes (0–9) whose high bit is set in `flags` (high bits only).
@@ -882,20 +884,31 @@ mod lanes {
     pub fn eq_bits(a: u128, v: u8) -> u32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            use std::arch::x86_64::{
-                _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
-            };
-            // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the
-            // intrinsics read nothing but their register arguments.
-            unsafe {
-                let x = _mm_set_epi64x((a >> 64) as i64, a as i64);
-                _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32
-            }
+            eq_bits_sse2(a, v)
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         {
-            gather(!nonzero(a ^ ONES * v as u128) & HIGH)
+            eq_bits_swar(a, v)
         }
+    }
+
+    /// [`eq_bits`] with SSE2.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    pub fn eq_bits_sse2(a: u128, v: u8) -> u32 {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
+        // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the intrinsics
+        // read nothing but their register arguments.
+        unsafe {
+            let x = _mm_set_epi64x((a >> 64) as i64, a as i64);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32
+        }
+    }
+
+    /// [`eq_bits`] without SIMD.
+    #[inline(always)]
+    pub fn eq_bits_swar(a: u128, v: u8) -> u32 {
+        gather(!nonzero(a ^ ONES * v as u128) & HIGH)
     }
 
     /// The lanes where `a < b` (bit l = lane l).
@@ -924,19 +937,7 @@ mod lanes {
         let x = d | (ONES * 0x7f & !(valid(sets) * 0xff));
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            use std::arch::x86_64::{
-                _mm_cvtsi128_si32, _mm_min_epu8, _mm_set_epi64x, _mm_srli_si128,
-            };
-            // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the
-            // intrinsics read nothing but their register arguments.
-            unsafe {
-                let v = _mm_set_epi64x((x >> 64) as i64, x as i64);
-                let v = _mm_min_epu8(v, _mm_srli_si128::<8>(v));
-                let v = _mm_min_epu8(v, _mm_srli_si128::<4>(v));
-                let v = _mm_min_epu8(v, _mm_srli_si128::<2>(v));
-                let v = _mm_min_epu8(v, _mm_srli_si128::<1>(v));
-                _mm_cvtsi128_si32(v) as u8
-            }
+            least_sse2(x)
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         {
@@ -944,10 +945,26 @@ mod lanes {
         }
     }
 
-    /// [`least`] of all sixteen lanes, without SIMD.
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    /// The least of all sixteen lanes, with SSE2.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
-    fn least_swar(x: u128) -> u8 {
+    pub fn least_sse2(x: u128) -> u8 {
+        use std::arch::x86_64::{_mm_cvtsi128_si32, _mm_min_epu8, _mm_set_epi64x, _mm_srli_si128};
+        // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the intrinsics
+        // read nothing but their register arguments.
+        unsafe {
+            let v = _mm_set_epi64x((x >> 64) as i64, x as i64);
+            let v = _mm_min_epu8(v, _mm_srli_si128::<8>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<4>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<2>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<1>(v));
+            _mm_cvtsi128_si32(v) as u8
+        }
+    }
+
+    /// The least of all sixteen lanes, without SIMD.
+    #[inline(always)]
+    pub fn least_swar(x: u128) -> u8 {
         let x = min(x, x >> 64) as u64;
         let min8 = |a: u64, b: u64| {
             use super::bytes;
@@ -960,7 +977,6 @@ mod lanes {
     }
 
     /// Lane-wise minimum.
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     #[inline(always)]
     fn min(a: u128, b: u128) -> u128 {
         let a_lt = widen(lt(a, b));
@@ -987,43 +1003,6 @@ mod lanes {
             x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
         }
         x
-    }
-}
-
-/// Per suit `s`: the lane-wise thresholds below which a draw into `s` lowers the standard form
-/// of a 13-tile hand with packed distances `dp` and missing count `miss13`.
-///
-/// Dropping `s` (void = `s`) ignores the draw, so only the allowed voids `v ≠ s` matter; they
-/// keep `s` with the third suit `o`, and the new missing count is
-/// `min over (m, p) of d'_s(m, p) + d_o(sets − m, 1 − p)`. The draw lowers it iff some
-/// `d'_s(m, p) < miss13 − d_o(sets − m, 1 − p)`: one threshold per lane, the largest over the
-/// kept partners (zero, never beaten, where no partner leaves room).
-struct Thresholds {
-    of: [u128; 3],
-}
-
-impl Thresholds {
-    /// From each partner suit's thresholds `part(o)` (`miss13 − d_o(sets − m, 1 − p)`,
-    /// lane-wise, zero where not positive).
-    #[inline(always)]
-    fn new(part: &[u128; 3], allowed: u8) -> Thresholds {
-        let mut of = [0u128; 3];
-        for (s, th) in of.iter_mut().enumerate() {
-            for v in 0..3 {
-                if v != s && allowed & (1 << v) != 0 {
-                    *th = lanes::max(*th, part[3 - s - v]);
-                }
-            }
-        }
-        Thresholds { of }
-    }
-
-    /// The lanes where a draw into suit `s` (distances `d`) can beat its threshold: a draw
-    /// lowers a distance by at most one, so `d ≤ threshold` with a threshold ≥ 1.
-    #[inline(always)]
-    fn hope(&self, d: u128, s: usize) -> u128 {
-        let th = self.of[s];
-        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
     }
 }
 
@@ -1231,303 +1210,62 @@ pub fn most_isolated(c: &Counts, kinds: u32) -> u8 {
     best.3
 }
 
-#[doc(hidden)]
-#[allow(missing_docs)]
-pub fn best_discards_old(
-    c: &Counts,
-    melds: &[Meld],
-    visible: &Counts,
-    void: Option<u8>,
-    lowest_of: Option<u32>,
-    out: &mut Vec<Discard>,
-) {
-    discards_impl_old(c, melds, visible, void, lowest_of, out)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-pub(crate) fn discards_impl_old(
-    c: &Counts,
-    melds: &[Meld],
-    visible: &Counts,
-    void: Option<u8>,
-    lowest_of: Option<u32>,
-    out: &mut Vec<Discard>,
-) {
-    out.clear();
-    let allowed = allowed_voids(melds, void);
-    let sd = SuitDists::new(melds);
-    // Per kind, as 27-bit masks: held, odd counts, worth drawing (a copy unseen, room under
-    // the melds' caps), and the ukeire weights 4 − held − visible as three bit planes.
-    let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
-    let mut weight = [0u32; 3];
-    for (i, at) in [(0, 0), (8, 8), (16, 16), (19, 24)] {
-        let word = |a: &Counts| {
-            let w = u64::from_le_bytes(a[i..i + 8].try_into().unwrap());
-            if i == 19 {
-                w >> 40 // kinds 24–26 in lanes 0–2
-            } else {
-                w
-            }
-        };
-        let (cw, vw, capw) = (word(c), word(visible), word(&sd.cap));
-        let seen = cw + vw;
-        let roomy = bytes::lt(cw, capw) & bytes::lt(seen, 4 * bytes::ONES);
-        let w = ((4 * bytes::ONES) | bytes::HIGH).wrapping_sub(seen) & bytes::widen(roomy);
-        held |= bytes::gather(bytes::nonzero(cw)) << at;
-        odd |= bytes::gather((cw & bytes::ONES) << 7) << at;
-        room |= bytes::gather(roomy) << at;
-        for (b, plane) in weight.iter_mut().enumerate() {
-            *plane |= bytes::gather((w >> b & bytes::ONES) << 7) << at;
-        }
-    }
-    if allowed == 0 {
-        out.extend(bits(held).map(|k| Discard {
-            kind: k as u8,
-            shanten: UNREACHABLE,
-            ukeire: 0,
-        }));
-        return;
-    }
-    let t = tables();
-    let sets = 4 - melds.len();
-    let seven = melds.is_empty();
-    let valid = lanes::valid(sets);
-    let suit_tiles: [u32; 3] =
-        std::array::from_fn(|s| c[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
-    let base = [sd.dist(c, 0), sd.dist(c, 1), sd.dist(c, 2)];
-    let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
-    let dp = base.map(|d| lanes::pack(&d));
-    let ps14 = pair_stats(c);
-    // The standard form's count per void (kept suits' combination), and the hand's count.
-    let per_void: [u8; 3] = std::array::from_fn(|v| {
-        if allowed & (1 << v) != 0 {
-            combine(&base[(v + 1) % 3], &base[(v + 2) % 3], sets)
-        } else {
-            u8::MAX
-        }
-    });
-    let m14 = per_void
-        .iter()
-        .copied()
-        .min()
-        .unwrap_or(u8::MAX)
-        .min(if seven {
-            SevenPairs::new(&ps14, allowed).missing
-        } else {
-            u8::MAX
-        });
-    let miss_lanes = [valid * m14 as u128, valid * (m14 + 1) as u128];
-    // Per partner suit o: the thresholds `miss13 − d_o(sets − m, 1 − p)` for miss13 = m14
-    // and m14 + 1 (a discard's count is one of them).
-    let part14: [[u128; 2]; 3] = std::array::from_fn(|o| {
-        let p = lanes::partner(dp[o], sets);
-        [
-            lanes::sat_sub(miss_lanes[0], p),
-            lanes::sat_sub(miss_lanes[1], p),
-        ]
-    });
-    // Voids whose two kept suits reach m14 without the third: any discard from the void
-    // suit keeps them.
-    let reach14 = (0..3).fold(0u8, |r, v| r | ((per_void[v] == m14) as u8) << v);
-
-    // First pass: every discard's shanten, from the discarded suit's new distances.
-    let draw_masks = draw_masks();
-    let mut dm13 = [0u128; 27];
-    let mut d13 = [0u128; 27];
-    let mut miss = [0u8; 27];
-    let mut lowest = u8::MAX;
-    let mut h = *c;
-    for k in bits(held) {
-        let sk = k / 9;
-        h[k] -= 1;
-        let d = if sd.is_capped(sk) {
-            sd.packed(&h, sk)
-        } else {
-            let rank = t.rank_code(minus_code(codes[sk], k - 9 * sk));
-            // The draw masks of the discarded suit, loaded now with the record so that the
-            // discards' cache misses overlap (only where the ukeire may be wanted).
-            if lowest_of.is_none_or(|set| set & (1 << k) != 0) {
-                dm13[k] = draw_masks[rank];
-            }
-            t.packed(t.record_at(rank))
-        };
-        let ps = pairs_after(&ps14, c[k], sk);
-        let keeps = reach14 & (1 << sk) != 0
-            || (0..3).any(|v| {
-                v != sk && allowed & (1 << v) != 0 && lanes::lt(d, part14[3 - sk - v][1]) != 0
-            })
-            || (seven && SevenPairs::new(&ps, allowed).missing <= m14);
-        let m = if keeps { m14 } else { m14 + 1 };
-        d13[k] = d;
-        miss[k] = m;
-        if lowest_of.is_some_and(|set| set & (1 << k) != 0) {
-            lowest = lowest.min(m);
-        }
-        h[k] += 1;
+    /// A small generator (xorshift64*), so the checks below need no dependency.
+    fn next(x: &mut u64) -> u64 {
+        *x ^= *x >> 12;
+        *x ^= *x << 25;
+        *x ^= *x >> 27;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    // Per suit and lane: the ranks whose draw lowers the hand's own distance there, from
-    // the hand's suit plus each rank ("plus", looked up on first need: [`fill_low`]); and for
-    // a capped suit the exact distances of those draws, computed on demand.
-    let mut low = [[0u16; 10]; 3];
-    let mut low_done = 0u8;
-    let base_masks: [u128; 3] = std::array::from_fn(|s| {
-        if suit_tiles[s] <= 13 {
-            draw_masks[t.rank_code(codes[s])]
-        } else {
-            0
+    /// The SSE2 paths (what x86-64 runs) and the portable ones (what other targets run) agree.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn simd_and_portable_paths_agree() {
+        let mut x = 0x5eed_u64;
+        for _ in 0..20_000 {
+            let mut c = [0u8; 27];
+            let mut v = [0u8; 27];
+            let mut cap = [4u8; 27];
+            for k in 0..27 {
+                let r = next(&mut x);
+                c[k] = (r % 5) as u8;
+                v[k] = ((r >> 8) % (5 - c[k] as u64)) as u8;
+                if (r >> 16) % 9 == 0 {
+                    cap[k] = ((r >> 24) % 2) as u8;
+                }
+            }
+            assert_eq!(
+                KindMasks::new_sse2(&c, &v, &cap),
+                KindMasks::new_swar(&c, &v, &cap)
+            );
+            let mut d = 0u128;
+            for l in 0..16 {
+                d |= ((next(&mut x) % 20) as u128) << (8 * l);
+            }
+            assert_eq!(lanes::least_sse2(d), lanes::least_swar(d));
+            let at = (next(&mut x) % 20) as u8;
+            assert_eq!(lanes::eq_bits_sse2(d, at), lanes::eq_bits_swar(d, at));
         }
-    });
-    let mut exact = [0u128; 27];
-    let mut exact_done = 0u32;
+    }
 
-    for k in bits(held) {
-        let sk = k / 9;
-        let miss13 = miss[k];
-        let shanten = miss13 as i8 - 1;
-        if lowest_of.is_some_and(|set| set & (1 << k) == 0 || miss13 != lowest) {
-            out.push(Discard {
-                kind: k as u8,
-                shanten,
-                ukeire: 0, // not wanted by the ranking
-            });
-            continue;
+    /// [`lanes::partner_bits`] is [`lanes::partner`] on lane flags.
+    #[test]
+    fn partner_bits_is_partner() {
+        let mut x = 7u64;
+        for sets in 0..=4 {
+            for _ in 0..1000 {
+                let g = next(&mut x) as u32 & ((1 << (2 * sets + 2)) - 1);
+                let flags = (0..16).fold(0u128, |f, l| f | (((g >> l) & 1) as u128) << (8 * l + 7));
+                assert_eq!(
+                    lanes::partner_bits(g, sets),
+                    lanes::gather(lanes::partner(flags, sets))
+                );
+            }
         }
-        h[k] -= 1;
-        let mut dk = dp;
-        dk[sk] = d13[k];
-        let j = (miss13 - m14) as usize;
-        let own = lanes::sat_sub(miss_lanes[j], lanes::partner(d13[k], sets));
-        let mut part = [part14[0][j], part14[1][j], part14[2][j]];
-        part[sk] = own;
-        let thr = Thresholds::new(&part, allowed);
-        let sp = if seven {
-            SevenPairs::draws(&pairs_after(&ps14, c[k], sk), allowed, miss13)
-        } else {
-            0
-        };
-        let k_room = (c[k] - 1 < sd.cap[k] && c[k] - 1 + visible[k] < 4) as u32;
-        let room13 = room | k_room << k;
-        let odd13 = odd ^ 1 << k;
-        let mut lowers = 0u32; // kinds whose draw lowers the shanten
-        for s in 0..3 {
-            let ranks = (room13 >> (9 * s)) & 0x1ff;
-            if ranks == 0 {
-                continue;
-            }
-            let odd_s = (odd13 >> (9 * s)) & 0x1ff;
-            let mut mask = 0u32;
-            if sp & (1 << s) != 0 {
-                mask |= ranks & odd_s;
-            }
-            if sp & (8 << s) != 0 {
-                mask |= ranks & !odd_s;
-            }
-            let th = thr.of[s];
-            let hope = thr.hope(dk[s], s);
-            if mask == ranks || hope == 0 {
-                lowers |= mask << (9 * s);
-                continue;
-            }
-            if !sd.is_capped(s) {
-                // Where a draw can beat its threshold, that threshold is the suit's own
-                // distance (see `discards_impl`): the ranks lowering it are the suit's
-                // configuration's draw masks at those lanes (one lookup per discard for the
-                // discarded suit, none for the others).
-                let dm = if s == sk { dm13[k] } else { base_masks[s] };
-                for l in lanes::indices(hope) {
-                    mask |= (dm >> (9 * l)) as u32 & 0x1ff;
-                }
-                lowers |= (mask & ranks) << (9 * s);
-                continue;
-            }
-            // A capped suit: the table's distances are lower bounds of the exact ones.
-            if low_done & (1 << s) == 0 && (s != sk || suit_tiles[s] <= 13) {
-                fill_low(c, room, s, &sd, &mut low[s]);
-                low_done |= 1 << s;
-            }
-            mask |= if s == sk {
-                // The discarded suit. At a lane it can still beat, its threshold is its
-                // own distance; the discard left that at the hand's (`dp`), or raised it by
-                // one ("hurt"). A draw's new distance lies between the hand's own suit plus
-                // that rank (shared by every discard) and one more, so: where not
-                // hurt, only the ranks of `low` can lower it; where hurt, those of `low`
-                // surely do. Only the rest are looked up. Drawing the discarded kind back
-                // restores the hand's own suit.
-                let kr = k - 9 * s;
-                let mut m = 0u32;
-                if ranks & (1 << kr) != 0 && lanes::lt(dp[s], th) != 0 {
-                    m |= 1 << kr;
-                }
-                let mut unsure = ranks & !(1 << kr);
-                if low_done & (1 << s) != 0 {
-                    let hurt = lanes::lt(dp[s], dk[s]) & hope;
-                    let (mut sure, mut soft) = (0u32, 0u32);
-                    for l in lanes::indices(hope) {
-                        if hurt & (0x80u128 << (8 * l)) != 0 {
-                            sure |= low[s][l] as u32;
-                        } else {
-                            soft |= low[s][l] as u32;
-                        }
-                    }
-                    if hurt == 0 {
-                        unsure &= soft;
-                    }
-                    if !sd.is_capped(s) {
-                        m |= sure & unsure;
-                        unsure &= !sure;
-                    }
-                }
-                if unsure != 0 {
-                    let (lo, hi) = minus_code(codes[s], kr);
-                    for r in bits(unsure) {
-                        if lanes::lt(t.packed(t.record_plus(lo, hi, r)), th) != 0
-                            && (!sd.is_capped(s)
-                                || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th) != 0)
-                        {
-                            m |= 1 << r;
-                        }
-                    }
-                }
-                m
-            } else {
-                // Another suit: a draw's new distance is the hand's suit plus that rank
-                // exactly, and where it can beat its threshold that threshold is the hand's
-                // own distance, so the ranks of `low` at those lanes are the answer (for a
-                // capped suit, candidates checked against the exact distances).
-                let mut m = 0u32;
-                for l in lanes::indices(hope) {
-                    m |= low[s][l] as u32;
-                }
-                m &= ranks;
-                if sd.is_capped(s) {
-                    for r in bits(m) {
-                        let tk = s * 9 + r;
-                        if exact_done & (1 << tk) == 0 {
-                            exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
-                            exact_done |= 1 << tk;
-                        }
-                        if lanes::lt(exact[tk], th) == 0 {
-                            m &= !(1 << r);
-                        }
-                    }
-                }
-                m
-            };
-            lowers |= mask << (9 * s);
-        }
-        // The weights are the hand's; the discarded kind has one copy more left to draw.
-        let others = lowers & !(1 << k);
-        let mut ukeire = (others & weight[0]).count_ones()
-            + 2 * (others & weight[1]).count_ones()
-            + 4 * (others & weight[2]).count_ones();
-        if lowers & (1 << k) != 0 {
-            ukeire += (4 - h[k] - visible[k]) as u32;
-        }
-        h[k] += 1;
-        out.push(Discard {
-            kind: k as u8,
-            shanten,
-            ukeire,
-        });
     }
 }
