@@ -362,8 +362,8 @@ struct Hand<'a> {
     valid: u32,
     codes: [(u32, u32); 3],
     suit_tiles: [u32; 3],
-    /// Per suit: packed distances (exact for a capped suit) and draw masks (an uncapped suit
-    /// of at most 13 tiles; else 0).
+    /// Per suit: packed distances (exact for a capped suit) and its [`draw_masks`] entry (an
+    /// uncapped suit; no masks at 14 tiles; 0 for a capped suit).
     dp: [u128; 3],
     dm: [u128; 3],
     /// `dp` in the partner's view ([`lanes::partner`]).
@@ -415,11 +415,10 @@ impl<'a> Hand<'a> {
             if sd.is_capped(s) {
                 dp[s] = sd.packed(c, s);
             } else {
-                let rank = t.rank_code(codes[s]);
-                dp[s] = t.packed(t.record_at(rank));
-                if suit_tiles[s] <= 13 {
-                    dm[s] = draw_masks[rank];
-                }
+                // One entry holds both (no draw masks for 14 tiles).
+                let entry = draw_masks[t.rank_code(codes[s])];
+                dp[s] = t.packed((entry >> DRAW_DIST_SHIFT) as u32);
+                dm[s] = entry;
             }
         }
         let ps14 = pair_stats(c);
