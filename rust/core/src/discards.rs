@@ -907,7 +907,7 @@ mod lanes {
     /// [`eq_bits`] without SIMD.
     #[inline(always)]
     pub fn eq_bits_swar(a: u128, v: u8) -> u32 {
-        gather(!nonzero(a ^ ONES * v as u128) & HIGH)
+        gather(!nonzero(a ^ (ONES * v as u128)) & HIGH)
     }
 
     /// The lanes where `a < b` (bit l = lane l).
@@ -933,7 +933,7 @@ mod lanes {
     /// halves folded onto each other.
     #[inline(always)]
     pub fn least(d: u128, sets: usize) -> u8 {
-        let x = d | (ONES * 0x7f & !(valid(sets) * 0xff));
+        let x = d | ((ONES * 0x7f) & !(valid(sets) * 0xff));
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
             least_sse2(x)
@@ -1234,7 +1234,7 @@ mod tests {
                 let r = next(&mut x);
                 c[k] = (r % 5) as u8;
                 v[k] = ((r >> 8) % (5 - c[k] as u64)) as u8;
-                if (r >> 16) % 9 == 0 {
+                if (r >> 16).is_multiple_of(9) {
                     cap[k] = ((r >> 24) % 2) as u8;
                 }
             }
