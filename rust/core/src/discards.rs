@@ -217,29 +217,33 @@ fn discards_body(
         n += 1;
     }
     let entries = &entries[..n];
-    // `limit`: the ukeire of a row is computed when its missing count is at most this (a
-    // 13-tile hand misses at least one tile, so 0 means never).
-    let limit = |k: usize, lowest: u8| match lowest_of {
-        Some(set) if set & (1 << k) == 0 => 0,
-        Some(_) => lowest,
-        None => u8::MAX,
+    let Some(set) = lowest_of else {
+        for &(k, e) in entries {
+            let (miss, ukeire) = hand.discard(k, e, u8::MAX, &mut cache);
+            out.push(Discard {
+                kind: k as u8,
+                shanten: miss as i8 - 1,
+                ukeire,
+            });
+        }
+        return;
     };
-    let lowest = match lowest_of {
-        Some(set) => entries
-            .iter()
-            .filter(|&&(k, _)| set & (1 << k) != 0)
-            .map(|&(k, e)| hand.discard(k, e, 0, &mut cache).0)
-            .min()
-            .unwrap_or(0),
-        None => u8::MAX,
-    };
-    for &(k, e) in entries {
-        let (miss, ukeire) = hand.discard(k, e, limit(k, lowest), &mut cache);
-        out.push(Discard {
-            kind: k as u8,
-            shanten: miss as i8 - 1,
-            ukeire,
-        });
+    // Every row's count first (`limit` 0: a 13-tile hand misses at least one tile, so no
+    // ukeire), then the ukeire of the rows of `set` of the lowest count among `set`.
+    out.extend(entries.iter().map(|&(k, e)| Discard {
+        kind: k as u8,
+        shanten: hand.discard(k, e, 0, &mut cache).0 as i8 - 1,
+        ukeire: 0,
+    }));
+    let lowest = out
+        .iter()
+        .filter(|d| set & (1 << d.kind) != 0)
+        .map(|d| d.shanten)
+        .min();
+    for (row, &(k, e)) in out.iter_mut().zip(entries) {
+        if set & (1 << k) != 0 && Some(row.shanten) == lowest {
+            row.ukeire = hand.discard(k, e, u8::MAX, &mut cache).1;
+        }
     }
 }
 
