@@ -1,8 +1,8 @@
 //! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
 
 use crate::error::EvalError;
-use crate::shanten::{combine, pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
-use crate::suit_table::{draw_masks, split_code, tables};
+use crate::shanten::{pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
+use crate::suit_table::{draw_masks, split_code, tables, SuitTables, DRAW_DIST_SHIFT};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
 
@@ -126,19 +126,67 @@ pub fn best_discards_lowest(
 /// only of the kinds of `set` whose shanten is the lowest among `set` (every other row has
 /// ukeire 0): all a ranking by (shanten, −ukeire, …) over `set` reads.
 ///
-/// Everything works on packed distances ([`lanes`]), per suit, with the hand's own suits
-/// evaluated once:
-/// - **shanten**: a discard leaves the hand's missing count `m14` or one more, and it is
-///   `m14` exactly when a form still reaches it: one lane-wise comparison of the discarded
-///   suit's new distances per kept partner suit (plus seven pairs, counted directly).
-/// - **ukeire**: a draw into suit `s` lowers the standard form exactly when one of the suit's
-///   new distances is below a per-discard threshold ([`Thresholds`]). Draws into a suit
-///   other than the discard's see the hand's own configuration plus one tile, looked up once
-///   per hand; where a draw can beat its threshold, that threshold is the suit's own
-///   distance, so the answer is a union of per-lane masks ("which added rank lowers this
-///   distance"). Draws into the discarded suit lie between that same configuration plus one
-///   tile and one more, which settles most ranks without a lookup.
+/// Everything works on packed distances ([`lanes`]), one suit at a time, with the hand's own
+/// suits evaluated once ([`Hand::new`]); a discard changes only its own suit, so each
+/// discard costs one lookup (its suit's new distances and draw masks) and a few lane-wise
+/// operations ([`Hand::discard`]):
+/// - **shanten**: per allowed void, the standard form's count is the least lane of
+///   `S(m, p) = d_a(m, p) + d_b(sets − m, 1 − p)` over the two kept suits. A discard leaves
+///   the hand's count `m14` or one more, and it is `m14` exactly when a lane of a new `S`
+///   still equals `m14` (or the discarded suit is the void's and that void reached it, or
+///   seven pairs does).
+/// - **ukeire**: a draw changes one suit's distances by at most one, so it lowers a count
+///   `miss13` exactly when it lowers that suit's distance at a *tight* lane (`S = miss13`).
+///   The kinds that lower it are the union, over the tight lanes of each suit, of the
+///   suit's draw masks ("which added rank lowers this distance", [`draw_masks`]) — the
+///   discarded suit's from its new configuration, every other suit's from the hand's own.
+///
+/// On x86-64 a copy compiled with the bit-manipulation instructions of every x86-64 CPU since
+/// about 2013 (`popcnt`, `bmi1`, `bmi2`, `lzcnt`) runs where the CPU has them (detected once):
+/// the ukeire sums and the bit loops are then single instructions.
 pub(crate) fn discards_impl(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: Option<u32>,
+    out: &mut Vec<Discard>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if bit_instructions() {
+        // SAFETY: the CPU has every feature `discards_bmi` is compiled with.
+        return unsafe { discards_bmi(c, melds, visible, void, lowest_of, out) };
+    }
+    discards_body(c, melds, visible, void, lowest_of, out)
+}
+
+/// The CPU has `popcnt`, `bmi1`, `bmi2` and `lzcnt` (detected once, then a cached load).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn bit_instructions() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+}
+
+/// [`discards_body`] compiled with the bit-manipulation instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn discards_bmi(
+    c: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    void: Option<u8>,
+    lowest_of: Option<u32>,
+    out: &mut Vec<Discard>,
+) {
+    discards_body(c, melds, visible, void, lowest_of, out)
+}
+
+/// [`discards_impl`] for any CPU.
+#[inline(always)]
+fn discards_body(
     c: &Counts,
     melds: &[Meld],
     visible: &Counts,
@@ -149,281 +197,501 @@ pub(crate) fn discards_impl(
     out.clear();
     let allowed = allowed_voids(melds, void);
     let sd = SuitDists::new(melds);
-    // Per kind, as 27-bit masks: held, odd counts, worth drawing (a copy unseen, room under
-    // the melds' caps), and the ukeire weights 4 − held − visible as three bit planes.
-    let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
-    let mut weight = [0u32; 3];
-    for (i, at) in [(0, 0), (8, 8), (16, 16), (19, 24)] {
-        let word = |a: &Counts| {
-            let w = u64::from_le_bytes(a[i..i + 8].try_into().unwrap());
-            if i == 19 {
-                w >> 40 // kinds 24–26 in lanes 0–2
-            } else {
-                w
-            }
-        };
-        let (cw, vw, capw) = (word(c), word(visible), word(&sd.cap));
-        let seen = cw + vw;
-        let roomy = bytes::lt(cw, capw) & bytes::lt(seen, 4 * bytes::ONES);
-        let w = ((4 * bytes::ONES) | bytes::HIGH).wrapping_sub(seen) & bytes::widen(roomy);
-        held |= bytes::gather(bytes::nonzero(cw)) << at;
-        odd |= bytes::gather((cw & bytes::ONES) << 7) << at;
-        room |= bytes::gather(roomy) << at;
-        for (b, plane) in weight.iter_mut().enumerate() {
-            *plane |= bytes::gather((w >> b & bytes::ONES) << 7) << at;
-        }
-    }
+    let km = KindMasks::new(c, visible, &sd.cap);
     if allowed == 0 {
-        out.extend(bits(held).map(|k| Discard {
+        out.extend(bits(km.held).map(|k| Discard {
             kind: k as u8,
             shanten: UNREACHABLE,
             ukeire: 0,
         }));
         return;
     }
-    let t = tables();
-    let sets = 4 - melds.len();
-    let seven = melds.is_empty();
-    let valid = lanes::valid(sets);
-    let suit_tiles: [u32; 3] =
-        std::array::from_fn(|s| c[s * 9..s * 9 + 9].iter().map(|&x| x as u32).sum());
-    let base = [sd.dist(c, 0), sd.dist(c, 1), sd.dist(c, 2)];
-    let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
-    let dp = base.map(|d| lanes::pack(&d));
-    let ps14 = pair_stats(c);
-    // The standard form's count per void (kept suits' combination), and the hand's count.
-    let per_void: [u8; 3] = std::array::from_fn(|v| {
-        if allowed & (1 << v) != 0 {
-            combine(&base[(v + 1) % 3], &base[(v + 2) % 3], sets)
-        } else {
-            u8::MAX
+    let hand = Hand::new(c, melds, visible, allowed, sd, km);
+    let mut cache = None; // capped suits only
+                          // Every discard's lookup first (its suit's new distances and draw masks), so that their
+                          // cache misses overlap.
+    let mut entries = [(0usize, 0u128); 14];
+    let mut n = 0;
+    for k in bits(km.held) {
+        entries[n] = (k, hand.entry(k));
+        n += 1;
+    }
+    let entries = &entries[..n];
+    let Some(set) = lowest_of else {
+        for &(k, e) in entries {
+            let (miss, ukeire) = hand.discard(k, e, u8::MAX, &mut cache);
+            out.push(Discard {
+                kind: k as u8,
+                shanten: miss as i8 - 1,
+                ukeire,
+            });
         }
-    });
-    let m14 = per_void
+        return;
+    };
+    // Every row's count first (`limit` 0: a 13-tile hand misses at least one tile, so no
+    // ukeire), then the ukeire of the rows of `set` of the lowest count among `set`.
+    out.extend(entries.iter().map(|&(k, e)| Discard {
+        kind: k as u8,
+        shanten: hand.discard(k, e, 0, &mut cache).0 as i8 - 1,
+        ukeire: 0,
+    }));
+    let lowest = out
         .iter()
-        .copied()
-        .min()
-        .unwrap_or(u8::MAX)
-        .min(if seven {
+        .filter(|d| set & (1 << d.kind) != 0)
+        .map(|d| d.shanten)
+        .min();
+    for (row, &(k, e)) in out.iter_mut().zip(entries) {
+        if set & (1 << k) != 0 && Some(row.shanten) == lowest {
+            row.ukeire = hand.discard(k, e, u8::MAX, &mut cache).1;
+        }
+    }
+}
+
+/// Per kind, as 27-bit masks: held, odd counts, worth drawing (a copy unseen, room under the
+/// melds' caps), and the ukeire weights `4 − held − visible` as three bit planes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct KindMasks {
+    held: u32,
+    odd: u32,
+    room: u32,
+    weight: [u32; 3],
+}
+
+impl KindMasks {
+    #[inline(always)]
+    fn new(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            KindMasks::new_sse2(c, visible, cap)
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            KindMasks::new_swar(c, visible, cap)
+        }
+    }
+
+    /// With SSE2 (every x86-64): sixteen kinds per compare, one bit per kind by move mask;
+    /// the two loads (kinds 0–15 and 11–26) overlap.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn new_sse2(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+        use std::arch::x86_64::*;
+        let half = |at: usize| -> [u32; 6] {
+            let load = |a: &[u8; 27]| {
+                let lo = u64::from_le_bytes(a[at..at + 8].try_into().unwrap());
+                let hi = u64::from_le_bytes(a[at + 8..at + 16].try_into().unwrap());
+                (lo, hi)
+            };
+            let ((c0, c1), (v0, v1), (k0, k1)) = (load(c), load(visible), load(cap));
+            // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the
+            // intrinsics read nothing but their register arguments.
+            unsafe {
+                let cw = _mm_set_epi64x(c1 as i64, c0 as i64);
+                let seen = _mm_add_epi8(cw, _mm_set_epi64x(v1 as i64, v0 as i64));
+                let capw = _mm_set_epi64x(k1 as i64, k0 as i64);
+                let four = _mm_set1_epi8(4);
+                // Counts are at most 8 here, so the signed compares are exact.
+                let roomy = _mm_and_si128(_mm_cmplt_epi8(cw, capw), _mm_cmplt_epi8(seen, four));
+                let w = _mm_and_si128(_mm_sub_epi8(four, seen), roomy);
+                let bits = |x: __m128i| _mm_movemask_epi8(x) as u32;
+                [
+                    !bits(_mm_cmpeq_epi8(cw, _mm_setzero_si128())) & 0xffff,
+                    bits(_mm_slli_epi16::<7>(cw)),
+                    bits(roomy),
+                    bits(_mm_slli_epi16::<7>(w)),
+                    bits(_mm_slli_epi16::<6>(w)),
+                    bits(_mm_slli_epi16::<5>(w)),
+                ]
+            }
+        };
+        let (a, b) = (half(0), half(11));
+        let m = |i: usize| a[i] | b[i] << 11;
+        KindMasks {
+            held: m(0),
+            odd: m(1),
+            room: m(2),
+            weight: [m(3), m(4), m(5)],
+        }
+    }
+
+    /// Byte-lane arithmetic on eight kinds at a time.
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    #[inline(always)]
+    fn new_swar(c: &Counts, visible: &Counts, cap: &[u8; 27]) -> KindMasks {
+        let (mut held, mut odd, mut room) = (0u32, 0u32, 0u32);
+        let mut weight = [0u32; 3];
+        for (i, at) in [(0, 0), (8, 8), (16, 16), (19, 24)] {
+            let word = |a: &[u8; 27]| {
+                let w = u64::from_le_bytes(a[i..i + 8].try_into().unwrap());
+                if i == 19 {
+                    w >> 40 // kinds 24–26 in lanes 0–2
+                } else {
+                    w
+                }
+            };
+            let (cw, vw, capw) = (word(c), word(visible), word(cap));
+            let seen = cw + vw;
+            let roomy = bytes::lt(cw, capw) & bytes::lt(seen, 4 * bytes::ONES);
+            let w = ((4 * bytes::ONES) | bytes::HIGH).wrapping_sub(seen) & bytes::widen(roomy);
+            held |= bytes::gather(bytes::nonzero(cw)) << at;
+            odd |= bytes::gather((cw & bytes::ONES) << 7) << at;
+            room |= bytes::gather(roomy) << at;
+            for (b, plane) in weight.iter_mut().enumerate() {
+                *plane |= bytes::gather((w >> b & bytes::ONES) << 7) << at;
+            }
+        }
+        KindMasks {
+            held,
+            odd,
+            room,
+            weight,
+        }
+    }
+}
+
+/// What [`Hand::discard`] reads of a 14-tile hand, computed once.
+struct Hand<'a> {
+    c: &'a Counts,
+    visible: &'a Counts,
+    sd: SuitDists,
+    km: KindMasks,
+    t: &'static SuitTables,
+    draw_masks: &'static [u128],
+    sets: usize,
+    /// Seven pairs can reach `m14 + 1` after a discard (no melds and enough pairs): without
+    /// 7 − (pairs held) ≥ m14 + 2 tiles missing, it never decides a shanten or an ukeire.
+    seven: bool,
+    allowed: u8,
+    /// The lanes `(m, p)` with `m ≤ sets` (bit `2m + p`).
+    valid: u32,
+    codes: [(u32, u32); 3],
+    suit_tiles: [u32; 3],
+    /// Per suit: packed distances (exact for a capped suit) and its [`draw_masks`] entry (an
+    /// uncapped suit; no masks at 14 tiles; 0 for a capped suit).
+    dp: [u128; 3],
+    dm: [u128; 3],
+    /// `dp` in the partner's view ([`lanes::partner`]).
+    pdp: [u128; 3],
+    /// Per suit s: the allowed voids other than s (bit v).
+    voids_besides: [u8; 3],
+    /// The standard form's count per void (`u8::MAX` where not allowed) and the hand's count.
+    per_void: [u8; 3],
+    m14: u8,
+    /// `tight[v][j][s]`: the lanes (bit `2m + p`) of kept suit `s`, in its own orientation,
+    /// where void `v`'s `S` equals `m14 + j`; zero where `v` is not allowed, and at `s = v`.
+    tight: [[[u32; 3]; 2]; 3],
+    ps14: [(u8, u8); 3],
+}
+
+/// Per capped suit and lane the ranks whose draw may lower the hand's own distance there
+/// ([`fill_low`], on first need), and the exact distances of the hand plus one kind (on
+/// first need).
+struct CappedCache {
+    low: [[u16; 10]; 3],
+    low_done: u8,
+    exact: [u128; 27],
+    exact_done: u32,
+}
+
+impl<'a> Hand<'a> {
+    #[inline(always)]
+    fn new(
+        c: &'a Counts,
+        melds: &[Meld],
+        visible: &'a Counts,
+        allowed: u8,
+        sd: SuitDists,
+        km: KindMasks,
+    ) -> Hand<'a> {
+        let t = tables();
+        let draw_masks = draw_masks();
+        let sets = 4 - melds.len();
+        let seven = melds.is_empty();
+        let valid = (1u32 << (2 * sets + 2)) - 1;
+        let codes: [(u32, u32); 3] = std::array::from_fn(|s| split_code(&c[s * 9..s * 9 + 9]));
+        let suit_tiles: [u32; 3] = std::array::from_fn(|s| {
+            let w = u64::from_le_bytes(c[s * 9..s * 9 + 8].try_into().unwrap());
+            (w.wrapping_mul(bytes::ONES) >> 56) as u32 + c[s * 9 + 8] as u32
+        });
+        let mut dp = [0u128; 3];
+        let mut dm = [0u128; 3];
+        for s in 0..3 {
+            if sd.is_capped(s) {
+                dp[s] = sd.packed(c, s);
+            } else {
+                // One entry holds both (no draw masks for 14 tiles).
+                let entry = draw_masks[t.rank_code(codes[s])];
+                dp[s] = t.packed((entry >> DRAW_DIST_SHIFT) as u32);
+                dm[s] = entry;
+            }
+        }
+        let ps14 = pair_stats(c);
+        let mut sums = [0u128; 3];
+        let mut per_void = [u8::MAX; 3];
+        for v in 0..3 {
+            if allowed & (1 << v) != 0 {
+                let (a, b) = ((v + 1) % 3, (v + 2) % 3);
+                sums[v] = dp[a] + lanes::partner(dp[b], sets);
+                per_void[v] = lanes::least(sums[v], sets);
+            }
+        }
+        let seven14 = if seven {
             SevenPairs::new(&ps14, allowed).missing
         } else {
             u8::MAX
-        });
-    let miss_lanes = [valid * m14 as u128, valid * (m14 + 1) as u128];
-    // Per partner suit o: the thresholds `miss13 − d_o(sets − m, 1 − p)` for miss13 = m14
-    // and m14 + 1 (a discard's count is one of them).
-    let part14: [[u128; 2]; 3] = std::array::from_fn(|o| {
-        let p = lanes::partner(dp[o], sets);
-        [
-            lanes::sat_sub(miss_lanes[0], p),
-            lanes::sat_sub(miss_lanes[1], p),
-        ]
-    });
-    // Voids whose two kept suits reach m14 without the third: any discard from the void
-    // suit keeps them.
-    let reach14 = (0..3).fold(0u8, |r, v| r | ((per_void[v] == m14) as u8) << v);
-
-    // First pass: every discard's shanten, from the discarded suit's new distances.
-    let draw_masks = draw_masks();
-    let mut dm13 = [0u128; 27];
-    let mut d13 = [0u128; 27];
-    let mut miss = [0u8; 27];
-    let mut lowest = u8::MAX;
-    let mut h = *c;
-    for k in bits(held) {
-        let sk = k / 9;
-        h[k] -= 1;
-        let d = if sd.is_capped(sk) {
-            sd.packed(&h, sk)
-        } else {
-            let rank = t.rank_code(minus_code(codes[sk], k - 9 * sk));
-            // The draw masks of the discarded suit, loaded now with the record so that the
-            // discards' cache misses overlap (only where the ukeire may be wanted).
-            if lowest_of.is_none_or(|set| set & (1 << k) != 0) {
-                dm13[k] = draw_masks[rank];
-            }
-            t.packed(t.record_at(rank))
         };
-        let ps = pairs_after(&ps14, c[k], sk);
-        let keeps = reach14 & (1 << sk) != 0
-            || (0..3).any(|v| {
-                v != sk && allowed & (1 << v) != 0 && lanes::lt(d, part14[3 - sk - v][1]) != 0
-            })
-            || (seven && SevenPairs::new(&ps, allowed).missing <= m14);
-        let m = if keeps { m14 } else { m14 + 1 };
-        d13[k] = d;
-        miss[k] = m;
-        if lowest_of.is_some_and(|set| set & (1 << k) != 0) {
-            lowest = lowest.min(m);
+        let m14 = per_void
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(u8::MAX)
+            .min(seven14);
+        let pairs: u8 = ps14.iter().map(|p| p.0).sum();
+        let seven = seven && 7u8.saturating_sub(pairs) <= m14.saturating_add(1);
+        let mut tight = [[[0u32; 3]; 2]; 3];
+        for v in 0..3 {
+            if allowed & (1 << v) != 0 {
+                let (a, b) = ((v + 1) % 3, (v + 2) % 3);
+                for (j, tj) in tight[v].iter_mut().enumerate() {
+                    let e = lanes::eq_bits(sums[v], m14 + j as u8) & valid;
+                    tj[a] = e;
+                    tj[b] = lanes::partner_bits(e, sets);
+                }
+            }
         }
-        h[k] += 1;
+        Hand {
+            c,
+            visible,
+            sd,
+            km,
+            t,
+            draw_masks,
+            sets,
+            seven,
+            allowed,
+            valid,
+            codes,
+            suit_tiles,
+            dp,
+            dm,
+            pdp: dp.map(|x| lanes::partner(x, sets)),
+            voids_besides: std::array::from_fn(|s| allowed & !(1 << s)),
+            per_void,
+            m14,
+            tight,
+            ps14,
+        }
     }
 
-    // Per suit and lane: the ranks whose draw lowers the hand's own distance there, from
-    // the hand's suit plus each rank ("plus", looked up on first need: [`fill_low`]); and for
-    // a capped suit the exact distances of those draws, computed on demand.
-    let mut low = [[0u16; 10]; 3];
-    let mut low_done = 0u8;
-    let base_masks: [u128; 3] = std::array::from_fn(|s| {
-        if suit_tiles[s] <= 13 {
-            draw_masks[t.rank_code(codes[s])]
-        } else {
+    /// The [`draw_masks`] entry of the discarded suit once one tile of kind `k` is gone (its
+    /// new distances and draw masks); 0 for a capped suit.
+    #[inline(always)]
+    fn entry(&self, k: usize) -> u128 {
+        let s = k / 9;
+        if self.sd.is_capped(s) {
             0
+        } else {
+            self.draw_masks[self.t.rank_code(minus_code(self.codes[s], k - 9 * s))]
         }
-    });
-    let mut exact = [0u128; 27];
-    let mut exact_done = 0u32;
+    }
 
-    for k in bits(held) {
-        let sk = k / 9;
-        let miss13 = miss[k];
-        let shanten = miss13 as i8 - 1;
-        if lowest_of.is_some_and(|set| set & (1 << k) == 0 || miss13 != lowest) {
-            out.push(Discard {
-                kind: k as u8,
-                shanten,
-                ukeire: 0, // not wanted by the ranking
-            });
-            continue;
+    /// The missing count of the hand less one tile of kind `k` (whose [`Hand::entry`] is
+    /// `dm`), and its ukeire when that count is at most `limit` (else 0).
+    #[inline(always)]
+    fn discard(&self, k: usize, dm: u128, limit: u8, cache: &mut Option<CappedCache>) -> (u8, u32) {
+        let (c, sets, allowed, m14) = (self.c, self.sets, self.allowed, self.m14);
+        let s = k / 9;
+        let d = if self.sd.is_capped(s) {
+            let mut h = *c;
+            h[k] -= 1;
+            self.sd.packed(&h, s)
+        } else {
+            self.t.packed((dm >> DRAW_DIST_SHIFT) as u32)
+        };
+        let ps = if self.seven {
+            pairs_after(&self.ps14, c[k], s)
+        } else {
+            self.ps14 // not read
+        };
+        let seven13 = if self.seven {
+            SevenPairs::new(&ps, allowed).missing
+        } else {
+            u8::MAX
+        };
+        // Per void v ≠ s that is allowed: the lanes of s where the new S is m14, m14 + 1.
+        let mut eq = [[0u32; 2]; 3];
+        let mut keeps = (allowed & (1 << s) != 0 && self.per_void[s] == m14) || seven13 <= m14;
+        for v in bits(self.voids_besides[s] as u32) {
+            let e = &mut eq[v];
+            {
+                let sum = d + self.pdp[3 - s - v];
+                e[0] = lanes::eq_bits(sum, m14) & self.valid;
+                e[1] = lanes::eq_bits(sum, m14 + 1) & self.valid;
+                keeps |= e[0] != 0;
+            }
         }
-        h[k] -= 1;
-        let mut dk = dp;
-        dk[sk] = d13[k];
-        let j = (miss13 - m14) as usize;
-        let own = lanes::sat_sub(miss_lanes[j], lanes::partner(d13[k], sets));
-        let mut part = [part14[0][j], part14[1][j], part14[2][j]];
-        part[sk] = own;
-        let thr = Thresholds::new(&part, allowed);
-        let sp = if seven {
-            SevenPairs::draws(&pairs_after(&ps14, c[k], sk), allowed, miss13)
+        let j = !keeps as usize;
+        let miss = m14 + j as u8;
+        if miss > limit {
+            return (miss, 0);
+        }
+        // The tight lanes of each suit a draw can go to.
+        let mut f = self.tight[s][j];
+        for v in bits(self.voids_besides[s] as u32) {
+            f[s] |= eq[v][j];
+            f[3 - s - v] |= lanes::partner_bits(eq[v][j], sets);
+        }
+        let km = self.km;
+        let k_room = (c[k] - 1 < self.sd.cap[k] && c[k] - 1 + self.visible[k] < 4) as u32;
+        let room13 = km.room | k_room << k;
+        let odd13 = km.odd ^ 1 << k;
+        let sp = if self.seven {
+            SevenPairs::draws(&ps, allowed, miss)
         } else {
             0
         };
-        let k_room = (c[k] - 1 < sd.cap[k] && c[k] - 1 + visible[k] < 4) as u32;
-        let room13 = room | k_room << k;
-        let odd13 = odd ^ 1 << k;
-        let mut lowers = 0u32; // kinds whose draw lowers the shanten
-        for s in 0..3 {
-            let ranks = (room13 >> (9 * s)) & 0x1ff;
-            if ranks == 0 {
-                continue;
-            }
-            let odd_s = (odd13 >> (9 * s)) & 0x1ff;
-            let mut mask = 0u32;
-            if sp & (1 << s) != 0 {
-                mask |= ranks & odd_s;
-            }
-            if sp & (8 << s) != 0 {
-                mask |= ranks & !odd_s;
-            }
-            let th = thr.of[s];
-            let hope = thr.hope(dk[s], s);
-            if mask == ranks || hope == 0 {
-                lowers |= mask << (9 * s);
-                continue;
-            }
-            if !sd.is_capped(s) {
-                // Where a draw can beat its threshold, that threshold is the suit's own
-                // distance (see `discards_impl`): the ranks lowering it are the suit's
-                // configuration's draw masks at those lanes (one lookup per discard for the
-                // discarded suit, none for the others).
-                let dm = if s == sk { dm13[k] } else { base_masks[s] };
-                for l in lanes::indices(hope) {
-                    mask |= (dm >> (9 * l)) as u32 & 0x1ff;
-                }
-                lowers |= (mask & ranks) << (9 * s);
-                continue;
-            }
-            // A capped suit: the table's distances are lower bounds of the exact ones.
-            if low_done & (1 << s) == 0 && (s != sk || suit_tiles[s] <= 13) {
-                fill_low(c, room, s, &sd, &mut low[s]);
-                low_done |= 1 << s;
-            }
-            mask |= if s == sk {
-                // The discarded suit. At a lane it can still beat, its threshold is its
-                // own distance; the discard left that at the hand's (`dp`), or raised it by
-                // one ("hurt"). A draw's new distance lies between the hand's own suit plus
-                // that rank (shared by every discard) and one more, so: where not
-                // hurt, only the ranks of `low` can lower it; where hurt, those of `low`
-                // surely do. Only the rest are looked up. Drawing the discarded kind back
-                // restores the hand's own suit.
-                let kr = k - 9 * s;
-                let mut m = 0u32;
-                if ranks & (1 << kr) != 0 && lanes::lt(dp[s], th) != 0 {
-                    m |= 1 << kr;
-                }
-                let mut unsure = ranks & !(1 << kr);
-                if low_done & (1 << s) != 0 {
-                    let hurt = lanes::lt(dp[s], dk[s]) & hope;
-                    let (mut sure, mut soft) = (0u32, 0u32);
-                    for l in lanes::indices(hope) {
-                        if hurt & (0x80u128 << (8 * l)) != 0 {
-                            sure |= low[s][l] as u32;
-                        } else {
-                            soft |= low[s][l] as u32;
-                        }
-                    }
-                    if hurt == 0 {
-                        unsure &= soft;
-                    }
-                    if !sd.is_capped(s) {
-                        m |= sure & unsure;
-                        unsure &= !sure;
-                    }
-                }
-                if unsure != 0 {
-                    let (lo, hi) = minus_code(codes[s], kr);
-                    for r in bits(unsure) {
-                        if lanes::lt(t.packed(t.record_plus(lo, hi, r)), th) != 0
-                            && (!sd.is_capped(s)
-                                || lanes::lt(lanes::pack(&sd.dist_plus(&h, s * 9 + r)), th) != 0)
-                        {
-                            m |= 1 << r;
-                        }
-                    }
-                }
-                m
+        let mut lowers = 0u32; // kinds whose draw lowers the count
+        for (u, &fu) in f.iter().enumerate() {
+            let mut m = if fu == 0 {
+                0
+            } else if !self.sd.is_capped(u) {
+                union(if u == s { dm } else { self.dm[u] }, fu)
             } else {
-                // Another suit: a draw's new distance is the hand's suit plus that rank
-                // exactly, and where it can beat its threshold that threshold is the hand's
-                // own distance, so the ranks of `low` at those lanes are the answer (for a
-                // capped suit, candidates checked against the exact distances).
-                let mut m = 0u32;
-                for l in lanes::indices(hope) {
-                    m |= low[s][l] as u32;
-                }
-                m &= ranks;
-                if sd.is_capped(s) {
-                    for r in bits(m) {
-                        let tk = s * 9 + r;
-                        if exact_done & (1 << tk) == 0 {
-                            exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
-                            exact_done |= 1 << tk;
-                        }
-                        if lanes::lt(exact[tk], th) == 0 {
-                            m &= !(1 << r);
-                        }
-                    }
-                }
-                m
+                self.capped_lowers(u, k, d, fu, room13, cache)
             };
-            lowers |= mask << (9 * s);
+            if sp != 0 {
+                let odd_u = (odd13 >> (9 * u)) & 0x1ff;
+                if sp & (1 << u) != 0 {
+                    m |= odd_u;
+                }
+                if sp & (8 << u) != 0 {
+                    m |= !odd_u & 0x1ff;
+                }
+            }
+            lowers |= m << (9 * u);
         }
+        lowers &= room13;
         // The weights are the hand's; the discarded kind has one copy more left to draw.
         let others = lowers & !(1 << k);
-        let mut ukeire = (others & weight[0]).count_ones()
-            + 2 * (others & weight[1]).count_ones()
-            + 4 * (others & weight[2]).count_ones();
+        let mut ukeire = (others & km.weight[0]).count_ones()
+            + 2 * (others & km.weight[1]).count_ones()
+            + 4 * (others & km.weight[2]).count_ones();
         if lowers & (1 << k) != 0 {
-            ukeire += (4 - h[k] - visible[k]) as u32;
+            ukeire += (4 - (c[k] - 1) - self.visible[k]) as u32;
         }
-        h[k] += 1;
-        out.push(Discard {
-            kind: k as u8,
-            shanten,
-            ukeire,
-        });
+        (miss, ukeire)
     }
+
+    /// The ranks of capped suit `u` whose draw lowers its distance at a lane of `f` (the
+    /// discard `k` taken, which leaves `d13` as the discarded suit's distances): candidates
+    /// from the table's distances (lower bounds of the exact ones), then the exact ones.
+    #[inline(never)]
+    fn capped_lowers(
+        &self,
+        u: usize,
+        k: usize,
+        d13: u128,
+        f: u32,
+        room13: u32,
+        cache: &mut Option<CappedCache>,
+    ) -> u32 {
+        let (c, t) = (self.c, self.t);
+        let sd = &self.sd;
+        let room = self.km.room;
+        let cc = cache.get_or_insert_with(|| CappedCache {
+            low: [[0; 10]; 3],
+            low_done: 0,
+            exact: [0; 27],
+            exact_done: 0,
+        });
+        let ranks = (room13 >> (9 * u)) & 0x1ff;
+        let own = self.dp[u];
+        if u != k / 9 {
+            // The hand's own configuration plus one tile of each rank.
+            if cc.low_done & (1 << u) == 0 {
+                fill_low(c, room, u, sd, &mut cc.low[u]);
+                cc.low_done |= 1 << u;
+            }
+            let mut m = 0u32;
+            for l in bits(f) {
+                m |= cc.low[u][l] as u32;
+            }
+            m &= ranks;
+            for r in bits(m) {
+                let tk = u * 9 + r;
+                if cc.exact_done & (1 << tk) == 0 {
+                    cc.exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                    cc.exact_done |= 1 << tk;
+                }
+                if lanes::lt_bits(cc.exact[tk], own) & f == 0 {
+                    m &= !(1 << r);
+                }
+            }
+            return m;
+        }
+        // The discarded suit: drawing the discarded kind back restores the hand's own suit.
+        let r0 = k - 9 * u;
+        let mut m = 0u32;
+        if ranks & (1 << r0) != 0 && lanes::lt_bits(own, d13) & f != 0 {
+            m |= 1 << r0;
+        }
+        let mut cand = ranks & !(1 << r0);
+        // Where the discard left a lane at the hand's own distance, a draw's new distance
+        // there is at least the hand's own suit plus that rank (removing a tile never
+        // lowers a distance), so only the ranks of `low` can lower it.
+        if self.suit_tiles[u] <= 13 && lanes::lt_bits(own, d13) & f == 0 {
+            if cc.low_done & (1 << u) == 0 {
+                fill_low(c, room, u, sd, &mut cc.low[u]);
+                cc.low_done |= 1 << u;
+            }
+            let mut lowish = 0u32;
+            for l in bits(f) {
+                lowish |= cc.low[u][l] as u32;
+            }
+            cand &= lowish;
+        }
+        if cand != 0 {
+            let (lo, hi) = minus_code(self.codes[u], r0);
+            let mut h = *c;
+            h[k] -= 1;
+            for r in bits(cand) {
+                if lanes::lt_bits(t.packed(t.record_plus(lo, hi, r)), d13) & f != 0
+                    && lanes::lt_bits(lanes::pack(&sd.dist_plus(&h, u * 9 + r)), d13) & f != 0
+                {
+                    m |= 1 << r;
+                }
+            }
+        }
+        m
+    }
+}
+
+/// The union of the draw masks `dm` ([`draw_masks`]: nine ranks per lane) over the lanes of
+/// `g` (bit l = lane l): the ranks whose draw lowers one of those distances.
+#[inline(always)]
+fn union(dm: u128, g: u32) -> u32 {
+    /// Per five lanes (bit i = lane i): their nine-bit fields set.
+    const SPREAD5: [u64; 32] = {
+        let mut t = [0u64; 32];
+        let mut i = 0;
+        while i < 32 {
+            let mut l = 0;
+            while l < 5 {
+                if i & (1 << l) != 0 {
+                    t[i] |= 0x1ff << (9 * l);
+                }
+                l += 1;
+            }
+            i += 1;
+        }
+        t
+    };
+    let g = g as usize;
+    let x = (dm as u64 & SPREAD5[g & 31]) | ((dm >> 45) as u64 & SPREAD5[g >> 5]);
+    // Fold the five fields onto the first.
+    let x = x | x >> 27;
+    let x = x | x >> 18;
+    ((x | x >> 9) & 0x1ff) as u32
 }
 
 /// Fills `low` for suit `s`: per lane, the ranks of `room` whose draw lowers the distance of `c`'s suit
@@ -546,6 +814,8 @@ impl Iterator for Bits {
 }
 
 /// Byte-lane arithmetic on eight kinds' counts in a `u64` (every lane below 128).
+// Parts serve only the portable paths, which x86-64 compiles (and tests) without running.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod bytes {
     pub const ONES: u64 = 0x0101_0101_0101_0101;
     pub const HIGH: u64 = ONES * 0x80;
@@ -578,6 +848,8 @@ mod bytes {
 /// Byte-lane arithmetic on packed distances: `d(m, p)` in byte `2m + p` of a `u128`
 /// ([`crate::suit_table::SuitTables::packed`]). Every lane stays below 128, so subtracting
 /// from `x | HIGH` never borrows across lanes.
+// Parts serve only the portable paths, which x86-64 compiles (and tests) without running.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod lanes {
     use crate::shanten::SuitDist;
 
@@ -596,20 +868,6 @@ mod lanes {
         (flags - (flags >> 7)) | flags
     }
 
-    /// Lane-wise `max(a − b, 0)`.
-    #[inline(always)]
-    pub fn sat_sub(a: u128, b: u128) -> u128 {
-        let d = (a | HIGH) - b;
-        d & !HIGH & widen(d & HIGH)
-    }
-
-    /// Lane-wise maximum.
-    #[inline(always)]
-    pub fn max(a: u128, b: u128) -> u128 {
-        let keep_a = widen(((a | HIGH) - b) & HIGH);
-        (a & keep_a) | (b & !keep_a)
-    }
-
     /// The indices of the lanes (0–9) whose high bit is set in `flags` (high bits only).
     #[inline(always)]
     pub fn indices(flags: u128) -> impl Iterator<Item = usize> {
@@ -621,6 +879,111 @@ mod lanes {
     #[inline(always)]
     pub fn nonzero(a: u128) -> u128 {
         (a + ONES * 0x7f) & HIGH
+    }
+
+    /// The lanes equal to `v` (bit l = lane l): one compare and a move mask with SSE2 (part
+    /// of every x86-64), else byte-lane arithmetic.
+    #[inline(always)]
+    pub fn eq_bits(a: u128, v: u8) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            eq_bits_sse2(a, v)
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            eq_bits_swar(a, v)
+        }
+    }
+
+    /// [`eq_bits`] with SSE2.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    pub fn eq_bits_sse2(a: u128, v: u8) -> u32 {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
+        // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the intrinsics
+        // read nothing but their register arguments.
+        unsafe {
+            let x = _mm_set_epi64x((a >> 64) as i64, a as i64);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32
+        }
+    }
+
+    /// [`eq_bits`] without SIMD.
+    #[inline(always)]
+    pub fn eq_bits_swar(a: u128, v: u8) -> u32 {
+        gather(!nonzero(a ^ (ONES * v as u128)) & HIGH)
+    }
+
+    /// The lanes where `a < b` (bit l = lane l).
+    #[inline(always)]
+    pub fn lt_bits(a: u128, b: u128) -> u32 {
+        gather(lt(a, b))
+    }
+
+    /// One bit per lane (bit l for lane l, 0–15) from high-bit flags.
+    #[inline(always)]
+    pub fn gather(flags: u128) -> u32 {
+        use super::bytes::gather;
+        gather(flags as u64) | gather((flags >> 64) as u64) << 8
+    }
+
+    /// [`partner`] on lane bits: bit `l` to bit `2 sets + 1 − l` (lanes past `sets` clear).
+    #[inline(always)]
+    pub fn partner_bits(g: u32, sets: usize) -> u32 {
+        ((g as u16).reverse_bits() >> (14 - 2 * sets)) as u32
+    }
+
+    /// The least of the lanes `(m, p)` with `m ≤ sets`: the others raised to 0x7f, then
+    /// halves folded onto each other.
+    #[inline(always)]
+    pub fn least(d: u128, sets: usize) -> u8 {
+        let x = d | ((ONES * 0x7f) & !(valid(sets) * 0xff));
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            least_sse2(x)
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            least_swar(x)
+        }
+    }
+
+    /// The least of all sixteen lanes, with SSE2.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    pub fn least_sse2(x: u128) -> u8 {
+        use std::arch::x86_64::{_mm_cvtsi128_si32, _mm_min_epu8, _mm_set_epi64x, _mm_srli_si128};
+        // SAFETY: only compiled where SSE2 is enabled (every x86-64 target); the intrinsics
+        // read nothing but their register arguments.
+        unsafe {
+            let v = _mm_set_epi64x((x >> 64) as i64, x as i64);
+            let v = _mm_min_epu8(v, _mm_srli_si128::<8>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<4>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<2>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<1>(v));
+            _mm_cvtsi128_si32(v) as u8
+        }
+    }
+
+    /// The least of all sixteen lanes, without SIMD.
+    #[inline(always)]
+    pub fn least_swar(x: u128) -> u8 {
+        let x = min(x, x >> 64) as u64;
+        let min8 = |a: u64, b: u64| {
+            use super::bytes;
+            let a_lt = bytes::widen(bytes::lt(a, b));
+            (a & a_lt) | (b & !a_lt)
+        };
+        let x = min8(x, x >> 32);
+        let x = min8(x, x >> 16);
+        min8(x, x >> 8) as u8
+    }
+
+    /// Lane-wise minimum.
+    #[inline(always)]
+    fn min(a: u128, b: u128) -> u128 {
+        let a_lt = widen(lt(a, b));
+        (a & a_lt) | (b & !a_lt)
     }
 
     /// One in each lane `(m, p)` with `m ≤ sets`.
@@ -643,43 +1006,6 @@ mod lanes {
             x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
         }
         x
-    }
-}
-
-/// Per suit `s`: the lane-wise thresholds below which a draw into `s` lowers the standard form
-/// of a 13-tile hand with packed distances `dp` and missing count `miss13`.
-///
-/// Dropping `s` (void = `s`) ignores the draw, so only the allowed voids `v ≠ s` matter; they
-/// keep `s` with the third suit `o`, and the new missing count is
-/// `min over (m, p) of d'_s(m, p) + d_o(sets − m, 1 − p)`. The draw lowers it iff some
-/// `d'_s(m, p) < miss13 − d_o(sets − m, 1 − p)`: one threshold per lane, the largest over the
-/// kept partners (zero, never beaten, where no partner leaves room).
-struct Thresholds {
-    of: [u128; 3],
-}
-
-impl Thresholds {
-    /// From each partner suit's thresholds `part(o)` (`miss13 − d_o(sets − m, 1 − p)`,
-    /// lane-wise, zero where not positive).
-    #[inline(always)]
-    fn new(part: &[u128; 3], allowed: u8) -> Thresholds {
-        let mut of = [0u128; 3];
-        for (s, th) in of.iter_mut().enumerate() {
-            for v in 0..3 {
-                if v != s && allowed & (1 << v) != 0 {
-                    *th = lanes::max(*th, part[3 - s - v]);
-                }
-            }
-        }
-        Thresholds { of }
-    }
-
-    /// The lanes where a draw into suit `s` (distances `d`) can beat its threshold: a draw
-    /// lowers a distance by at most one, so `d ≤ threshold` with a threshold ≥ 1.
-    #[inline(always)]
-    fn hope(&self, d: u128, s: usize) -> u128 {
-        let th = self.of[s];
-        lanes::lt(d, th + lanes::ONES) & lanes::nonzero(th)
     }
 }
 
@@ -885,4 +1211,64 @@ pub fn most_isolated(c: &Counts, kinds: u32) -> u8 {
         }
     }
     best.3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small generator (xorshift64*), so the checks below need no dependency.
+    fn next(x: &mut u64) -> u64 {
+        *x ^= *x >> 12;
+        *x ^= *x << 25;
+        *x ^= *x >> 27;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// The SSE2 paths (what x86-64 runs) and the portable ones (what other targets run) agree.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn simd_and_portable_paths_agree() {
+        let mut x = 0x5eed_u64;
+        for _ in 0..20_000 {
+            let mut c = [0u8; 27];
+            let mut v = [0u8; 27];
+            let mut cap = [4u8; 27];
+            for k in 0..27 {
+                let r = next(&mut x);
+                c[k] = (r % 5) as u8;
+                v[k] = ((r >> 8) % (5 - c[k] as u64)) as u8;
+                if (r >> 16).is_multiple_of(9) {
+                    cap[k] = ((r >> 24) % 2) as u8;
+                }
+            }
+            assert_eq!(
+                KindMasks::new_sse2(&c, &v, &cap),
+                KindMasks::new_swar(&c, &v, &cap)
+            );
+            let mut d = 0u128;
+            for l in 0..16 {
+                d |= ((next(&mut x) % 20) as u128) << (8 * l);
+            }
+            assert_eq!(lanes::least_sse2(d), lanes::least_swar(d));
+            let at = (next(&mut x) % 20) as u8;
+            assert_eq!(lanes::eq_bits_sse2(d, at), lanes::eq_bits_swar(d, at));
+        }
+    }
+
+    /// [`lanes::partner_bits`] is [`lanes::partner`] on lane flags.
+    #[test]
+    fn partner_bits_is_partner() {
+        let mut x = 7u64;
+        for sets in 0..=4 {
+            for _ in 0..1000 {
+                let g = next(&mut x) as u32 & ((1 << (2 * sets + 2)) - 1);
+                let flags = (0..16).fold(0u128, |f, l| f | (((g >> l) & 1) as u128) << (8 * l + 7));
+                assert_eq!(
+                    lanes::partner_bits(g, sets),
+                    lanes::gather(lanes::partner(flags, sets))
+                );
+            }
+        }
+    }
 }

@@ -124,18 +124,25 @@ const P5: [u32; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
 static DRAW_MASKS: OnceLock<Box<[u128]>> = OnceLock::new();
 
+/// Where [`draw_masks`] holds a configuration's distance bits (record bits 0–17).
+pub const DRAW_DIST_SHIFT: u32 = 96;
+
 /// Per configuration (by rank, as the records): for each distance lane `(m, p)` (lane
 /// `2m + p`, see [`SuitTables::packed`]) the nine-bit set of ranks whose added tile lowers
-/// that distance, lane `l` at bits `9l .. 9l + 9` ("which draw helps this target"). Empty for
-/// a configuration of 14 tiles. Built on first use (3.6 million lookups, about 0.1 s) and
-/// used by the discard evaluation, which then needs one lookup per discard instead of ten.
+/// that distance, lane `l` at bits `9l .. 9l + 9` ("which draw helps this target"; empty for
+/// a configuration of 14 tiles), and at bits [`DRAW_DIST_SHIFT`]`..+18` the record's
+/// distance bits (0–17), so that one 16-byte load gives the discard evaluation both a
+/// configuration's distances ([`SuitTables::packed`] of them) and its draw masks. Built on
+/// first use (3.6 million lookups, about 0.1 s).
 ///
 /// ```
-/// use xuezhan_core::suit_table::{draw_masks, split_code, tables};
+/// use xuezhan_core::suit_table::{draw_masks, split_code, tables, DRAW_DIST_SHIFT};
 /// let t = tables();
 /// let (lo, hi) = split_code(&[0, 1, 1, 0, 0, 0, 0, 0, 0]); // 23
 /// let m = draw_masks()[t.rank(lo, hi)];
 /// assert_eq!((m >> (9 * 2)) & 0x1ff, 0b1001); // one set: 1 or 4 completes it
+/// let rec = t.record(&[0, 1, 1, 0, 0, 0, 0, 0, 0]);
+/// assert_eq!((m >> DRAW_DIST_SHIFT) as u32, rec & 0x3ffff);
 /// ```
 pub fn draw_masks() -> &'static [u128] {
     DRAW_MASKS.get_or_init(|| {
@@ -159,10 +166,16 @@ pub fn draw_masks() -> &'static [u128] {
                     *d = (x % 5) as u8;
                     x /= 5;
                 }
-                if hi_tiles + digit[..4].iter().map(|&d| d as u32).sum::<u32>() > 13 {
+                let tiles = hi_tiles + digit[..4].iter().map(|&d| d as u32).sum::<u32>();
+                if tiles > 14 {
                     continue;
                 }
                 let rank = t.rank(lo, hi);
+                let dist = ((t.rec[rank] & 0x3ffff) as u128) << DRAW_DIST_SHIFT;
+                if tiles == 14 {
+                    out[rank] = dist; // no room for a draw
+                    continue;
+                }
                 let own = t.packed(t.rec[rank]);
                 let mut m = 0u128;
                 for (r, &d) in digit.iter().enumerate() {
@@ -180,7 +193,7 @@ pub fn draw_masks() -> &'static [u128] {
                         }
                     }
                 }
-                out[rank] = m;
+                out[rank] = m | dist;
             }
         }
         out
