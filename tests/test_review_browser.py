@@ -65,7 +65,10 @@ def test_a_review_asked_by_the_address_and_refused_shows_why(browser, tmp_path, 
         page = browser.new_page(viewport={"width": 390, "height": 800})  # a phone
         page.goto(f"{url}/replay?log=f0&review=0")  # the address asks for the review at once
         page.wait_for_selector(".rseat")
-        page.wait_for_function("document.getElementById('review-status').textContent.includes('time limit')")
+        # the review runs in a spawned worker process: starting one takes seconds on a loaded machine
+        page.wait_for_function(
+            "document.getElementById('review-status').textContent.includes('time limit')", timeout=90000
+        )
         assert page.is_hidden("#review-table")
         assert not page.is_disabled("#review-go")
         page.close()
