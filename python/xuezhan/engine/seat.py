@@ -12,7 +12,7 @@ room, the single-agent environment and check-bot (docs/rules.md R8, R10).
 - :func:`decide` does all of it for one decision of a synchronous strategy, and :class:`Delivery`
   hands each strategy the public views of the events it has not seen.
 - :func:`bind_samplers` gives each built-in strategy that asks for one (``uses_sampler = True``,
-  such as ``search``) a :class:`Sampler` of its seat before a hand is played: its only
+  such as ``search``; :func:`wants_sampler`) a :class:`Sampler` of its seat before a hand is played: its only
   capability is ``sample(rng)``, a round consistent with what the seat knows
   (:func:`~xuezhan.engine.determinize.determinize`), never the round itself.
 
@@ -57,6 +57,7 @@ __all__ = [
     "decide",
     "rule",
     "time_limit",
+    "wants_sampler",
 ]
 
 
@@ -200,17 +201,23 @@ class Sampler:
 
 
 def bind_samplers(rnd: Round, strategies: Sequence[Any]) -> None:
-    """Give each built-in strategy of ``strategies`` (one per seat) that asks for it
-    (``uses_sampler = True`` on its class) a :class:`Sampler` of its seat of ``rnd``, through
-    its ``bind_sampler`` method; the others are left alone. Called once per hand, after the
-    strategies' ``reset``, by every loop that plays a hand (matches, the environment)."""
+    """Give each strategy of ``strategies`` (one per seat) that :func:`wants_sampler` a
+    :class:`Sampler` of its seat of ``rnd``, through its ``bind_sampler`` method; the others
+    are left alone. Called once per hand, after the strategies' ``reset``, by every loop that
+    plays a hand (matches, the environment)."""
     for seat, s in enumerate(strategies):
-        cls = type(s)
-        if getattr(cls, "uses_sampler", False) and cls.__module__.startswith(_BUILTIN):
+        if wants_sampler(s):
             s.bind_sampler(Sampler(rnd, seat))
 
 
-_BUILTIN = "xuezhan.strategies."
+def wants_sampler(strategy: Any) -> bool:
+    """True for a strategy of the project's own code (a built-in, or a built-in wrapper such as
+    check-bot's recorder around one) that asks for a :class:`Sampler` (``uses_sampler`` true);
+    a user's strategy never gets one."""
+    return bool(getattr(strategy, "uses_sampler", False)) and type(strategy).__module__.startswith(_OWN)
+
+
+_OWN = ("xuezhan.strategies.", "xuezhan.testing.")
 
 
 class Delivery:

@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from xuezhan import _core
 from xuezhan.engine.actions import ANGANG, DISCARD, EXCHANGE, HU, JIAGANG, Action, act
 from xuezhan.engine.observation import Observation
+from xuezhan.strategies.greedy import own_melds
 
 __all__ = ["candidates"]
 
 
-def candidates(obs: Observation, base: Action, melds: bytes, void: int, width: int) -> list[Action]:
+def candidates(obs: Observation, base: Action, void: int, width: int) -> list[Action]:
     """The actions to search at ``obs``'s decision (see the module doc), ``base`` first.
-    ``melds``: the seat's meld codes; ``void``: the suit its base strategy gives up (-1: none)."""
+    ``void``: the suit the base strategy gives up (-1: none); ``width``: discards at most."""
     legal = obs.legal_actions
     if len(legal) <= 1:
         return list(legal)
@@ -38,7 +39,7 @@ def candidates(obs: Observation, base: Action, melds: bytes, void: int, width: i
         return _unique(base, _exchanges(obs))
     if phase != "turn" or not obs.discard_mask:
         return _unique(base, legal)  # a claim or the void: every answer
-    return _turn(obs, base, legal, melds, void, width)
+    return _turn(obs, base, legal, own_melds(obs), void, width)
 
 
 def _turn(obs: Observation, base: Action, legal: Sequence[Action], melds: bytes, void: int, width: int) -> list[Action]:

@@ -30,6 +30,7 @@ def clone(obj: T, shared: tuple[Any, ...] = ()) -> T:
     ``shared`` (e.g. the rules) are kept as they are, not copied."""
     memo: dict[int, Any] = {id(s): s for s in shared}
     new = object.__new__(type(obj))
+    memo[id(obj)] = new  # what refers back to the object refers to the copy
     d = new.__dict__
     for k, v in obj.__dict__.items():
         d[k] = v if type(v) in _ATOMIC else _copy(v, memo)

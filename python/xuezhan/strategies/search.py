@@ -24,7 +24,10 @@ Options (keyword-only; an unknown one is a ``TypeError`` naming it):
 - ``width`` (default 4): discards searched at a turn.
 - ``clock``: the clock the budget is measured by (tests inject one).
 
-Without a sampler (a caller that plays it outside the engine's loops) it plays ``value``.
+Without a sampler (a caller that plays it outside the engine's loops) it plays ``value``; when
+the sampler finds no consistent sample (:class:`~xuezhan.engine.determinize.DeterminizeError`,
+rare: a locked winner's hand in xueliu, R14) it decides on the samples it has, ``value``'s
+choice with none.
 """
 
 from __future__ import annotations
@@ -36,11 +39,11 @@ from time import perf_counter
 from typing import Any
 
 from xuezhan.engine.actions import Action
+from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.seat import Sampler
 from xuezhan.search.candidates import candidates
 from xuezhan.search.estimate import Rollouts, play_sample
-from xuezhan.strategies.greedy import own_melds
 from xuezhan.strategies.value import ValueStrategy
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_ROLLOUTS", "SearchStrategy"]
@@ -95,6 +98,8 @@ class SearchStrategy:
         #: decisions searched, and those the budget cut short (for benchmarks)
         self.searched = 0
         self.cut = 0
+        #: searches stopped because no consistent sample was found (see determinize)
+        self.unsampled = 0
 
     def reset(self, seat: int, rules: Any) -> None:
         self.seat = seat
@@ -111,7 +116,7 @@ class SearchStrategy:
         sampler = self._sampler
         if sampler is None:
             return base
-        cands = candidates(obs, base, own_melds(obs), self._base.void, self.width)
+        cands = candidates(obs, base, self._base.void, self.width)
         if len(cands) <= 1:
             return base
         self.searched += 1
@@ -132,7 +137,12 @@ class SearchStrategy:
                 self.cut += 1
                 break
             alive = [0, *diffs]
-            vals = play_sample(sampler.sample(rng), seat, [cands[j] for j in alive], self._play, rng.getrandbits(62))
+            try:
+                sample = sampler.sample(rng)
+            except DeterminizeError:  # rare (a locked winner's hand, R14): decide on what it has
+                self.unsampled += 1
+                break
+            vals = play_sample(sample, seat, [cands[j] for j in alive], self._play, rng.getrandbits(62))
             for j, v in zip(alive[1:], vals[1:], strict=True):
                 diffs[j].add(v - vals[0])
             if i + 1 >= MIN_SAMPLES and (i + 1) % CHECK_EVERY == 0:
