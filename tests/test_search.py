@@ -68,7 +68,14 @@ def test_an_unknown_option_is_a_type_error_naming_it():
 
 @pytest.mark.parametrize(
     ("opts", "name"),
-    [({"rollouts": 0}, "rollouts"), ({"budget": -1.0}, "budget"), ({"policy": "search"}, "search"), ({"z": -1}, "z")],
+    [
+        ({"rollouts": 0}, "rollouts"),
+        ({"budget": -1.0}, "budget"),
+        ({"policy": "search"}, "search"),
+        ({"z": -1}, "z"),
+        ({"pick": 0}, "pick"),
+        ({"width": 0}, "width"),
+    ],
 )
 def test_a_bad_option_value_is_one_error_naming_it(opts, name):
     with pytest.raises(ValueError, match=name):
@@ -101,9 +108,9 @@ def test_the_sampler_offers_only_samples_of_its_seat():
 def test_decisions_do_not_change_with_the_hidden_information():
     """The real round's hidden tiles (another hand, the wall) change, what the seat sees does
     not: the search (same seed) decides the same, on many positions of both presets."""
-    compared = 0
+    compared = peeked = 0
     for preset in ("leshan", "chengdu"):
-        for rnd, seat in _positions(preset, 12, 9, seed=21):
+        for rnd, seat in _positions(preset, 6, 7, seed=21):
             obs = Observation(rnd, seat)
             other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
             rest = rnd.wall[rnd.wpos :]
@@ -118,16 +125,32 @@ def test_decisions_do_not_change_with_the_hidden_information():
             twin.counts[other][rest[j]] += 1  # same suit: no void constraint broken (R11.2)
             twin.wall[twin.wpos + j] = k
             twin.wall[twin.wpos :] = reversed(twin.wall[twin.wpos :])
+            twin.mask = list(rnd.mask)
+            if sum(twin.counts[other]) % 3 == 1:
+                twin._update_mask(other)  # its waits follow its (changed) tiles
             assert Observation(twin, seat).to_dict() == obs.to_dict()
-            picks = []
+            picks, peeks = [], []
             for r in (rnd, twin):
-                s = _search(seed=5)
-                s.reset(seat, r.rules)
-                s.bind_sampler(Sampler(r, seat))
-                picks.append(s.act(Observation(r, seat)))
+                for sampler, out in ((Sampler(r, seat), picks), (_Peek(r), peeks)):
+                    s = _search(seed=5, rollouts=4)
+                    s.reset(seat, r.rules)
+                    s.bind_sampler(sampler)  # type: ignore[arg-type]
+                    out.append(s.act(Observation(r, seat)))
             assert picks[0] == picks[1]
             compared += 1
-    assert compared >= 20
+            peeked += peeks[0] != peeks[1]
+    assert compared >= 15
+    assert peeked > 0  # the control: a search that saw the true tiles would have decided otherwise
+
+
+class _Peek:
+    """A cheating sampler (the control): copies of the true round, hidden tiles and all."""
+
+    def __init__(self, rnd: Round) -> None:
+        self.rnd = rnd
+
+    def sample(self, rng: random.Random) -> Round:
+        return clone(self.rnd, (self.rnd.rules, self.rnd.core))
 
 
 # ---------------------------------------------------------------------------- determinism
@@ -144,7 +167,7 @@ def test_the_same_seed_gives_the_same_decisions(preset, tmp_path):
 def test_search_differs_from_value_somewhere():
     """The search does decide: over a few hands some choice differs from value's."""
     seen = {"differ": 0, "searched": 0}
-    s = _search(seed=2, rollouts=16)
+    s = _search(seed=2, rollouts=16, z=0.0)  # z 0: the best mean, however close
     real = SearchStrategy.act
 
     def spy(obs):
@@ -331,8 +354,9 @@ def test_search_as_an_opponent_gets_its_sampler():
     assert s.searched > 0 and rnd.over
 
 
-def test_a_claim_of_a_win_is_weighed_against_passing():
-    """Where a win on a discard is legal, both the win and the pass are rollout candidates."""
+def test_a_win_is_taken_unsearched_unless_asked_and_then_weighed_against_passing():
+    """By default a legal win is taken (take_wins); with take_wins=False the win and the pass
+    are both rollout candidates and the win is searched."""
     for rnd, seat in _positions("leshan", 80, 1, seed=6):
         legal = rnd.legal_actions(seat)
         if rnd.phase.label == "claim" and act(seat, HU) in legal:
@@ -341,6 +365,12 @@ def test_a_claim_of_a_win_is_weighed_against_passing():
             v.reset(seat, rnd.rules)
             c = candidates(obs, v.act(obs), v.void, 4)
             assert act(seat, HU) in c and act(seat, PASS) in c
+            for take, searched in ((True, 0), (False, 1)):
+                s = _search(take_wins=take)
+                s.reset(seat, rnd.rules)
+                s.bind_sampler(Sampler(rnd, seat))
+                a = s.act(Observation(rnd, seat))
+                assert s.searched == searched and a in (act(seat, HU), act(seat, PASS))
             return
     pytest.fail("no claimable win in 80 hands")
 

@@ -2,9 +2,12 @@
 pruned to the few actions worth a rollout.
 
 - **Turn** (a discard, a kong or a self-drawn win, R2.1): the base strategy's choice, then the
-  legal discards by the lowest shanten after them and the most ukeire
-  (:func:`xuezhan._core.best_discards`, as ``greedy`` ranks them) up to ``width`` discards in
-  all, plus every legal kong and the win.
+  legal discards no more dangerous than it (``value``'s :func:`~xuezhan.strategies.value.danger`)
+  by the lowest shanten after them and the most ukeire (:func:`xuezhan._core.best_discards`, as
+  ``greedy`` ranks them) up to ``width`` discards in all, plus every legal kong and the win.
+  The danger filter is there because a sample's opponents hold random hands, rarely as ready
+  as real ones: rollouts underrate a discard's danger, and measured on true rounds the
+  search's riskier discards lost points.
 - **Claim** (R3): every legal answer (pass, peng, kong, win).
 - **Exchange** (R11.1): for each suit with at least three tiles, its three outermost tiles (the
   way ``greedy`` passes a suit), the base strategy's choice first.
@@ -22,6 +25,7 @@ from xuezhan import _core
 from xuezhan.engine.actions import ANGANG, DISCARD, EXCHANGE, HU, JIAGANG, Action, act
 from xuezhan.engine.observation import Observation
 from xuezhan.strategies.greedy import own_melds
+from xuezhan.strategies.value import danger
 
 __all__ = ["candidates"]
 
@@ -47,6 +51,12 @@ def _turn(obs: Observation, base: Action, legal: Sequence[Action], melds: bytes,
     rows = [r for r in _core.best_discards(obs.hand, melds, obs.seen, void) if mask >> r[0] & 1]
     rows.sort(key=lambda r: (r[1], -r[2], r[0]))
     by_kind = {a.arg: a for a in legal if a.verb == DISCARD}
+    if base.verb == DISCARD and isinstance(base.arg, int):
+        # no discard more dangerous than the base choice (value's defence, R3): a sample's
+        # opponents are rarely as ready as real ones, so rollouts underrate a discard's danger
+        seen = obs.seen
+        limit = danger(obs, base.arg, seen) + 1e-9
+        rows = [r for r in rows if danger(obs, r[0], seen) <= limit]
     out = _unique(base, [by_kind[k] for k, _, _ in rows])
     n = 1 if base.verb == DISCARD else 0  # discards kept so far
     kept = [base]

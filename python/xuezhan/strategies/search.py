@@ -22,6 +22,15 @@ Options (keyword-only; an unknown one is a ``TypeError`` naming it):
   ``rollouts`` binds, decisions depend on timing; ``None``: no cap.
 - ``policy`` (default ``"greedy"``): the built-in strategy that plays every seat in rollouts.
 - ``width`` (default 4): discards searched at a turn.
+- ``z`` (default 2): standard errors by which an alternative must beat ``value``'s choice.
+- ``pick`` (default 12): each sample is the best of ``pick`` determinizations, the one whose
+  opponents are closest to ready (lowest total shanten). Uniform samples give the opponents
+  random hands, far weaker than the hands real players keep, so rollouts on them
+  underestimate the danger of a discard and overestimate what waiting earns (at the ready
+  check, R7.3, unready opponents pay); keeping the readiest of a few samples narrows that bias.
+- ``take_wins`` (default true): a legal win is taken without a search. With the same bias a
+  search would pass wins to wait for a self-draw or the ready check, and measured on the true
+  rounds such passes lost points.
 - ``clock``: the clock the budget is measured by (tests inject one).
 
 Without a sampler (a caller that plays it outside the engine's loops) it plays ``value``; when
@@ -38,18 +47,20 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Any
 
-from xuezhan.engine.actions import Action
+from xuezhan.engine.actions import HU, Action
 from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.observation import Observation
+from xuezhan.engine.round import Round
 from xuezhan.engine.seat import Sampler
 from xuezhan.search.candidates import candidates
 from xuezhan.search.estimate import Rollouts, play_sample
+from xuezhan.strategies.greedy import own_melds, shanten
 from xuezhan.strategies.value import ValueStrategy
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_ROLLOUTS", "SearchStrategy"]
 
 #: Samples per decision at most by default (sized to about 200 ms at the median, one core).
-DEFAULT_ROLLOUTS = 64
+DEFAULT_ROLLOUTS = 32
 #: Samples before an alternative may be dropped, and how often the check is made.
 MIN_SAMPLES = 8
 CHECK_EVERY = 4
@@ -72,7 +83,9 @@ class SearchStrategy:
         budget: float | None = DEFAULT_BUDGET,
         policy: str = "value",
         width: int = 4,
-        z: float = 1.5,
+        z: float = 2.0,
+        pick: int = 12,
+        take_wins: bool = True,
         clock: Callable[[], float] = perf_counter,
     ) -> None:
         if type(rollouts) is not int or rollouts < 1:
@@ -88,6 +101,10 @@ class SearchStrategy:
         if type(z) not in (int, float) or not z >= 0:
             raise ValueError(f"z: expected a number of standard errors (at least 0), got {z!r}")
         self.z = float(z)
+        if type(pick) is not int or pick < 1:
+            raise ValueError(f"pick: expected an integer of at least 1, got {pick!r}")
+        self.pick = pick
+        self.take_wins = bool(take_wins)
         self.clock = clock
         self._play = Rollouts(policy)  # an unknown policy fails here, naming it
         self.policy = policy
@@ -116,6 +133,8 @@ class SearchStrategy:
         sampler = self._sampler
         if sampler is None:
             return base
+        if self.take_wins and base.verb == HU:
+            return base  # see the module doc: a legal win is taken
         cands = candidates(obs, base, self._base.void, self.width)
         if len(cands) <= 1:
             return base
@@ -138,7 +157,7 @@ class SearchStrategy:
                 break
             alive = [0, *diffs]
             try:
-                sample = sampler.sample(rng)
+                sample = self._draw(sampler, rng)
             except DeterminizeError:  # rare (a locked winner's hand, R14): decide on what it has
                 self.unsampled += 1
                 break
@@ -159,6 +178,31 @@ class SearchStrategy:
             if d.low(self.z) > 0 and d.mean > gain:
                 best, gain = j, d.mean
         return best
+
+
+    def _draw(self, sampler: Sampler, rng: random.Random) -> Round:
+        """One sample: the best of ``pick`` determinizations, the one whose opponents' hands are
+        closest to ready (the lowest sum of their shanten): real opponents keep the tiles that
+        help them, uniform samples do not (see the module doc)."""
+        best = sampler.sample(rng)
+        if self.pick == 1:
+            return best
+        score = self._readiness(best)
+        for _ in range(self.pick - 1):
+            d = sampler.sample(rng)
+            sc = self._readiness(d)
+            if sc < score:
+                best, score = d, sc
+        return best
+
+    def _readiness(self, d: Round) -> int:
+        total = 0
+        for s in range(4):
+            if s != self.seat:
+                o = d.observation(s)
+                if not o.won[s] and not o.escaped[s]:
+                    total += shanten(o.hand, own_melds(o), o.voids[s])
+        return total
 
 
 class _Diff:
