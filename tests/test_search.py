@@ -259,7 +259,8 @@ class _SlowSampler:
 def test_a_decision_never_exceeds_its_budget_by_more_than_one_sample(budget):
     rnd = Round.from_seed("leshan", 7, 0)
     clock = _FakeClock()
-    s = SearchStrategy(seed=1, rollouts=1000, budget=budget, clock=clock, z=100.0)  # z: nothing dropped
+    # z: nothing dropped; pick 1: one sample is one draw of the sampler (the unit of the margin)
+    s = SearchStrategy(seed=1, rollouts=1000, budget=budget, clock=clock, z=100.0, pick=1)
     s.reset(0, rnd.rules)
     slow = _SlowSampler(rnd, 0, clock)
     s.bind_sampler(slow)  # type: ignore[arg-type]
