@@ -179,7 +179,6 @@ class SearchStrategy:
                 best, gain = j, d.mean
         return best
 
-
     def _draw(self, sampler: Sampler, rng: random.Random) -> Round:
         """One sample: the best of ``pick`` determinizations, the one whose opponents' hands are
         closest to ready (the lowest sum of their shanten): real opponents keep the tiles that
