@@ -3,7 +3,8 @@ rollouts per second, with its default options, one process (one core).
 
     python benchmarks/search.py                     # 8 hands per preset, leshan and chengdu
     python benchmarks/search.py --hands 20 --preset leshan
-    python benchmarks/search.py --rollouts 48 --policy value
+    python benchmarks/search.py --rollouts 48 --policy greedy
+    python benchmarks/search.py --hands 0          # only the parts of one sample
 
 One ``search`` seat plays against three ``value`` seats; every decision of the search seat
 is timed the way the seat loop times it (``time.perf_counter`` around ``act``), searched or
@@ -58,10 +59,10 @@ class Timed:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=8)
+    ap.add_argument("--hands", type=int, default=8, help="hands per preset (0: only the parts of a sample)")
     ap.add_argument("--preset", action="append", help="rules preset (repeatable; default leshan and chengdu)")
     ap.add_argument("--rollouts", type=int, default=None)
-    ap.add_argument("--policy", default="greedy")
+    ap.add_argument("--policy", default="value")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     presets = args.preset or ["leshan", "chengdu"]
@@ -87,7 +88,7 @@ def main() -> None:
         "rollouts per CPU s",
     ):
         table.add_column(col, justify="right")
-    for preset in presets:
+    for preset in presets if args.hands else []:
         rules = as_rules(preset)
         opts: dict[str, Any] = {"policy": args.policy}
         if args.rollouts is not None:
@@ -124,7 +125,62 @@ def main() -> None:
             f"{counted['n'] / t_search:,.0f}" if t_search else "-",
         )
         print(f"{preset}: budget cut {search.cut} of {search.searched} searched decisions")
-    Console(width=160).print(table)
+    estimate_module.Rollouts.play = real_play  # type: ignore[method-assign]
+    console = Console(width=160)
+    if args.hands:
+        console.print(table)
+    for preset in presets:
+        pt = Table(title=f"parts of a sample, {preset}, mid-hand (mean CPU µs)", min_width=50)
+        pt.add_column("part")
+        pt.add_column("µs", justify="right")
+        for name, us in parts(preset):
+            pt.add_row(name, f"{us:,.0f}")
+        console.print(pt)
+
+
+def parts(preset: str, positions: int = 40) -> list[tuple[str, float]]:
+    """Mean microseconds of the parts of one sample, from mid-hand positions (30 decisions into
+    hands played by ``value``): a determinization, a copy of it, a rollout to the end of the
+    hand with each policy."""
+    import random
+
+    from xuezhan.engine.determinize import determinize
+    from xuezhan.engine.observation import Observation
+    from xuezhan.engine.round import Round
+    from xuezhan.search.clone import clone
+
+    rules = as_rules(preset)
+    rounds = []
+    for i in range(positions):
+        hs = hand_seed(7, i)
+        rnd = Round.from_seed(rules, hs, first_dealer(hs))
+        bots = [ValueStrategy() for _ in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, rules)
+        for _ in range(30):
+            if rnd.over:
+                break
+            seat = rnd.cur
+            assert seat is not None
+            rnd.apply(bots[seat].act(Observation(rnd, seat)))
+        if not rnd.over:
+            rounds.append(rnd)
+    rng = random.Random(0)
+    t = time.process_time()
+    samples = [determinize(r, r.cur, rng) for r in rounds for _ in range(10)]  # type: ignore[arg-type]
+    out = [("determinize", time.process_time() - t)]
+    t = time.process_time()
+    copies = [clone(d, (d.rules, d.core)) for d in samples]
+    out.append(("copy (clone)", time.process_time() - t))
+    for policy in ("greedy", "value"):
+        play = estimate_module.Rollouts(policy)
+        todo = [clone(d, (d.rules, d.core)) for d in samples]
+        t = time.process_time()
+        for c in todo:
+            play.play(c, 0)
+        out.append((f"rollout ({policy})", time.process_time() - t))
+    del copies
+    return [(name, 1e6 * secs / len(samples)) for name, secs in out]
 
 
 def _play(seats: list[Any], rules: Any, hs: int, search: SearchStrategy) -> None:
