@@ -390,3 +390,18 @@ def test_a_sampler_that_finds_no_sample_leaves_the_base_choice():
     s.bind_sampler(Stuck())  # type: ignore[arg-type]
     assert s.act(Observation(rnd, 0)) == v.act(Observation(rnd, 0))
     assert s.unsampled == 1
+
+
+def test_a_searching_opponent_in_the_environment_gets_its_sampler():
+    import xuezhan.env as xe
+
+    s = _search(rollouts=2, pick=1)
+    env = xe.single_agent(opponents=[s, "value", "value"], seat=0, rules="leshan")
+    env.reset(seed=5)
+    for _ in range(60):
+        if s.searched:
+            break
+        _, _, done, _, _ = env.step(int(env.action_masks().argmax()))
+        if done:
+            env.reset(seed=6)
+    assert s.searched > 0  # it searched: the environment bound its sampler (seat 1)
