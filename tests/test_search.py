@@ -75,6 +75,8 @@ def test_an_unknown_option_is_a_type_error_naming_it():
         ({"z": -1}, "z"),
         ({"pick": 0}, "pick"),
         ({"width": 0}, "width"),
+        ({"take_wins": "yes"}, "take_wins"),
+        ({"clock": "fast"}, "clock"),
     ],
 )
 def test_a_bad_option_value_is_one_error_naming_it(opts, name):

@@ -104,7 +104,11 @@ class SearchStrategy:
         if type(pick) is not int or pick < 1:
             raise ValueError(f"pick: expected an integer of at least 1, got {pick!r}")
         self.pick = pick
-        self.take_wins = bool(take_wins)
+        if type(take_wins) is not bool:
+            raise ValueError(f"take_wins: expected true or false, got {take_wins!r}")
+        self.take_wins = take_wins
+        if not callable(clock):
+            raise ValueError(f"clock: expected a function returning seconds, got {clock!r}")
         self.clock = clock
         self._play = Rollouts(policy)  # an unknown policy fails here, naming it
         self.policy = policy
