@@ -134,7 +134,7 @@ def test_decisions_do_not_change_with_the_hidden_information():
             picks, peeks = [], []
             for r in (rnd, twin):
                 for sampler, out in ((Sampler(r, seat), picks), (_Peek(r), peeks)):
-                    s = _search(seed=5, rollouts=4)
+                    s = _search(seed=5, rollouts=4, pick=2)  # pick 2: the readiest-sample choice too
                     s.reset(seat, r.rules)
                     s.bind_sampler(sampler)  # type: ignore[arg-type]
                     out.append(s.act(Observation(r, seat)))
