@@ -152,7 +152,7 @@ class LeaningBot:
                 melds = bytes(t * 27 + k for t, k in obs.melds[obs.seat])
                 v = obs.voids[obs.seat]
                 hb = bytearray(h)
-                best, choice = 99, []
+                best, choice = 10**9, []  # above any shanten the core reports
                 for a in discards:
                     hb[a.arg] -= 1
                     sh = _core.shanten(bytes(hb), melds, v)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from xuezhan.engine.round import Round, deal
-from xuezhan.engine.seat import Delivery, decide
+from xuezhan.engine.seat import Delivery, bind_samplers, decide
 from xuezhan.engine.seeds import first_dealer, hand_seed
 from xuezhan.engine.turn import Phase
 from xuezhan.rules import Rules, as_rules
@@ -42,6 +42,7 @@ def run_round(
     if timeouts is None:
         timeouts = [0, 0, 0, 0]
     deliver = Delivery(strategies)
+    bind_samplers(rnd, strategies)  # a searching built-in samples this round's hidden tiles
     acts = [s.act for s in strategies]
     over = _OVER
     observing = deliver.any

@@ -11,6 +11,10 @@ room, the single-agent environment and check-bot (docs/rules.md R8, R10).
 - :func:`apply` applies a :class:`Ruling`; an own action the hand refuses is an escape (R10.3).
 - :func:`decide` does all of it for one decision of a synchronous strategy, and :class:`Delivery`
   hands each strategy the public views of the events it has not seen.
+- :func:`bind_samplers` gives each built-in strategy that asks for one (``uses_sampler = True``,
+  such as ``search``; :func:`wants_sampler`) a :class:`Sampler` of its seat before a hand is played: its only
+  capability is ``sample(rng)``, a round consistent with what the seat knows
+  (:func:`~xuezhan.engine.determinize.determinize`), never the round itself.
 
     >>> from xuezhan.engine import Round
     >>> from xuezhan.engine.actions import act
@@ -25,6 +29,7 @@ room, the single-agent environment and check-bot (docs/rules.md R8, R10).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
@@ -41,7 +46,19 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _CLAIM = Phase.CLAIM
 
-__all__ = ["Delivery", "Ruling", "Strategy", "apply", "crashed", "decide", "rule", "time_limit"]
+__all__ = [
+    "Delivery",
+    "Ruling",
+    "Sampler",
+    "Strategy",
+    "apply",
+    "bind_samplers",
+    "crashed",
+    "decide",
+    "rule",
+    "time_limit",
+    "wants_sampler",
+]
 
 
 @runtime_checkable
@@ -153,6 +170,55 @@ def _typed(action: Action) -> bool:
     except TypeError:
         return False
     return True
+
+
+class Sampler:
+    """Samples of the hidden information of one seat's round, for a searching strategy.
+
+    ``sample(rng)`` is :func:`~xuezhan.engine.determinize.determinize` of the true round for the
+    seat, at the seat's pending decision: a new round that keeps what the seat sees and knows
+    and draws the rest (the other hands, the wall's order, hidden choices) from ``rng``. It
+    exposes nothing beyond the seat's knowledge: the determinization of the same generator does
+    not change when the hidden information of the true round does (tests/test_determinize.py),
+    and no other method or public attribute exists. The round is held in a private slot, which
+    Python cannot seal against code running in the same process: that is why only built-in
+    strategies are given one (:func:`bind_samplers`); a user's strategy runs in its own process
+    (R10.3) or, trusted, could reach the round anyway.
+
+    Called when it is not the seat's decision, ``sample`` raises ``ValueError``.
+    """
+
+    __slots__ = ("_round", "_seat")
+
+    def __init__(self, rnd: Round, seat: int) -> None:
+        self._round = rnd
+        self._seat = seat
+
+    def sample(self, rng: random.Random) -> Round:
+        """A round consistent with the seat's observation of the true round, drawn from ``rng``."""
+        from xuezhan.engine.determinize import determinize  # determinize builds on Round
+
+        return determinize(self._round, self._seat, rng)
+
+
+def bind_samplers(rnd: Round, strategies: Sequence[Any]) -> None:
+    """Give each strategy of ``strategies`` (one per seat) that :func:`wants_sampler` a
+    :class:`Sampler` of its seat of ``rnd``, through its ``bind_sampler`` method; the others
+    are left alone. Called once per hand, after the strategies' ``reset``, by every loop that
+    plays a hand (matches, the environment)."""
+    for seat, s in enumerate(strategies):
+        if wants_sampler(s):
+            s.bind_sampler(Sampler(rnd, seat))
+
+
+def wants_sampler(strategy: Any) -> bool:
+    """True for a strategy of the project's own code (a built-in, or a built-in wrapper such as
+    check-bot's recorder around one) that asks for a :class:`Sampler` (``uses_sampler`` true);
+    a user's strategy never gets one."""
+    return bool(getattr(strategy, "uses_sampler", False)) and type(strategy).__module__.startswith(_OWN)
+
+
+_OWN = ("xuezhan.strategies.", "xuezhan.testing.")
 
 
 class Delivery:

@@ -16,7 +16,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from xuezhan.engine.seat import Delivery, decide
+from xuezhan.engine.seat import Delivery, bind_samplers, decide
 from xuezhan.env.actions import N_ACTIONS
 from xuezhan.env.aec import (
     AGENTS,
@@ -121,6 +121,8 @@ class SingleAgentEnv(gymnasium.Env):
             if strat is not None:
                 strat.reset(s, rules)
         self._delivery = Delivery(self.opponents)
+        assert aec.round is not None  # just dealt
+        bind_samplers(aec.round, self.opponents)  # a searching opponent samples this hand
         self._return = 0.0
         self._play_opponents()
         obs = aec.observe(self.agent)

@@ -1,7 +1,13 @@
-"""Search over determinized rounds: estimates of each action at a decision by playing the hand
-forward through the engine from samples of the hidden information
-(:func:`xuezhan.engine.determinize.determinize`)."""
+"""Search over determinized rounds (docs/search.md): estimates of each action at a decision by
+playing the hand forward through the engine from samples of the hidden information
+(:func:`xuezhan.engine.determinize.determinize`).
 
-from xuezhan.search.estimate import ActionEstimate, estimate_actions
+- :mod:`.estimate`: :func:`estimate_actions` (each action's mean result with its interval) and
+  the rollout loop :class:`Rollouts`;
+- :mod:`.candidates`: the actions the ``search`` strategy weighs at a decision;
+- :mod:`.clone`: a fast structural copy of a sampled round.
+"""
 
-__all__ = ["ActionEstimate", "estimate_actions"]
+from xuezhan.search.estimate import ActionEstimate, Rollouts, estimate_actions
+
+__all__ = ["ActionEstimate", "Rollouts", "estimate_actions"]

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from xuezhan.strategies.base import Strategy
 from xuezhan.strategies.greedy import GreedyStrategy
 from xuezhan.strategies.random_bot import RandomStrategy
+from xuezhan.strategies.search import SearchStrategy
 from xuezhan.strategies.value import ValueStrategy
 
 #: Built-in strategies by name (the names tournament files use).
@@ -12,9 +13,10 @@ REGISTRY: dict[str, Callable[..., Strategy]] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
     "value": ValueStrategy,
+    "search": SearchStrategy,
 }
 
-__all__ = ["Strategy", "RandomStrategy", "GreedyStrategy", "ValueStrategy", "REGISTRY", "builtin"]
+__all__ = ["Strategy", "RandomStrategy", "GreedyStrategy", "ValueStrategy", "SearchStrategy", "REGISTRY", "builtin"]
 
 
 def builtin(name: str, seed: int | None = None, *, role: str = "strategy") -> Strategy:

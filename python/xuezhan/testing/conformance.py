@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xuezhan.engine import Round, first_dealer, hand_seed, run_round
-from xuezhan.engine.seat import time_limit
+from xuezhan.engine.seat import Sampler, time_limit, wants_sampler
 from xuezhan.rules import Rules, as_rules
 from xuezhan.strategies import builtin
 
@@ -106,11 +106,17 @@ class _Recorder:
         self._stderr_seen = 0  # bytes of the stderr file already quoted
         if hasattr(inner, "observe"):
             self.observe = inner.observe
+        # a built-in searching strategy gets its seat's sampler through the recorder, as it
+        # would in a tournament (nothing for a user's bot: wants_sampler says no)
+        self.uses_sampler = wants_sampler(inner)
 
     def reset(self, seat: int, rules: Rules) -> None:
         self.seat = seat
         self.rules = rules
         self.inner.reset(seat, rules)
+
+    def bind_sampler(self, sampler: Sampler) -> None:
+        self.inner.bind_sampler(sampler)
 
     def _note(self, kind: str, message: str) -> None:
         hand, seed, rules = self.where

@@ -1,0 +1,234 @@
+"""``search``: determinized rollouts through the engine at every decision that matters.
+
+At each decision it takes the candidate actions (:mod:`xuezhan.search.candidates`: the
+``value`` strategy's choice and the next-best discards, every kong and win, every claim answer,
+the exchange and void choices), draws ``rollouts`` rounds consistent with what its seat knows
+from the :class:`~xuezhan.engine.seat.Sampler` the seat loop gives it
+(:func:`~xuezhan.engine.determinize.determinize`), plays each candidate on a copy of each
+sample and the rest of the hand with the rollout ``policy`` for all four seats, and takes the
+candidate with the best mean result for itself (``value``'s choice on a tie). A decision with
+one candidate is not searched. See docs/search.md.
+
+Options (keyword-only; an unknown one is a ``TypeError`` naming it):
+
+- ``rollouts`` (default :data:`DEFAULT_ROLLOUTS`): samples per decision, each played once per
+  candidate. The default is sized so that a decision takes at most about 200 ms at the median
+  on one core (benchmarks/search.py), so the **default is deterministic**: the same seed
+  gives the same decisions, whatever the machine's speed, as long as the budget does not bind.
+- ``budget`` (seconds, default :data:`DEFAULT_BUDGET`): a hard cap per decision, far inside
+  the 10 s turn limit (R10.1) and the claim limit (R10.2). A new sample begins only while the
+  time used plus the slowest sample so far fits, so a decision ends within the budget plus
+  one sample (:data:`xuezhan.search.estimate.MARGIN_SAMPLES`). When the budget rather than
+  ``rollouts`` binds, decisions depend on timing; ``None``: no cap.
+- ``policy`` (default ``"greedy"``): the built-in strategy that plays every seat in rollouts.
+- ``width`` (default 4): discards searched at a turn.
+- ``z`` (default 2): standard errors by which an alternative must beat ``value``'s choice.
+- ``pick`` (default 12): each sample is the best of ``pick`` determinizations, the one whose
+  opponents are closest to ready (lowest total shanten). Uniform samples give the opponents
+  random hands, far weaker than the hands real players keep, so rollouts on them
+  underestimate the danger of a discard and overestimate what waiting earns (at the ready
+  check, R7.3, unready opponents pay); keeping the readiest of a few samples narrows that bias.
+- ``take_wins`` (default true): a legal win is taken without a search. With the same bias a
+  search would pass wins to wait for a self-draw or the ready check, and measured on the true
+  rounds such passes lost points.
+- ``clock``: the clock the budget is measured by (tests inject one).
+
+Without a sampler (a caller that plays it outside the engine's loops) it plays ``value``; when
+the sampler finds no consistent sample (:class:`~xuezhan.engine.determinize.DeterminizeError`,
+rare: a locked winner's hand in xueliu, R14) it decides on the samples it has, ``value``'s
+choice with none.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from time import perf_counter
+from typing import Any
+
+from xuezhan.engine.actions import HU, Action
+from xuezhan.engine.determinize import DeterminizeError
+from xuezhan.engine.observation import Observation
+from xuezhan.engine.round import Round
+from xuezhan.engine.seat import Sampler
+from xuezhan.search.candidates import candidates
+from xuezhan.search.estimate import Rollouts, play_sample
+from xuezhan.strategies.greedy import own_melds, shanten
+from xuezhan.strategies.value import ValueStrategy
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_ROLLOUTS", "SearchStrategy"]
+
+#: Samples per decision at most by default (sized to about 200 ms at the median, one core).
+DEFAULT_ROLLOUTS = 32
+#: Samples before an alternative may be dropped, and how often the check is made.
+MIN_SAMPLES = 8
+CHECK_EVERY = 4
+#: Seconds per decision at most by default (a safety cap: the rollout count binds first).
+DEFAULT_BUDGET = 1.0
+
+
+class SearchStrategy:
+    """Determinized rollouts at every decision that matters; see the module doc."""
+
+    name = "search"
+    #: The seat loop gives it a :class:`~xuezhan.engine.seat.Sampler` (``bind_sampler``).
+    uses_sampler = True
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rollouts: int = DEFAULT_ROLLOUTS,
+        budget: float | None = DEFAULT_BUDGET,
+        policy: str = "value",
+        width: int = 4,
+        z: float = 2.0,
+        pick: int = 12,
+        take_wins: bool = True,
+        clock: Callable[[], float] = perf_counter,
+    ) -> None:
+        if type(rollouts) is not int or rollouts < 1:
+            raise ValueError(f"rollouts: expected an integer of at least 1, got {rollouts!r}")
+        if budget is not None and (type(budget) not in (int, float) or not budget > 0):
+            raise ValueError(f"budget: expected a positive number of seconds or None, got {budget!r}")
+        if type(width) is not int or width < 1:
+            raise ValueError(f"width: expected an integer of at least 1, got {width!r}")
+        self.seed = seed
+        self.rollouts = rollouts
+        self.budget = None if budget is None else float(budget)
+        self.width = width
+        if type(z) not in (int, float) or not z >= 0:
+            raise ValueError(f"z: expected a number of standard errors (at least 0), got {z!r}")
+        self.z = float(z)
+        if type(pick) is not int or pick < 1:
+            raise ValueError(f"pick: expected an integer of at least 1, got {pick!r}")
+        self.pick = pick
+        if type(take_wins) is not bool:
+            raise ValueError(f"take_wins: expected true or false, got {take_wins!r}")
+        self.take_wins = take_wins
+        if not callable(clock):
+            raise ValueError(f"clock: expected a function returning seconds, got {clock!r}")
+        self.clock = clock
+        self._play = Rollouts(policy)  # an unknown policy fails here, naming it
+        self.policy = policy
+        self._rng = random.Random(0 if seed is None else seed)
+        self._base = ValueStrategy(seed)
+        self._sampler: Sampler | None = None
+        self.seat = 0
+        #: decisions searched, and those the budget cut short (for benchmarks)
+        self.searched = 0
+        self.cut = 0
+        #: searches stopped because no consistent sample was found (see determinize)
+        self.unsampled = 0
+
+    def reset(self, seat: int, rules: Any) -> None:
+        self.seat = seat
+        self._base.reset(seat, rules)
+        self._sampler = None  # bound again for each hand by the seat loop
+
+    def bind_sampler(self, sampler: Sampler) -> None:
+        """The seat loop's sampler of this hand (see :func:`xuezhan.engine.seat.bind_samplers`)."""
+        self._sampler = sampler
+
+    def act(self, obs: Observation) -> Action:
+        start = self.clock()
+        base = self._base.act(obs)  # also keeps its void suit up to date
+        sampler = self._sampler
+        if sampler is None:
+            return base
+        if self.take_wins and base.verb == HU:
+            return base  # see the module doc: a legal win is taken
+        cands = candidates(obs, base, self._base.void, self.width)
+        if len(cands) <= 1:
+            return base
+        self.searched += 1
+        return cands[self._race(sampler, cands, start)]
+
+    def _race(self, sampler: Sampler, cands: list[Action], start: float) -> int:
+        """The index of the action to play: each alternative is compared with ``cands[0]`` (the
+        base strategy's choice) on the same samples; one clearly worse (its mean difference plus
+        ``z`` standard errors at most 0, after :data:`MIN_SAMPLES` samples) is dropped, and the
+        sampling stops when none is left. The best alternative whose mean difference minus
+        ``z`` standard errors is above 0 is played, else the base choice."""
+        diffs: dict[int, _Diff] = {j: _Diff() for j in range(1, len(cands))}
+        budget, clock, rng, seat = self.budget, self.clock, self._rng, self.seat
+        slowest = 0.0
+        t = start
+        for i in range(self.rollouts):
+            if budget is not None and t - start + (slowest if i else 0.0) > budget:
+                self.cut += 1
+                break
+            alive = [0, *diffs]
+            try:
+                sample = self._draw(sampler, rng)
+            except DeterminizeError:  # rare (a locked winner's hand, R14): decide on what it has
+                self.unsampled += 1
+                break
+            vals = play_sample(sample, seat, [cands[j] for j in alive], self._play, rng.getrandbits(62))
+            for j, v in zip(alive[1:], vals[1:], strict=True):
+                diffs[j].add(v - vals[0])
+            if i + 1 >= MIN_SAMPLES and (i + 1) % CHECK_EVERY == 0:
+                for j in [j for j, d in diffs.items() if d.high(self.z) <= 0]:
+                    del diffs[j]
+                if not diffs:
+                    break
+            if budget is not None:
+                now = clock()
+                slowest = max(slowest, now - t)
+                t = now
+        best, gain = 0, 0.0
+        for j, d in diffs.items():
+            if d.low(self.z) > 0 and d.mean > gain:
+                best, gain = j, d.mean
+        return best
+
+    def _draw(self, sampler: Sampler, rng: random.Random) -> Round:
+        """One sample: the best of ``pick`` determinizations, the one whose opponents' hands are
+        closest to ready (the lowest sum of their shanten): real opponents keep the tiles that
+        help them, uniform samples do not (see the module doc)."""
+        best = sampler.sample(rng)
+        if self.pick == 1:
+            return best
+        score = self._readiness(best)
+        for _ in range(self.pick - 1):
+            d = sampler.sample(rng)
+            sc = self._readiness(d)
+            if sc < score:
+                best, score = d, sc
+        return best
+
+    def _readiness(self, d: Round) -> int:
+        total = 0
+        for s in range(4):
+            if s != self.seat:
+                o = d.observation(s)
+                if not o.won[s] and not o.escaped[s]:
+                    total += shanten(o.hand, own_melds(o), o.voids[s])
+        return total
+
+
+class _Diff:
+    """Running mean and variance of one alternative's paired differences (Welford)."""
+
+    __slots__ = ("m2", "mean", "n")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        d = x - self.mean
+        self.mean += d / self.n
+        self.m2 += d * (x - self.mean)
+
+    def _se(self) -> float:
+        return math.sqrt(self.m2 / (self.n - 1) / self.n) if self.n > 1 else math.inf
+
+    def low(self, z: float) -> float:
+        return self.mean - z * self._se()
+
+    def high(self, z: float) -> float:
+        return self.mean + z * self._se()
