@@ -115,7 +115,7 @@ def test_decisions_do_not_change_with_the_hidden_information():
         for rnd, seat in _positions(preset, 6, 7, seed=21):
             obs = Observation(rnd, seat)
             other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
-            rest = rnd.wall[rnd.wpos :]
+            rest = rnd.wall.left()
             if other is None or len(rest) < 2 or len(rnd.legal_actions(seat)) < 2:
                 continue
             twin = _hidden_twin(rnd)
@@ -125,11 +125,12 @@ def test_decisions_do_not_change_with_the_hidden_information():
                 continue
             twin.counts[other][k] -= 1
             twin.counts[other][rest[j]] += 1  # same suit: no void constraint broken (R11.2)
-            twin.wall[twin.wpos + j] = k
-            twin.wall[twin.wpos :] = reversed(twin.wall[twin.wpos :])
-            twin.mask = list(rnd.mask)
+            tiles, pos = twin.wall.tiles, twin.wall.pos
+            tiles[pos + j] = k
+            tiles[pos:] = reversed(tiles[pos:])
+            twin.seats.mask = list(rnd.seats.mask)
             if sum(twin.counts[other]) % 3 == 1:
-                twin._update_mask(other)  # its waits follow its (changed) tiles
+                twin.seats.update_mask(other)  # its waits follow its (changed) tiles
             assert Observation(twin, seat).to_dict() == obs.to_dict()
             picks, peeks = [], []
             for r in (rnd, twin):
@@ -304,7 +305,7 @@ def test_r12_invariants_hold_in_every_rollout(preset):
         before = copy.deepcopy(base)
         for a in cands:
             d = clone(base, (base.rules, base.core))
-            d.events = CheckedEvents(d, d.events)
+            d.ledger.events = CheckedEvents(d, d.ledger.events)
             d.apply(a)
             play.play(d, rolled)
             assert d.over

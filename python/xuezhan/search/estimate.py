@@ -30,7 +30,7 @@ from xuezhan.engine.actions import Action
 from xuezhan.engine.determinize import determinize
 from xuezhan.engine.round import Round
 from xuezhan.engine.seat import decide
-from xuezhan.engine.state import Phase
+from xuezhan.engine.turn import Phase
 from xuezhan.search.clone import clone
 
 __all__ = ["MARGIN_SAMPLES", "ActionEstimate", "Rollouts", "estimate_actions", "estimate_sampled", "play_sample"]
