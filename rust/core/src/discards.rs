@@ -393,6 +393,23 @@ struct CappedCache {
     exact_done: u32,
 }
 
+impl CappedCache {
+    /// The ranks of suit `u` whose draw can lower its distance at some lane of `f` (from
+    /// [`fill_low`], computed once per suit and hand).
+    #[inline(always)]
+    fn low_at(&mut self, c: &Counts, room: u32, u: usize, sd: &SuitDists, f: u32) -> u32 {
+        if self.low_done & (1 << u) == 0 {
+            fill_low(c, room, u, sd, &mut self.low[u]);
+            self.low_done |= 1 << u;
+        }
+        let mut m = 0u32;
+        for l in bits(f) {
+            m |= self.low[u][l] as u32;
+        }
+        m
+    }
+}
+
 impl<'a> Hand<'a> {
     #[inline(always)]
     fn new(
@@ -608,15 +625,7 @@ impl<'a> Hand<'a> {
         let own = self.dp[u];
         if u != k / 9 {
             // The hand's own configuration plus one tile of each rank.
-            if cc.low_done & (1 << u) == 0 {
-                fill_low(c, room, u, sd, &mut cc.low[u]);
-                cc.low_done |= 1 << u;
-            }
-            let mut m = 0u32;
-            for l in bits(f) {
-                m |= cc.low[u][l] as u32;
-            }
-            m &= ranks;
+            let mut m = cc.low_at(c, room, u, sd, f) & ranks;
             for r in bits(m) {
                 let tk = u * 9 + r;
                 if cc.exact_done & (1 << tk) == 0 {
@@ -640,15 +649,7 @@ impl<'a> Hand<'a> {
         // there is at least the hand's own suit plus that rank (removing a tile never
         // lowers a distance), so only the ranks of `low` can lower it.
         if self.suit_tiles[u] <= 13 && lanes::lt_bits(own, d13) & f == 0 {
-            if cc.low_done & (1 << u) == 0 {
-                fill_low(c, room, u, sd, &mut cc.low[u]);
-                cc.low_done |= 1 << u;
-            }
-            let mut lowish = 0u32;
-            for l in bits(f) {
-                lowish |= cc.low[u][l] as u32;
-            }
-            cand &= lowish;
+            cand &= cc.low_at(c, room, u, sd, f);
         }
         if cand != 0 {
             let (lo, hi) = minus_code(self.codes[u], r0);
