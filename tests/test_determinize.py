@@ -10,8 +10,10 @@ import pytest
 from _engine_helpers import CheckedEvents, LeaningBot, check_state
 
 from xuezhan.engine import Round, run_round
+from xuezhan.engine._core_adapter import shanten
 from xuezhan.engine.determinize import DeterminizeError, determinize
 from xuezhan.engine.match import first_dealer, hand_seed
+from xuezhan.engine.turn import Phase
 from xuezhan.strategies import GreedyStrategy
 
 PRESETS = ("leshan", "chengdu", "xueliu")
@@ -38,13 +40,14 @@ def _positions(preset: str, hands: int, every: int, seed: int = 3):
             step += 1
 
 
+@pytest.mark.parametrize("pick", [1, 6])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_a_sample_never_contradicts_the_seats_observation(preset):
+def test_a_sample_never_contradicts_the_seats_observation(preset, pick):
     rng = random.Random(11)
     checked = 0
     for rnd, seat in _positions(preset, 60, 7):
         want = _view(rnd, seat)
-        d = determinize(rnd, seat, rng)
+        d = determinize(rnd, seat, rng, pick=pick)
         assert _view(d, seat) == want
         d.check_invariants()  # R12.1 (the sampled tiles are the unseen ones), R12.2, R12.3
         assert [sum(c) for c in d.counts] == [sum(c) for c in rnd.counts]  # hand sizes are public
@@ -58,8 +61,9 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
     """Swap a tile between another seat's hand and the wall, or reorder the wall: what the seat
     cannot see changes, the sample (same generator) does not."""
     moved = 0
-    for rnd, seat in _positions(preset, 30, 11, seed=5):
-        a = determinize(rnd, seat, random.Random(7))
+    for n, (rnd, seat) in enumerate(_positions(preset, 30, 11, seed=5)):
+        pick = 1 + n % 3 * 3  # the readiest of 1, 4 or 7 samples: each ranked on sampled tiles only
+        a = determinize(rnd, seat, random.Random(7), pick=pick)
         other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
         rest = rnd.wall.left()
         if other is None or not rest:
@@ -77,7 +81,7 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
         tiles, pos = twin.wall.tiles, twin.wall.pos
         tiles[pos + j] = k
         tiles[pos:] = reversed(tiles[pos:])
-        b = determinize(twin, seat, random.Random(7))
+        b = determinize(twin, seat, random.Random(7), pick=pick)
         assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts]
         assert a.wall == b.wall
         moved += 1
@@ -114,6 +118,38 @@ def test_r12_invariants_hold_in_every_rollout_from_a_sample(preset):
         check_state(d)
         rolled += 1
     assert rolled > 100
+
+
+def _opponents_shanten(d: Round, seat: int) -> int:
+    return sum(
+        shanten(bytes(d.counts[s]), bytes(d.seats.mbytes[s]), d.void[s] if d.voids_known else -1)
+        for s in range(4)
+        if s != seat and not d.won[s] and not d.escaped[s]
+    )
+
+
+@pytest.mark.parametrize("preset", ["leshan", "chengdu"])
+def test_pick_keeps_the_readiest_sample_of_the_other_hands(preset):
+    """``pick=k`` ranks k samples of the other hands by their total shanten and keeps the
+    lowest: over hundreds of positions its opponents are much readier than a single sample's
+    drawn from the same generator state (the first of the k)."""
+    single = picked = positions = 0
+    for rnd, seat in _positions(preset, 12, 5, seed=21):
+        if rnd.phase in (Phase.EXCHANGE, Phase.VOID):
+            continue
+        single += _opponents_shanten(determinize(rnd, seat, random.Random(positions)), seat)
+        picked += _opponents_shanten(determinize(rnd, seat, random.Random(positions), pick=8), seat)
+        positions += 1
+    assert positions > 100
+    print(f"{positions} positions: total shanten {single / positions:.2f} -> {picked / positions:.2f}")
+    assert picked <= single - positions  # at least one step readier on average
+
+
+def test_pick_must_be_a_positive_integer():
+    rnd = Round.from_seed("leshan", 1, 0)
+    for bad in (0, -2, 1.5, True, "3"):
+        with pytest.raises(ValueError, match="pick: expected an integer of at least 1"):
+            determinize(rnd, 0, random.Random(0), pick=bad)
 
 
 def test_determinize_is_only_for_the_seat_to_decide():

@@ -152,7 +152,7 @@ class _Peek:
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
 
-    def sample(self, rng: random.Random) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
         return clone(self.rnd, (self.rnd.rules, self.rnd.core))
 
 
@@ -251,11 +251,11 @@ class _SlowSampler:
         self.clock = clock
         self.costs: list[float] = []
 
-    def sample(self, rng: random.Random) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
         cost = 0.03 if len(self.costs) % 5 == 4 else 0.01
         self.costs.append(cost)
         self.clock.now += cost
-        return self.inner.sample(rng)
+        return self.inner.sample(rng, pick=pick)
 
 
 @pytest.mark.parametrize("budget", [0.005, 0.05, 0.2])
@@ -383,7 +383,7 @@ def test_a_sampler_that_finds_no_sample_leaves_the_base_choice():
     from xuezhan.engine.determinize import DeterminizeError
 
     class Stuck:
-        def sample(self, rng: random.Random) -> Round:
+        def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
             raise DeterminizeError("no sample")
 
     rnd = Round.from_seed("leshan", 4, 0)

@@ -20,6 +20,7 @@ __all__ = [
     "fan",
     "waits",
     "is_win",
+    "shanten",
 ]
 
 # Win context flags: one definition, the core's (``_core.CONTEXT_FLAGS``, docs/internals.md).
@@ -36,3 +37,8 @@ wait_mask = _core.wait_mask  # (counts13: bytes, melds: bytes, void: int) -> int
 fan = _core.fan  # (counts14, melds, win_kind, ctx, core_rules, void) -> (raw, capped, points, items) | None
 waits = _core.waits  # (counts13, melds, core_rules, void) -> [(kind, fan, points)]
 is_win = _core.is_win  # (counts14, melds, void) -> bool
+
+
+def shanten(counts: bytes, melds: bytes, void: int) -> int:
+    """Sichuan shanten: the least of the standard and seven-pairs distances (``shanten_parts``)."""
+    return int(_core.shanten_parts(counts, melds, void)[0])

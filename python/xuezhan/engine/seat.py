@@ -194,11 +194,12 @@ class Sampler:
         self._round = rnd
         self._seat = seat
 
-    def sample(self, rng: random.Random) -> Round:
-        """A round consistent with the seat's observation of the true round, drawn from ``rng``."""
+    def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
+        """A round consistent with the seat's observation of the true round, drawn from ``rng``;
+        ``pick``: the readiest of that many samples of the other hands (see ``determinize``)."""
         from xuezhan.engine.determinize import determinize  # determinize builds on Round
 
-        return determinize(self._round, self._seat, rng)
+        return determinize(self._round, self._seat, rng, pick=pick)
 
 
 def bind_samplers(rnd: Round, strategies: Sequence[Any]) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xuezhan import _core
+from xuezhan.engine._core_adapter import shanten  # Sichuan shanten of counts, meld codes, void
 from xuezhan.engine.actions import (
     ANGANG,
     DISCARD,
@@ -43,13 +44,6 @@ from xuezhan.engine.observation import discard_mask_of
 from xuezhan.tiles import MeldType, meld_code, meld_kind
 
 __all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds"]
-
-_shanten_parts = _core.shanten_parts
-
-
-def shanten(counts: bytes, mbytes: bytes, void: int) -> int:
-    """Sichuan shanten (the ``total`` of ``_core.shanten_parts``: min of standard and seven pairs)."""
-    return _shanten_parts(counts, mbytes, void)[0]
 
 
 _greedy_discard = _core.greedy_discard

@@ -50,11 +50,9 @@ from typing import Any
 from xuezhan.engine.actions import HU, Action
 from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.observation import Observation
-from xuezhan.engine.round import Round
 from xuezhan.engine.seat import Sampler
 from xuezhan.search.candidates import candidates
 from xuezhan.search.estimate import Rollouts, play_sample
-from xuezhan.strategies.greedy import own_melds, shanten
 from xuezhan.strategies.value import ValueStrategy
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_ROLLOUTS", "SearchStrategy"]
@@ -161,7 +159,7 @@ class SearchStrategy:
                 break
             alive = [0, *diffs]
             try:
-                sample = self._draw(sampler, rng)
+                sample = sampler.sample(rng, pick=self.pick)
             except DeterminizeError:  # rare (a locked winner's hand, R14): decide on what it has
                 self.unsampled += 1
                 break
@@ -182,30 +180,6 @@ class SearchStrategy:
             if d.low(self.z) > 0 and d.mean > gain:
                 best, gain = j, d.mean
         return best
-
-    def _draw(self, sampler: Sampler, rng: random.Random) -> Round:
-        """One sample: the best of ``pick`` determinizations, the one whose opponents' hands are
-        closest to ready (the lowest sum of their shanten): real opponents keep the tiles that
-        help them, uniform samples do not (see the module doc)."""
-        best = sampler.sample(rng)
-        if self.pick == 1:
-            return best
-        score = self._readiness(best)
-        for _ in range(self.pick - 1):
-            d = sampler.sample(rng)
-            sc = self._readiness(d)
-            if sc < score:
-                best, score = d, sc
-        return best
-
-    def _readiness(self, d: Round) -> int:
-        total = 0
-        for s in range(4):
-            if s != self.seat:
-                o = d.observation(s)
-                if not o.won[s] and not o.escaped[s]:
-                    total += shanten(o.hand, own_melds(o), o.voids[s])
-        return total
 
 
 class _Diff:
