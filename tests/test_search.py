@@ -5,6 +5,7 @@ its time budget, conformant, and rollouts that keep the R12 invariants."""
 from __future__ import annotations
 
 import copy
+import math
 import random
 
 import pytest
@@ -184,6 +185,23 @@ def test_search_differs_from_value_somewhere():
     assert s.searched > 20 and seen["differ"] > 0
 
 
+def test_futility_drops_an_alternative_that_cannot_pass_by_the_last_sample():
+    from xuezhan.strategies.search import _Diff
+
+    even = _Diff()
+    for x in [3, -3] * 4:  # 8 samples, mean 0, spread 3: to pass it needs 2 SE of 32 samples
+        even.add(x)
+    assert even.futile(2.0, 32) and even.high(2.0) > 0  # the worse-than-base rule keeps it
+    assert not even.futile(0.0, 32)  # at z 0 a mean above 0 is enough, and 1 SE may reach it
+    ahead = _Diff()
+    for x in [4, 2] * 4:
+        ahead.add(x)
+    assert not ahead.futile(2.0, 32)
+    one = _Diff()
+    one.add(-5)
+    assert not one.futile(2.0, 32)  # no spread yet: nothing is judged on one sample
+
+
 def test_a_forced_decision_is_not_searched():
     rnd = Round.from_seed("leshan", 4, 0)
     s = _search()
@@ -259,10 +277,12 @@ class _SlowSampler:
 
 
 @pytest.mark.parametrize("budget", [0.005, 0.05, 0.2])
-def test_a_decision_never_exceeds_its_budget_by_more_than_one_sample(budget):
+def test_a_decision_never_exceeds_its_budget_by_more_than_one_sample(budget, monkeypatch):
     rnd = Round.from_seed("leshan", 7, 0)
     clock = _FakeClock()
-    # z: nothing dropped; pick 1: one sample is one draw of the sampler (the unit of the margin)
+    # z and no futility: nothing dropped, so the budget is what ends the sampling; pick 1: one
+    # sample is one draw of the sampler (the unit of the margin)
+    monkeypatch.setattr("xuezhan.strategies.search.FUTILITY_Z", math.inf)
     s = SearchStrategy(seed=1, rollouts=1000, budget=budget, clock=clock, z=100.0, pick=1)
     s.reset(0, rnd.rules)
     slow = _SlowSampler(rnd, 0, clock)

@@ -62,6 +62,13 @@ DEFAULT_ROLLOUTS = 32
 #: Samples before an alternative may be dropped, and how often the check is made.
 MIN_SAMPLES = 8
 CHECK_EVERY = 4
+#: Futility: an alternative is dropped once its mean difference plus this many standard errors
+#: falls short of what it must reach by the last sample to be played (``z`` standard errors of
+#: ``rollouts`` samples). Most alternatives are no better than the base choice; without this
+#: they cost every sample (measured: a searched decision costs about half as much with it). The
+#: price: an alternative that would pass nine times in ten at 32 samples is dropped at the
+#: first check about one time in twenty.
+FUTILITY_Z = 1.0
 #: Seconds per decision at most by default (a safety cap: the rollout count binds first).
 DEFAULT_BUDGET = 1.0
 
@@ -146,9 +153,10 @@ class SearchStrategy:
     def _race(self, sampler: Sampler, cands: list[Action], start: float) -> int:
         """The index of the action to play: each alternative is compared with ``cands[0]`` (the
         base strategy's choice) on the same samples; one clearly worse (its mean difference plus
-        ``z`` standard errors at most 0, after :data:`MIN_SAMPLES` samples) is dropped, and the
-        sampling stops when none is left. The best alternative whose mean difference minus
-        ``z`` standard errors is above 0 is played, else the base choice."""
+        ``z`` standard errors at most 0, after :data:`MIN_SAMPLES` samples) or that cannot
+        plausibly pass by the last sample (:data:`FUTILITY_Z`) is dropped, and the sampling stops
+        when none is left. The best alternative whose mean difference minus ``z`` standard errors
+        is above 0 is played, else the base choice."""
         diffs: dict[int, _Diff] = {j: _Diff() for j in range(1, len(cands))}
         budget, clock, rng, seat = self.budget, self.clock, self._rng, self.seat
         slowest = 0.0
@@ -167,7 +175,7 @@ class SearchStrategy:
             for j, v in zip(alive[1:], vals[1:], strict=True):
                 diffs[j].add(v - vals[0])
             if i + 1 >= MIN_SAMPLES and (i + 1) % CHECK_EVERY == 0:
-                for j in [j for j, d in diffs.items() if d.high(self.z) <= 0]:
+                for j in [j for j, d in diffs.items() if d.high(self.z) <= 0 or d.futile(self.z, self.rollouts)]:
                     del diffs[j]
                 if not diffs:
                     break
@@ -206,3 +214,11 @@ class _Diff:
 
     def high(self, z: float) -> float:
         return self.mean + z * self._se()
+
+    def futile(self, z: float, last: int) -> bool:
+        """True when the mean plus :data:`FUTILITY_Z` standard errors is below the mean the
+        difference must show at ``last`` samples to pass ``z`` (at the spread seen so far)."""
+        if self.n < 2:
+            return False
+        sd = math.sqrt(self.m2 / (self.n - 1))
+        return self.mean + FUTILITY_Z * sd / math.sqrt(self.n) <= z * sd / math.sqrt(last)
