@@ -16,7 +16,13 @@ exchange and void choices, its own pass-win lock), and samples for the rest:
   * the seat that received this seat's three exchanged tiles (R11.1) still holds those it has
     not discarded or melded since;
   * a winner that stays in the hand (R14) holds a locked hand that waits on every tile it has
-    won (sampled as a complete hand around its first winning tile, then checked);
+    won (found by a depth-first search over a pair and sets around one of its winning tiles,
+    then checked; several winners are dealt together, each given its next hand when it leaves
+    the others none);
+
+  The draw is uniform seat by seat; when two seats barred from different suits would be
+  stranded by it, they are dealt tile by tile among the suits that keep a deal possible (so
+  such samples are consistent, not exactly uniform).
 
 - during the exchange, the direction (not shown before the tiles pass) and the choices of the
   seats that chose before; during the void declaration, the hidden choices already made (each
@@ -36,7 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine.events import Discard, Voids
@@ -54,7 +60,8 @@ _TRIES = 400
 
 
 class DeterminizeError(RuntimeError):
-    """No consistent sample was found (only for a winner's locked hand, R14, after many tries)."""
+    """No consistent sample was found: only possible when the bounded search for locked
+    winners' hands (R14) runs out of steps, which the tests' positions never make it do."""
 
 
 def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1) -> Round:
@@ -62,10 +69,11 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1) -> 
     ready to be played on from ``seat``'s pending decision.
 
     ``pick`` above 1 draws that many samples of the other seats' concealed tiles (each as
-    above) and keeps the one whose opponents are closest to ready (the lowest sum of their
-    shanten; won and escaped seats not counted), then builds one round from it: a bias towards
-    the hands real players keep, cheaper than building ``pick`` rounds. The constraints are
-    worked out once for all of them.
+    above; the hands that must win, R14, are drawn once and the others dealt ``pick`` times
+    around them) and keeps the one whose opponents are closest to ready (the lowest sum of
+    their shanten; won and escaped seats not counted), then builds one round from it: a bias
+    towards the hands real players keep, cheaper than building ``pick`` rounds. The
+    constraints are worked out once for all of them.
 
     >>> from xuezhan.engine import Round
     >>> r = Round.from_seed("leshan", 5, dealer=0)
@@ -81,14 +89,7 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1) -> 
     need, banned = _constraints(rnd, seat)
     if type(pick) is not int or pick < 1:
         raise ValueError(f"pick: expected an integer of at least 1, got {pick!r}")
-    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng)
-    if pick > 1:
-        score = _readiness(rnd.seats, hands)
-        for _ in range(pick - 1):
-            other = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng)
-            sc = _readiness(rnd.seats, other)
-            if sc < score:
-                hands, score = other, sc
+    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng, pick)
     rest = bytearray(pool)
     for s in hidden:
         for k in range(27):
@@ -169,11 +170,13 @@ def _sample_hands(
     need: dict[int, bytearray],
     banned: dict[int, int],
     rng: random.Random,
+    pick: int,
 ) -> dict[int, bytearray]:
     """The other seats' concealed tiles: each seat's required tiles reserved first, then the
     hands that must win, then the seats barred from a suit, then the rest, from what is left.
-    The seats compete for the unseen tiles, so a deal that gets stuck is tried again (the real
-    hands prove that one exists)."""
+    The seats compete for the unseen tiles, so winners' hands that leave the rest no deal are
+    drawn again (the real hands prove that one exists). ``pick`` deals of the rest are drawn
+    around the same winners' hands (whose shanten is not counted) and the readiest kept."""
     # hands that must win: a locked winner's on every tile it won (R14); a seat that declared a
     # win on the tile being claimed, on that tile (its claim is public)
     must_win: dict[int, list[int]] = {}
@@ -190,14 +193,28 @@ def _sample_hands(
         reserved = {s: bytearray(need.get(s, bytes(27))) for s in rest}
         for h in reserved.values():
             _take(left, h)
-        won = _winning_hands(seats, must_win, left, sizes, need, rng) if must_win else {}
-        if won is None:
-            continue
-        for h in won.values():
-            _take(left, h)
-        dealt = _deal_rest(rest, reserved, left, sizes, banned, rng)
-        if dealt is not None:
-            return {**won, **dealt}
+        demands = [(sizes[s] - sum(reserved[s]), banned.get(s, -1)) for s in rest]
+        if must_win:
+            won = _winning_hands(seats, must_win, left, sizes, need, rng, demands)
+            if won is None:
+                continue
+            for h in won.values():
+                _take(left, h)
+        else:
+            won = {}
+        best: tuple[int, dict[int, bytearray]] | None = None
+        for _ in range(pick):
+            dealt = _deal_rest(rest, reserved, left, sizes, banned, rng)
+            if dealt is None:  # no deal exists around these winners' hands
+                break
+            hands = {**won, **dealt}
+            if pick == 1:
+                return hands
+            score = _readiness(seats, hands)
+            if best is None or score < best[0]:
+                best = (score, hands)
+        if best is not None:
+            return best[1]
     raise DeterminizeError(f"no sample of the other seats' tiles within their constraints in {_TRIES // 10} tries")
 
 
@@ -209,20 +226,93 @@ def _deal_rest(
     banned: dict[int, int],
     rng: random.Random,
 ) -> dict[int, bytearray] | None:
+    """The seats without a winning hand to keep: their reserved tiles and the rest drawn from
+    ``left``, the seats barred from a suit first. Each seat's draw is uniform; when that leaves
+    too few tiles of the suits a later seat may hold (two seats barred from different suits
+    competing for the third), the deal is made again tile by tile, never taking a tile that
+    leaves the other seats' needs unmet (:func:`_fits`); None only when no deal exists."""
+    order = sorted(rest, key=lambda s: (s not in banned, rng.random()))
     left = bytearray(left)
     out: dict[int, bytearray] = {}
-    for s in sorted(rest, key=lambda s: (s not in banned, rng.random())):
+    for s in order:
         h = bytearray(reserved[s])
         ban = banned.get(s, -1)
         allowed = b"".join(_ONE[k] * left[k] for k in range(27) if k // 9 != ban)  # the tiles, in kind order
         extra = sizes[s] - sum(h)
         if extra > len(allowed):
-            return None
+            return _deal_tile_by_tile(order, reserved, left, out, sizes, banned, rng)
         for k in rng.sample(allowed, extra):
             h[k] += 1
             left[k] -= 1
         out[s] = h
     return out
+
+
+def _deal_tile_by_tile(
+    order: list[int],
+    reserved: dict[int, bytearray],
+    left: bytearray,
+    dealt: dict[int, bytearray],
+    sizes: dict[int, int],
+    banned: dict[int, int],
+    rng: random.Random,
+) -> dict[int, bytearray] | None:
+    """The uniform deal got stuck: put the tiles of the seats dealt so far back and deal every
+    seat again, one tile at a time, uniformly among the tiles whose suit keeps a deal possible
+    for all the seats (Hall's condition on the suits, :func:`_fits`)."""
+    left = bytearray(left)
+    for s, h in dealt.items():  # their reserved tiles were never in ``left``
+        for k in range(27):
+            left[k] += h[k] - reserved[s][k]
+    out = {s: bytearray(reserved[s]) for s in order}
+    owed = {s: sizes[s] - sum(out[s]) for s in order}
+    demands = [(owed[s], banned.get(s, -1)) for s in order]
+    supply = [sum(left[u * 9 : u * 9 + 9]) for u in range(3)]
+    if not _fits(supply, demands):
+        return None
+    for i, s in enumerate(order):
+        ban = banned.get(s, -1)
+        while owed[s]:
+            owed[s] -= 1
+            later = [(owed[t], banned.get(t, -1)) for t in order[i:]]
+            suits = []
+            for u in range(3):
+                if u != ban and supply[u]:
+                    supply[u] -= 1
+                    if _fits(supply, later):
+                        suits.append(u)
+                    supply[u] += 1
+            tiles = b"".join(_ONE[k] * left[k] for k in range(27) if k // 9 in suits)
+            k = tiles[rng.randrange(len(tiles))]  # a suit always fits: the deal was possible
+            out[s][k] += 1
+            left[k] -= 1
+            supply[k // 9] -= 1
+    return out
+
+
+def _fits(supply: Sequence[int], demands: Sequence[tuple[int, int]]) -> bool:
+    """Whether seats needing ``demands`` (tiles, barred suit or -1) can all be dealt from
+    ``supply`` (tiles per suit): Hall's condition, for every group of seats the tiles of the
+    suits one of them may hold are at least what the group needs (a transportation problem,
+    so the condition is also sufficient)."""
+    n = len(demands)
+    for group in range(1, 1 << n):
+        need = usable = 0
+        allowed = [False, False, False]
+        for i, (count, ban) in enumerate(demands):
+            if group >> i & 1:
+                if count < 0:
+                    return False
+                need += count
+                for u in range(3):
+                    if u != ban:
+                        allowed[u] = True
+        for u in range(3):
+            if allowed[u]:
+                usable += supply[u]
+        if need > usable:
+            return False
+    return True
 
 
 _ONE = [bytes([k]) for k in range(27)]
@@ -240,48 +330,66 @@ def _winning_hands(
     sizes: dict[int, int],
     need: dict[int, bytearray],
     rng: random.Random,
+    demands: list[tuple[int, int]],
 ) -> dict[int, bytearray] | None:
-    left = bytearray(left)
-    out = {}
-    for s in sorted(must_win, key=lambda _: rng.random()):
-        h = _winning_hand(seats, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng)
-        if h is None:
-            return None
-        out[s] = h
-        _take(left, h)
-    return out
+    """Hands for the seats that must win, each from what the ones before it left, such that
+    the other seats (``demands``: tiles each needs, barred suit) can still be dealt. Several
+    winners compete for the same tiles, so a winner whose hand leaves the next one none (or the
+    others too few) is given its next hand, depth first, within one shared budget of steps."""
+    order = sorted(must_win, key=lambda _: rng.random())
+    budget = [_STEPS * len(order)]
+    out: dict[int, bytearray] = {}
+
+    def place(i: int, left: bytearray) -> bool:
+        if i == len(order):
+            return _fits([sum(left[u * 9 : u * 9 + 9]) for u in range(3)], demands)
+        s = order[i]
+        for h in _winning_hand(seats, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng, budget):
+            after = bytearray(left)
+            _take(after, h)
+            out[s] = h
+            if place(i + 1, after):
+                return True
+            if budget[0] <= 0:
+                return False
+        return False
+
+    return out if place(0, bytearray(left)) else None
 
 
 def _winning_hand(
-    seats: Seats, s: int, wins: list[int], left: bytearray, size: int, need: Sequence[int], rng: random.Random
-) -> bytearray | None:
-    """A hand of ``size`` tiles for seat ``s`` that waits on every tile of ``wins`` (a locked
-    winner's, R14, or a declared win's) and holds ``need``, from the tiles in ``left``: one
+    seats: Seats,
+    s: int,
+    wins: list[int],
+    left: bytearray,
+    size: int,
+    need: Sequence[int],
+    rng: random.Random,
+    budget: list[int],
+) -> Iterator[bytearray]:
+    """Hands of ``size`` tiles for seat ``s`` that wait on every tile of ``wins`` (a locked
+    winner's, R14, or a declared win's) and hold ``need``, from the tiles in ``left``: one
     winning tile with the hand makes a pair and sets of at most two suits, none of them its void
-    suit. A depth-first search over the blocks, in random order, with a bounded number of steps;
-    None if none was found."""
+    suit. A depth-first search over the blocks, in random order, spending the shared ``budget``
+    of steps; it yields each hand it finds."""
     melds = bytes(seats.melds[s])
     void = seats.void[s]
     sets = (size - 1) // 3
     used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins}
     suit_sets = [set(c) for c in ((0, 1), (0, 2), (1, 2)) if used <= set(c) and void not in c]
     rng.shuffle(suit_sets)
-    budget = [_STEPS]
     for suits in suit_sets:
         for w in rng.sample(sorted(set(wins)), len(set(wins))):
             avail = bytearray(left)
             avail[w] += 1  # one copy of the winning tile is not among the unseen
             kinds = [k for k in range(27) if k // 9 in suits]
             search = _BlockSearch(avail, kinds, rng, budget, w, wins, need, melds, void)
-            found = search.run(bytearray(27), sets, -1, True)
-            if found is not None:
-                return found
+            yield from search.run(bytearray(27), sets, -1, True)
             if budget[0] <= 0:
-                return None
-    return None
+                return
 
 
-#: Steps of the search for one winner's hand.
+#: Steps of the search for one winner's hand (shared by all the winners to be dealt).
 _STEPS = 4000
 
 
@@ -298,13 +406,20 @@ class _BlockSearch:
     need: Sequence[int]
     melds: bytes
     void: int
+    needed: list[int] = dataclasses.field(init=False)
 
-    def run(self, h: bytearray, sets: int, last: int, pair: bool) -> bytearray | None:
+    def __post_init__(self) -> None:
+        self.needed = [k for k in range(27) if self.need[k]]  # kinds it must hold
+
+    def run(self, h: bytearray, sets: int, last: int, pair: bool) -> Iterator[bytearray]:
         self.budget[0] -= 1
         if self.budget[0] <= 0:
-            return None
+            return
         if not pair and sets == 0:
-            return self._check(h)
+            found = self._check(h)
+            if found is not None:
+                yield found
+            return
         avail = self.avail
         options: list[tuple[int, ...]] = []
         if pair:
@@ -321,20 +436,20 @@ class _BlockSearch:
                 avail[t] -= 1
                 h[t] += 1
             key = last if pair else 2 * block[0] + (block[1] != block[0])
-            found = self.run(h, sets - (not pair), key, False)
+            yield from self.run(h, sets - (not pair), key, False)
             for t in block:
                 avail[t] += 1
                 h[t] -= 1
-            if found is not None or self.budget[0] <= 0:
-                return found
-        return None
+            if self.budget[0] <= 0:
+                return
 
     def _check(self, h: bytearray) -> bytearray | None:
         if not h[self.w]:
             return None
         h13 = bytearray(h)
         h13[self.w] -= 1
-        if any(h13[k] < self.need[k] for k in range(27)):
+        need = self.need
+        if any(h13[k] < need[k] for k in self.needed):
             return None
         mask = core.wait_mask(bytes(h13), self.melds, self.void)
         return h13 if all(mask >> x & 1 for x in self.wins) else None

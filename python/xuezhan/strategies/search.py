@@ -34,9 +34,9 @@ Options (keyword-only; an unknown one is a ``TypeError`` naming it):
 - ``clock``: the clock the budget is measured by (tests inject one).
 
 Without a sampler (a caller that plays it outside the engine's loops) it plays ``value``; when
-the sampler finds no consistent sample (:class:`~xuezhan.engine.determinize.DeterminizeError`,
-rare: a locked winner's hand in xueliu, R14) it decides on the samples it has, ``value``'s
-choice with none.
+the sampler finds no consistent sample (:class:`~xuezhan.engine.determinize.DeterminizeError`:
+its search for locked winners' hands, xueliu R14, is bounded; not seen on the tests'
+positions) it decides on the samples it has, ``value``'s choice with none.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ class SearchStrategy:
             alive = [0, *diffs]
             try:
                 sample = sampler.sample(rng, pick=self.pick)
-            except DeterminizeError:  # rare (a locked winner's hand, R14): decide on what it has
+            except DeterminizeError:  # the bounded search for locked hands (R14) gave up: use what it has
                 self.unsampled += 1
                 break
             vals = play_sample(sample, seat, [cands[j] for j in alive], self._play, rng.getrandbits(62))
