@@ -358,7 +358,7 @@ def create_app(
         client = Client(ws.client.host if ws.client else "", lim.send_queue)
         closing = asyncio.Event()
         client.on_drop = lambda why: closing.set()
-        client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names).model_dump_json())
+        client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names, bot_labels=room.bots.labels).model_dump_json())
         table.join(client)
         writer = asyncio.create_task(_writer(ws, client, table))
         reader = asyncio.create_task(_reader(ws, client, table, room))
@@ -469,7 +469,12 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
             token = table.sit(client, m.seat, m.name, player)
             client.send(
                 P.WelcomeMsg(
-                    table=table.id, seat=m.seat, token=token, host=client.host, bots=room.bots.names
+                    table=table.id,
+                    seat=m.seat,
+                    token=token,
+                    host=client.host,
+                    bots=room.bots.names,
+                    bot_labels=room.bots.labels,
                 ).model_dump_json()
             )
             table.touch(table=True)
@@ -477,7 +482,12 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
             seat = table.resume(client, m.token)
             client.send(
                 P.WelcomeMsg(
-                    table=table.id, seat=seat, token=m.token, host=client.host, bots=room.bots.names
+                    table=table.id,
+                    seat=seat,
+                    token=m.token,
+                    host=client.host,
+                    bots=room.bots.names,
+                    bot_labels=room.bots.labels,
                 ).model_dump_json()
             )
             table.touch(table=True)
@@ -485,7 +495,11 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
             table.claim_host(client, m.token)
             client.send(
                 P.WelcomeMsg(
-                    table=table.id, seat=table.holds(client), host=True, bots=room.bots.names
+                    table=table.id,
+                    seat=table.holds(client),
+                    host=True,
+                    bots=room.bots.names,
+                    bot_labels=room.bots.labels,
                 ).model_dump_json()
             )
         elif isinstance(m, P.BotMsg):
