@@ -122,6 +122,7 @@ def test_search_seats_zero_hides_search_from_every_list():
     room = Room(BotCatalog(search_seats=0), pace=NOW)
     with TestClient(create_app(room)) as client:
         assert "search" not in client.get("/api/bots").json()
+        assert [b["name"] for b in client.get("/api/bots?labels=1").json()] == ["random", "greedy", "value"]
         r = client.post("/api/tables", json={"hands": 1, "bots": ["search", None, None, None]})
         assert r.status_code == 400 and "unknown bot 'search'" in r.json()["error"]
         t = client.post("/api/tables", json={"hands": 1}).json()
@@ -131,7 +132,9 @@ def test_search_seats_zero_hides_search_from_every_list():
             assert "search" not in welcome["bot_labels"]
     default = Room(pace=NOW)
     with TestClient(create_app(default)) as client:
-        assert "search" in client.get("/api/bots").json()
+        assert client.get("/api/bots").json() == ["random", "greedy", "value", "search"]
+        labelled = {b["name"]: b["label"] for b in client.get("/api/bots?labels=1").json()}
+        assert list(labelled) == ["random", "greedy", "value", "search"] and "strongest" in labelled["search"]
         t = client.post("/api/tables", json={"hands": 1}).json()
         with client.websocket_connect(f"/ws/{t['id']}") as ws:
             welcome = ws.receive_json()

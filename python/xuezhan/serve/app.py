@@ -206,6 +206,11 @@ def create_app(
         return JSONResponse({**table.table_msg().model_dump(), "host_token": table.host_token}, status_code=201)
 
     async def list_bots(request: Request) -> Response:
+        # the names (what a table's ``bot`` message and ``POST /api/tables`` take); with
+        # ?labels=1 each with its label, for a page to show what it is
+        if request.query_params.get("labels") in ("1", "true"):
+            labels = room.bots.labels
+            return JSONResponse([{"name": n, "label": labels[n]} for n in room.bots.names])
         return JSONResponse(room.bots.names)
 
     async def list_logs(request: Request) -> Response:
