@@ -44,6 +44,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
@@ -51,7 +52,7 @@ from typing import Any
 from xuezhan.engine import Round, act, log_lines, parse_action, public_view
 from xuezhan.engine.actions import DISCARD, ESCAPE, Action, ActionError
 from xuezhan.engine.match import first_dealer
-from xuezhan.engine.seat import Delivery, Ruling, apply, bind_samplers, crashed, rule, time_limit
+from xuezhan.engine.seat import Delivery, Ruling, apply, bind_samplers, crashed, rule, time_limit, wants_sampler
 from xuezhan.rules import PRESETS, Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
 from xuezhan.serve.deals import commitment, new_seed
@@ -255,6 +256,8 @@ class Table:
     #: The searching seats of the whole server, this table's included (the room's count); None:
     #: a table on its own, whose count is its own.
     server_searching: Callable[[], int] | None = None
+    #: The threads searching bots think in (the room's; None: the shared pool, as other bots).
+    search_pool: Executor | None = None
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(4)]
@@ -829,7 +832,12 @@ class Table:
         obs = rnd.observation(seat)
         t0 = perf_counter()
         try:
-            action = await asyncio.to_thread(bot.act, obs)
+            if self.search_pool is not None and wants_sampler(bot):
+                # searches think in threads of their own (as many as the server's search seats),
+                # so the shared pool stays free for the other bots and the ledger
+                action = await asyncio.get_running_loop().run_in_executor(self.search_pool, bot.act, obs)
+            else:
+                action = await asyncio.to_thread(bot.act, obs)
         except Exception as exc:  # noqa: BLE001 - any crash of a bot is its escape
             return crashed(seat, exc)
         return rule(rnd, seat, action, perf_counter() - t0, self.timeouts, limit)
@@ -906,6 +914,10 @@ class Room:
         self.seeds = seeds or new_seed
         self.rules_overrides = dict(rules_overrides or {})
         self.tables: dict[str, Table] = {}
+        #: One thread per searching seat the server allows: a search never waits for a thread,
+        #: and never holds one the other bots or the ledger need (None: no searching bots).
+        n = self.bots.search_seats
+        self._search_pool = ThreadPoolExecutor(n, thread_name_prefix="search") if n else None
         self._n = 0
         self._sweeper: asyncio.Task | None = None
 
@@ -947,6 +959,7 @@ class Room:
             seeds=self.seeds,
             owner=owner,
             server_searching=self.searching_seats,
+            search_pool=self._search_pool,
         )
         self.tables[tid] = table  # first: its own searching seats count as they are taken
         try:
