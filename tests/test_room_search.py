@@ -190,6 +190,7 @@ def test_a_search_bot_gets_a_fresh_sampler_each_hand_and_a_file_strategy_none(tm
         bot.bind_sampler = spy  # before the first hand: the table task has not run yet
         t.seats[1].strategy = Recording(seed=1, rollouts=1)
         await _until(lambda: t.status == "over", "the match is over")
+        assert t.hand_no == 2  # both hands played (the table did not stop)
         await room.close()
 
     _run(play)

@@ -29,8 +29,11 @@ its seat for each hand, after its ``reset``, as in every loop that plays hands
 the server: nothing a connection receives changes. Searching seats are a server-wide resource:
 at most ``BotCatalog.search_seats`` at once over all tables (``xuezhan serve --search-seats``);
 one more is refused with a message naming the cap. A seat's slot is free again when its bot is
-replaced or removed, when its table closes, and when its match is over (searching bots leave
-their seats then, so a finished table cannot hold them).
+replaced or removed, when its table closes or stops, and when the table does not play: a
+searching bot leaves its seat after waiting ``start_timeout`` for a hand, and at once when its
+match is over and no person sits at the table (nobody could start another), so a table that
+does not play cannot hold searching seats. Searches think in the room's own threads, one per
+search seat.
 
 Everything a connection receives is built in :meth:`Table.state_for` from
 ``Round.observation(seat)`` and ``public_view(event, seat)`` for the one seat it sees.
@@ -319,8 +322,8 @@ class Table:
         return sum(1 for s in self.seats if s.kind == "bot" and self.bots.searches(s.name))
 
     def _free_searching(self) -> None:
-        """The searching bots leave their seats (the match is over, or the table stopped): their
-        slots go back to the server."""
+        """The searching bots leave their seats (the match is over and nobody sits at the table,
+        or the table stopped): their slots go back to the server."""
         freed = False
         for s in self.seats:
             if s.kind == "bot" and self.bots.searches(s.name):
