@@ -45,10 +45,10 @@ STAND_IN = "greedy"
 #: The built-in bots a room offers, with the label a person chooses by (``search`` only while
 #: ``search_seats`` is above 0).
 BUILT_IN: dict[str, str] = {
-    "random": "random: any legal move (the weakest)",
-    "greedy": "greedy: keeps the tiles closest to a ready hand",
-    "value": "value: greedy, weighing what a win is worth and what it risks",
-    "search": "search: plays each choice forward on sampled hands (the strongest; slower)",
+    "random": "random · any legal move",
+    "greedy": "greedy · nearest to ready",
+    "value": "value · weighs points and risk",
+    "search": "search · the strongest, slower",
 }
 
 #: Searching seats the whole server holds at once unless ``xuezhan serve --search-seats`` says.
@@ -84,8 +84,8 @@ class BotCatalog:
                     "off (search seats 0): remove the entry or allow search seats"
                 )
             self._specs[spec.name] = spec
-            self._labels[spec.name] = f"{spec.name}: from the server's bot file" + (
-                " (searches; slower)" if _searching(spec) else ""
+            self._labels[spec.name] = f"{spec.name} · " + (
+                "searches, slower" if _searching(spec) else "the server's bot"
             )
         self._factories: dict[str, Callable[..., Any]] = {}
 
