@@ -142,6 +142,24 @@ def test_spectator_sees_one_players_view(base, browser):
     player.close()
 
 
+def test_search_is_offered_by_its_label_in_the_lobby_and_at_the_table(base, browser):
+    """The lobby's seat choices and the table's bot choices show each bot by its label (what it
+    is), ``search`` among them; choosing it seats the bot named ``search``."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "/")
+    page.wait_for_selector("select[name=seat1] option[value=search]", state="attached")
+    assert "strongest" in page.inner_text("select[name=seat1] option[value=search]")
+    page.click("#create button.big")  # four seats for people: the bots are chosen on the table page
+    page.wait_for_url("**/table/**")
+    choice = ".slot[data-slot='1'] select.bot"
+    page.wait_for_selector(f"{choice} option[value=search]", state="attached")
+    assert "strongest" in page.inner_text(f"{choice} option[value=search]")
+    page.select_option(choice, "search")
+    page.click("button[data-bot='1']")
+    page.wait_for_function("document.querySelector(\".slot[data-slot='1']\").textContent.includes('search (bot)')")
+    page.close()
+
+
 def test_a_setting_survives_a_reload_and_the_page_fits_a_phone(base, browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     page = ctx.new_page()

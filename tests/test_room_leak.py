@@ -79,8 +79,17 @@ def _check_message(m, sees: int, role: str) -> None:
         assert m.reveal == [], "a hand revealed before the hand is over"
 
 
-@pytest.mark.parametrize("preset, hands", [("leshan", 2), ("chengdu", 1), ("xueliu", 1)])
-def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
+@pytest.mark.parametrize(
+    "preset, hands, bots",
+    [
+        ("leshan", 2, ["greedy", "value", "random"]),
+        ("chengdu", 1, ["greedy", "value", "random"]),
+        ("xueliu", 1, ["greedy", "value", "random"]),
+        # searching bots hold a sampler of the true round (server-side): nothing more goes out
+        ("chengdu", 1, ["search", "value", "search"]),
+    ],
+)
+def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands, bots):
     room = fast_room(turn_timeout=0.25, claim_timeout=0.2)
     with TestClient(create_app(room)) as client, contextlib.ExitStack() as stack:
         t = client.post(
@@ -88,7 +97,7 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
             json={
                 "hands": hands,
                 "preset": preset,
-                "bots": [None, "greedy", "value", "random"],
+                "bots": [None, *bots],
             },
         ).json()
         tid = t["id"]
@@ -171,3 +180,7 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands):
                     assert (h.result == "won") == won
                     assert (h.result == "pig") == (h.seat in rnd.pigs)
                     assert (h.result == "ready") == (h.seat in rnd.ready and not won)
+        table = room.tables[tid]
+        for seat, name in enumerate(bots, start=1):
+            if name == "search":  # it searched with its sampler: the case is not vacuous
+                assert table.seats[seat].strategy.searched > 0

@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from xuezhan.serve.bots import DEFAULT_SEARCH_SEATS
+
 __all__ = ["COMMANDS", "serve", "standings", "view", "view_url"]
 
 #: The standings database ``serve`` and ``standings`` use unless told otherwise.
@@ -61,6 +63,15 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help="TOML file of extra bots ([[bots]] name + strategy = 'module:Class' or cmd = '...').",
+)
+@click.option(
+    "--search-seats",
+    default=DEFAULT_SEARCH_SEATS,
+    show_default=True,
+    type=click.IntRange(0, 1000),
+    help="Searching bots ('search', the strongest: a core for 50-150 ms per decision, each "
+    "decision at most a quarter of the shorter time limit) seated at once over all tables; one "
+    "more is refused, naming the cap. 0: no searching bot is offered.",
 )
 @click.option(
     "--logs",
@@ -122,6 +133,7 @@ def serve(
     host: str,
     port: int,
     bots_file: Path | None,
+    search_seats: int,
     logs_dir: Path | None,
     bot_delay: float,
     locked_discard: float,
@@ -143,7 +155,11 @@ def serve(
     from xuezhan.tournament.config import ConfigError
 
     try:
-        catalog = BotCatalog.from_file(bots_file) if bots_file else BotCatalog()
+        catalog = (
+            BotCatalog.from_file(bots_file, search_seats=search_seats)
+            if bots_file
+            else BotCatalog(search_seats=search_seats)
+        )
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from None
     overrides: dict[str, Any] = {}

@@ -206,6 +206,11 @@ def create_app(
         return JSONResponse({**table.table_msg().model_dump(), "host_token": table.host_token}, status_code=201)
 
     async def list_bots(request: Request) -> Response:
+        # the names (what a table's ``bot`` message and ``POST /api/tables`` take); with
+        # ?labels=1 each with its label, for a page to show what it is
+        if request.query_params.get("labels") in ("1", "true"):
+            labels = room.bots.labels
+            return JSONResponse([{"name": n, "label": labels[n]} for n in room.bots.names])
         return JSONResponse(room.bots.names)
 
     async def list_logs(request: Request) -> Response:
@@ -358,7 +363,7 @@ def create_app(
         client = Client(ws.client.host if ws.client else "", lim.send_queue)
         closing = asyncio.Event()
         client.on_drop = lambda why: closing.set()
-        client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names).model_dump_json())
+        client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names, bot_labels=room.bots.labels).model_dump_json())
         table.join(client)
         writer = asyncio.create_task(_writer(ws, client, table))
         reader = asyncio.create_task(_reader(ws, client, table, room))
@@ -469,7 +474,12 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
             token = table.sit(client, m.seat, m.name, player)
             client.send(
                 P.WelcomeMsg(
-                    table=table.id, seat=m.seat, token=token, host=client.host, bots=room.bots.names
+                    table=table.id,
+                    seat=m.seat,
+                    token=token,
+                    host=client.host,
+                    bots=room.bots.names,
+                    bot_labels=room.bots.labels,
                 ).model_dump_json()
             )
             table.touch(table=True)
@@ -477,7 +487,12 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
             seat = table.resume(client, m.token)
             client.send(
                 P.WelcomeMsg(
-                    table=table.id, seat=seat, token=m.token, host=client.host, bots=room.bots.names
+                    table=table.id,
+                    seat=seat,
+                    token=m.token,
+                    host=client.host,
+                    bots=room.bots.names,
+                    bot_labels=room.bots.labels,
                 ).model_dump_json()
             )
             table.touch(table=True)
@@ -485,7 +500,11 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
             table.claim_host(client, m.token)
             client.send(
                 P.WelcomeMsg(
-                    table=table.id, seat=table.holds(client), host=True, bots=room.bots.names
+                    table=table.id,
+                    seat=table.holds(client),
+                    host=True,
+                    bots=room.bots.names,
+                    bot_labels=room.bots.labels,
                 ).model_dump_json()
             )
         elif isinstance(m, P.BotMsg):

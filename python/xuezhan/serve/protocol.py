@@ -164,7 +164,10 @@ class WelcomeMsg(_Msg):
     token: str | None = None
     #: Whether this connection proved the host token.
     host: bool = False
+    #: The bots on offer, by name (what ``bot`` messages name), in the order to show them.
     bots: list[str]
+    #: Each offered bot's label: what it is in a few words (``search``: the strongest, slower).
+    bot_labels: dict[str, str] = Field(default_factory=dict)
 
 
 class SeatInfo(_Msg):

@@ -23,6 +23,18 @@ of the tile it drew has that discard played for it after ``Pace.locked_discard``
 most half the turn timer), unless the person acts first or leaves (:mod:`xuezhan.serve.locked`);
 one timer per decision, cancelled when the decision ends.
 
+A searching bot (``search``, docs/search.md) gets a :class:`~xuezhan.engine.seat.Sampler` of
+its seat for each hand, after its ``reset``, as in every loop that plays hands
+(:func:`~xuezhan.engine.seat.bind_samplers`; a user's bot never gets one). The sampler stays in
+the server: nothing a connection receives changes. Searching seats are a server-wide resource:
+at most ``BotCatalog.search_seats`` at once over all tables (``xuezhan serve --search-seats``);
+one more is refused with a message naming the cap. A seat's slot is free again when its bot is
+replaced or removed, when its table closes or stops, and when the table does not play: a
+searching bot leaves its seat after waiting ``start_timeout`` for a hand, and at once when its
+match is over and no person sits at the table (nobody could start another), so a table that
+does not play cannot hold searching seats. Searches think in the room's own threads, one per
+search seat.
+
 Everything a connection receives is built in :meth:`Table.state_for` from
 ``Round.observation(seat)`` and ``public_view(event, seat)`` for the one seat it sees.
 """
@@ -35,6 +47,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
@@ -42,7 +55,7 @@ from typing import Any
 from xuezhan.engine import Round, act, log_lines, parse_action, public_view
 from xuezhan.engine.actions import DISCARD, ESCAPE, Action, ActionError
 from xuezhan.engine.match import first_dealer
-from xuezhan.engine.seat import Delivery, Ruling, apply, crashed, rule, time_limit
+from xuezhan.engine.seat import Delivery, Ruling, apply, bind_samplers, crashed, rule, time_limit, wants_sampler
 from xuezhan.rules import PRESETS, Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
 from xuezhan.serve.deals import commitment, new_seed
@@ -115,7 +128,8 @@ class Seat:
     #: The one connection that holds this person's seat (None: gone).
     holder: Client | None = None
     gone_since: float | None = None
-    #: Since when the table has been waiting for this person's Start (monotonic seconds).
+    #: Since when the table has been waiting for this person's Start, or (a bot) for its next
+    #: hand (monotonic seconds); a searching bot leaves after ``start_timeout`` too.
     waiting_since: float = 0.0
     #: The person's player id in the ledger (None: a guest, whose points are not kept).
     player_id: int | None = None
@@ -242,6 +256,11 @@ class Table:
     seeds: Callable[[], int] = new_seed
     #: The address of the client that opened the table (for the per-client cap).
     owner: str = ""
+    #: The searching seats of the whole server, this table's included (the room's count); None:
+    #: a table on its own, whose count is its own.
+    server_searching: Callable[[], int] | None = None
+    #: The threads searching bots think in (the room's; None: the shared pool, as other bots).
+    search_pool: Executor | None = None
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(4)]
@@ -283,6 +302,10 @@ class Table:
             # its own failure was logged by run(); a cancelled task is what we asked for
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        self.close_bots()
+
+    def close_bots(self) -> None:
+        """Close every seat's bot (external bots end their processes)."""
         for s in self.seats:
             self._close_bot(s.strategy)
 
@@ -291,6 +314,45 @@ class Table:
         close = getattr(strategy, "close", None)
         if callable(close):
             close()
+
+    # ------------------------------------------------------------------ searching seats
+    @property
+    def searching(self) -> int:
+        """This table's seats held by a searching bot (each counts against the server's cap)."""
+        return sum(1 for s in self.seats if s.kind == "bot" and self.bots.searches(s.name))
+
+    def _free_searching(self) -> None:
+        """The searching bots leave their seats (the match is over and nobody sits at the table,
+        or the table stopped): their slots go back to the server."""
+        freed = False
+        for s in self.seats:
+            if s.kind == "bot" and self.bots.searches(s.name):
+                self._vacate(s.index)
+                freed = True
+        if freed:
+            self.touch(table=True)
+
+    def _check_search_seat(self, s: Seat, strategy: str) -> None:
+        """Refuse a searching bot the server has no seat for (:class:`RoomError`, naming the cap),
+        or that would never play: at a table whose match is over and where nobody sits."""
+        if self.status == "over" and not any(o.kind == "person" for o in self.seats):
+            raise RoomError(
+                f"this table's match is over and nobody sits at it: {strategy!r} is seated only for "
+                "a match that will be played (sit down first, or open a new table)"
+            )
+        if s.kind == "bot" and self.bots.searches(s.name):
+            return  # it takes the slot of the searching bot it replaces
+        cap = self.bots.search_seats
+        used = self.server_searching() if self.server_searching is not None else self.searching
+        if used >= cap:
+            raise RoomError(
+                f"the server seats at most {cap} searching bots ({strategy!r}) at once, and all "
+                f"{cap} are taken; choose another bot, or try again when one is freed"
+            )
+
+    def _decision_limit(self) -> float:
+        """The shortest decision time limit of this table's rules (R10.1, R10.2)."""
+        return min(self.rules.turn_timeout, self.rules.claim_timeout)
 
     # ------------------------------------------------------------------ what people see
     def table_msg(self) -> TableMsg:
@@ -420,7 +482,11 @@ class Table:
             c.seat, c.watch = None, seat
             if notice:
                 c.send(ErrorMsg(message=notice).model_dump_json())
-            c.send(WelcomeMsg(table=self.id, host=c.host, bots=self.bots.names).model_dump_json())
+            c.send(
+                WelcomeMsg(
+                    table=self.id, host=c.host, bots=self.bots.names, bot_labels=self.bots.labels
+                ).model_dump_json()
+            )
             c.mark_state()
 
     def _vacate(self, seat: int, notice: str | None = None) -> None:
@@ -513,7 +579,9 @@ class Table:
                 raise RoomError("only the table's host or a seated player seats a bot")
         if strategy not in self.bots.names:
             raise RoomError(f"unknown bot {strategy!r}: this server offers {', '.join(self.bots.names)}")
-        bot = self.bots.build(strategy)
+        if self.bots.searches(strategy):
+            self._check_search_seat(s, strategy)
+        bot = self.bots.build(strategy, time_limit=self._decision_limit())
         self._close_bot(s.strategy)
         s.kind, s.name, s.strategy, s.token, s.started = (
             "bot",
@@ -522,6 +590,7 @@ class Table:
             None,
             False,
         )
+        s.waiting_since = time.monotonic()  # a searching bot waits for a hand as long as a person
         self._wake.set()
         self.touch(table=True)
 
@@ -537,7 +606,11 @@ class Table:
         own = self.holds(client) == seat
         self._vacate(seat, None if own else "the table's host freed your seat")
         if own:
-            client.send(WelcomeMsg(table=self.id, host=client.host, bots=self.bots.names).model_dump_json())
+            client.send(
+                WelcomeMsg(
+                    table=self.id, host=client.host, bots=self.bots.names, bot_labels=self.bots.labels
+                ).model_dump_json()
+            )
         self._wake.set()
         self.touch(table=True)
 
@@ -595,20 +668,26 @@ class Table:
         return all(s.started for s in here)
 
     def _unseat_idle(self) -> float | None:
-        """Unseat the people who did not press Start within ``start_timeout``; the seconds
-        until the next such deadline (None: nobody is waited for)."""
+        """Unseat the people who did not press Start within ``start_timeout``, and the searching
+        bots that waited as long for a hand (a table that does not play holds no searching seat
+        for longer); the seconds until the next such deadline (None: nobody is waited for)."""
         now = time.monotonic()
         nxt: float | None = None
         for s in self.seats:
-            if s.kind != "person" or s.started:
+            if s.kind == "person" and not s.started:
+                why = f"you were unseated: Start was not pressed within {self.limits.start_timeout:g} s"
+            elif s.kind == "bot" and self.bots.searches(s.name):
+                why = None
+            else:
                 continue
             left = s.waiting_since + self.limits.start_timeout - now
             if left <= 0:
-                secs = f"{self.limits.start_timeout:g}"
-                self._vacate(s.index, f"you were unseated: Start was not pressed within {secs} s")
+                self._vacate(s.index, why)
                 self.touch(table=True)
             else:
                 nxt = left if nxt is None else min(nxt, left)
+        if self.status == "over" and not any(s.kind == "person" for s in self.seats):
+            self._free_searching()  # nobody will start another match with them
         return nxt
 
     async def _wait_ready(self) -> None:
@@ -632,6 +711,8 @@ class Table:
         except Exception:  # a bug: say so in the server log and show the table as stopped
             _log.exception("table %s stopped", self.id)
             self.status = "over"
+            self.decision = None
+            self._free_searching()  # a stopped table holds no searching seat
             self.touch(table=True)
             raise
 
@@ -688,7 +769,7 @@ class Table:
             if s.kind == "person":
                 # A person who is gone gets a bot for this hand; one who is here plays.
                 if not s.connected and s.strategy is None:
-                    s.strategy = self.bots.build(STAND_IN)
+                    s.strategy = self.bots.build(STAND_IN, time_limit=self._decision_limit())
                 elif s.connected and s.strategy is not None:
                     self._close_bot(s.strategy)
                     s.strategy = None
@@ -710,6 +791,9 @@ class Table:
         for i, b in enumerate(bots):
             if b is not None:
                 b.reset(i, rules)
+        # A searching bot samples this hand's hidden tiles through a sampler of its own seat, as
+        # in every loop that plays hands; it stays here (no connection is sent anything of it).
+        bind_samplers(rnd, bots)
         deliver = Delivery(bots)  # the bots' public views (people get theirs in state messages)
         self.touch(table=True)
         while not rnd.over:
@@ -751,7 +835,12 @@ class Table:
         obs = rnd.observation(seat)
         t0 = perf_counter()
         try:
-            action = await asyncio.to_thread(bot.act, obs)
+            if self.search_pool is not None and wants_sampler(bot):
+                # searches think in threads of their own (as many as the server's search seats),
+                # so the shared pool stays free for the other bots and the ledger
+                action = await asyncio.get_running_loop().run_in_executor(self.search_pool, bot.act, obs)
+            else:
+                action = await asyncio.to_thread(bot.act, obs)
         except Exception as exc:  # noqa: BLE001 - any crash of a bot is its escape
             return crashed(seat, exc)
         return rule(rnd, seat, action, perf_counter() - t0, self.timeouts, limit)
@@ -828,6 +917,10 @@ class Room:
         self.seeds = seeds or new_seed
         self.rules_overrides = dict(rules_overrides or {})
         self.tables: dict[str, Table] = {}
+        #: One thread per searching seat the server allows: a search never waits for a thread,
+        #: and never holds one the other bots or the ledger need (None: no searching bots).
+        n = self.bots.search_seats
+        self._search_pool = ThreadPoolExecutor(n, thread_name_prefix="search") if n else None
         self._n = 0
         self._sweeper: asyncio.Task | None = None
 
@@ -868,15 +961,26 @@ class Room:
             ledger=self.ledger,
             seeds=self.seeds,
             owner=owner,
+            server_searching=self.searching_seats,
+            search_pool=self._search_pool,
         )
-        for i, b in enumerate(bots or []):
-            if b:
-                table.seat_bot(None, i, b)
-        self.tables[tid] = table
+        self.tables[tid] = table  # first: its own searching seats count as they are taken
+        try:
+            for i, b in enumerate(bots or []):
+                if b:
+                    table.seat_bot(None, i, b)
+        except BaseException:  # a refused bot: no table, and the bots already built are closed
+            del self.tables[tid]
+            table.close_bots()
+            raise
         table.start_task()
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="room-sweeper")
         return table
+
+    def searching_seats(self) -> int:
+        """The searching bots seated at the server's tables now (at most ``bots.search_seats``)."""
+        return sum(t.searching for t in self.tables.values())
 
     async def _sweep(self) -> None:
         """Close the tables nobody has been connected to for ``idle_timeout`` seconds."""

@@ -11,6 +11,7 @@
   let ws = null;
   let mySeat = null;
   let bots = [];
+  let botLabels = {}; // name -> what the bot is, in a few words (from the welcome)
   let table = null;
   let st = null; // last state message
   let events = []; // public views of this hand's events for the seat seen
@@ -59,6 +60,7 @@
   function onMessage(m) {
     if (m.type === "welcome") {
       bots = m.bots;
+      botLabels = m.bot_labels || {};
       if (m.seat !== null && m.seat !== undefined) {
         mySeat = m.seat;
         if (m.token) localStorage.setItem(TOKEN_KEY, m.token);
@@ -217,7 +219,7 @@
         body = mySeat === null
           ? `<input class="name" placeholder="your name" maxlength="24" value="${esc(localStorage.getItem("xuezhan.name") || "")}"><button data-sit="${s}">Sit here</button>`
           : "<em>empty</em>";
-        body += ` <select class="bot">${bots.map((b) => `<option>${esc(b)}</option>`).join("")}</select><button data-bot="${s}">Seat bot</button>`;
+        body += ` <select class="bot">${bots.map((b) => `<option value="${esc(b)}">${esc(botLabels[b] || b)}</option>`).join("")}</select><button data-bot="${s}">Seat bot</button>`;
       } else if (info.kind === "bot") {
         body = `${esc(info.name)} (bot) <button data-stand="${s}">Remove</button>`;
       } else {
