@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xuezhan.engine import Round, run_round
-from xuezhan.engine._core_adapter import shanten
+from xuezhan.engine._core_adapter import shanten, wait_mask
 from xuezhan.engine.determinize import determinize
 from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.engine.turn import Phase
@@ -42,14 +42,14 @@ def _positions(preset: str, hands: int, every: int, seed: int = 3):
             step += 1
 
 
-@pytest.mark.parametrize("pick", [1, 6])
+@pytest.mark.parametrize(("pick", "ready"), [(1, 0.0), (6, 0.0), (1, 1.0), (6, 0.5)])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_a_sample_never_contradicts_the_seats_observation(preset, pick):
+def test_a_sample_never_contradicts_the_seats_observation(preset, pick, ready):
     rng = random.Random(11)
     checked = 0
     for rnd, seat in _positions(preset, 60, 7):
         want = _view(rnd, seat)
-        d = determinize(rnd, seat, rng, pick=pick)
+        d = determinize(rnd, seat, rng, pick=pick, ready=ready)
         assert _view(d, seat) == want
         d.check_invariants()  # R12.1 (the sampled tiles are the unseen ones), R12.2, R12.3
         assert [sum(c) for c in d.counts] == [sum(c) for c in rnd.counts]  # hand sizes are public
@@ -65,7 +65,8 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
     moved = 0
     for n, (rnd, seat) in enumerate(_positions(preset, 30, 11, seed=5)):
         pick = 1 + n % 3 * 3  # the readiest of 1, 4 or 7 samples: each ranked on sampled tiles only
-        a = determinize(rnd, seat, random.Random(7), pick=pick)
+        ready = n % 2 * 0.6  # ready hands dealt or not: on the seat's view of the voids only
+        a = determinize(rnd, seat, random.Random(7), pick=pick, ready=ready)
         other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
         rest = rnd.wall.left()
         if other is None or not rest:
@@ -83,7 +84,7 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
         tiles, pos = twin.wall.tiles, twin.wall.pos
         tiles[pos + j] = k
         tiles[pos:] = reversed(tiles[pos:])
-        b = determinize(twin, seat, random.Random(7), pick=pick)
+        b = determinize(twin, seat, random.Random(7), pick=pick, ready=ready)
         assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts]
         assert a.wall == b.wall
         moved += 1
@@ -145,6 +146,53 @@ def test_pick_keeps_the_readiest_sample_of_the_other_hands(preset):
     assert positions > 100
     print(f"{positions} positions: total shanten {single / positions:.2f} -> {picked / positions:.2f}")
     assert picked <= single - positions  # at least one step readier on average
+
+
+def _ready_opponents(d: Round, seat: int) -> tuple[int, int]:
+    """(ready, waiting): the other seats still playing that wait for a tile, and how many of
+    them are ready (the core's wait mask of their tiles is not empty)."""
+    ready = waiting = 0
+    for s in range(4):
+        if s != seat and not d.won[s] and not d.escaped[s] and sum(d.counts[s]) % 3 == 1:
+            waiting += 1
+            void = d.void[s] if d.voids_known else -1
+            ready += wait_mask(bytes(d.counts[s]), bytes(d.seats.mbytes[s]), void) != 0
+    return ready, waiting
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_ready_deals_ready_hands_at_the_rate_asked(preset):
+    """``ready=r``: each other seat waiting for a tile holds a ready hand with chance about r,
+    checked by the core's own wait mask: a little less, because a deal whose ready hands do not
+    fit with the seats' constraints (their melds, voids, the tiles left) falls back to uniform
+    hands, which are almost never ready (measured: 0, 0.36 and 0.90 in leshan)."""
+    counts = {0.0: [0, 0], 0.4: [0, 0], 1.0: [0, 0]}
+    for n, (rnd, seat) in enumerate(_positions(preset, 10, 4, seed=23)):
+        if rnd.phase in (Phase.EXCHANGE, Phase.VOID):
+            continue
+        for r, c in counts.items():
+            got, of = _ready_opponents(determinize(rnd, seat, random.Random(n), ready=r), seat)
+            c[0] += got
+            c[1] += of
+    share = {r: got / of for r, (got, of) in counts.items()}
+    assert counts[1.0][1] > 300
+    assert share[0.0] < 0.1 and 0.25 < share[0.4] < 0.5 and share[1.0] > 0.8, share
+
+
+def test_no_ready_hands_draws_no_extra_numbers():
+    """``ready=0`` (the default) samples exactly as before the option existed: the same
+    generator gives the same round with or without it."""
+    for rnd, seat in _positions("leshan", 3, 9, seed=2):
+        a = determinize(rnd, seat, random.Random(4))
+        b = determinize(rnd, seat, random.Random(4), ready=0.0)
+        assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts] and a.wall == b.wall
+
+
+def test_ready_must_be_a_probability():
+    rnd = Round.from_seed("leshan", 1, 0)
+    for bad in (-0.1, 1.5, True, "0.5", float("nan")):
+        with pytest.raises(ValueError, match="ready: expected a probability from 0 to 1"):
+            determinize(rnd, 0, random.Random(0), ready=bad)
 
 
 def test_pick_must_be_a_positive_integer():

@@ -77,12 +77,46 @@ def test_an_unknown_option_is_a_type_error_naming_it():
         ({"pick": 0}, "pick"),
         ({"width": 0}, "width"),
         ({"take_wins": "yes"}, "take_wins"),
+        ({"ready": 0.5}, "ready"),
         ({"clock": "fast"}, "clock"),
     ],
 )
 def test_a_bad_option_value_is_one_error_naming_it(opts, name):
     with pytest.raises(ValueError, match=name):
         SearchStrategy(**opts)
+
+
+class _AskedSampler:
+    """A sampler that records the ``ready`` each sample was asked with."""
+
+    def __init__(self, rnd: Round, seat: int) -> None:
+        self.inner = Sampler(rnd, seat)
+        self.asked: list[float] = []
+
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
+        self.asked.append(ready)
+        return self.inner.sample(rng, pick=pick, ready=ready)
+
+
+def test_ready_hands_are_asked_for_at_the_rate_of_the_walls_length():
+    """Late in a hand the samples' opponents are dealt ready hands at the measured rate (the
+    seat's own view of the wall decides it); with ``ready=False`` never."""
+    from xuezhan.strategies.search import ready_rate
+
+    for rnd, seat in _positions("leshan", 4, 5, seed=8):
+        if rnd.wall_count > 30 or len(rnd.legal_actions(seat)) < 2:
+            continue
+        for on in (True, False):
+            s = _search(seed=3, rollouts=2, ready=on)
+            s.reset(seat, rnd.rules)
+            asked = _AskedSampler(rnd, seat)
+            s.bind_sampler(asked)  # type: ignore[arg-type]
+            s.act(Observation(rnd, seat))
+            want = ready_rate(rnd.wall_count) if on else 0.0
+            assert asked.asked and all(r == want for r in asked.asked)
+            assert not on or want > 0.2
+        return
+    raise AssertionError("no late decision with a choice found")
 
 
 # ---------------------------------------------------------------------------- the sampler
@@ -153,7 +187,7 @@ class _Peek:
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
 
-    def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
         return clone(self.rnd, (self.rnd.rules, self.rnd.core))
 
 
@@ -269,11 +303,11 @@ class _SlowSampler:
         self.clock = clock
         self.costs: list[float] = []
 
-    def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
         cost = 0.03 if len(self.costs) % 5 == 4 else 0.01
         self.costs.append(cost)
         self.clock.now += cost
-        return self.inner.sample(rng, pick=pick)
+        return self.inner.sample(rng, pick=pick, ready=ready)
 
 
 @pytest.mark.parametrize("budget", [0.005, 0.05, 0.2])
@@ -403,7 +437,7 @@ def test_a_sampler_that_finds_no_sample_leaves_the_base_choice():
     from xuezhan.engine.determinize import DeterminizeError
 
     class Stuck:
-        def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
+        def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
             raise DeterminizeError("no sample")
 
     rnd = Round.from_seed("leshan", 4, 0)

@@ -64,7 +64,7 @@ class DeterminizeError(RuntimeError):
     winners' hands (R14) runs out of steps, which the tests' positions never make it do."""
 
 
-def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1) -> Round:
+def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
     """A round consistent with ``seat``'s knowledge of ``rnd`` (see the module docstring),
     ready to be played on from ``seat``'s pending decision.
 
@@ -74,6 +74,12 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1) -> 
     their shanten; won and escaped seats not counted), then builds one round from it: a bias
     towards the hands real players keep, cheaper than building ``pick`` rounds. The
     constraints are worked out once for all of them.
+
+    ``ready`` (0 to 1) is the chance that each other seat still waiting for a tile is dealt a
+    ready hand (shanten 0: a complete hand around a random tile of the suits it may hold,
+    that tile taken out). Uniform hands are almost never ready, while real players late in a
+    hand often are: a searcher that gives the rate it expects (for instance from the wall's
+    length) samples opponents as dangerous as real ones. 0 (the default) draws no number.
 
     >>> from xuezhan.engine import Round
     >>> r = Round.from_seed("leshan", 5, dealer=0)
@@ -89,7 +95,9 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1) -> 
     need, banned = _constraints(rnd, seat)
     if type(pick) is not int or pick < 1:
         raise ValueError(f"pick: expected an integer of at least 1, got {pick!r}")
-    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng, pick)
+    if type(ready) not in (int, float) or not 0 <= ready <= 1:
+        raise ValueError(f"ready: expected a probability from 0 to 1, got {ready!r}")
+    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng, pick, float(ready))
     rest = bytearray(pool)
     for s in hidden:
         for k in range(27):
@@ -171,6 +179,7 @@ def _sample_hands(
     banned: dict[int, int],
     rng: random.Random,
     pick: int,
+    ready: float,
 ) -> dict[int, bytearray]:
     """The other seats' concealed tiles: each seat's required tiles reserved first, then the
     hands that must win, then the seats barred from a suit, then the rest, from what is left.
@@ -188,14 +197,23 @@ def _sample_hands(
         for s in w.hu:
             must_win[s] = [w.tile, *must_win.get(s, [])]
     rest = [s for s in sizes if s not in must_win]
-    for _ in range(_TRIES // 10):
+    known = seats.voids_known
+    voids = {s: seats.void[s] for s in must_win}
+    for attempt in range(_TRIES // 10):
+        # ready hands (``ready``): a live seat is made ready, waiting on a random tile of the
+        # suits it may hold; in the second half of the tries no longer (the uniform deal alone)
+        ready_on = _ready_waits(seats, rest, sizes, ready, rng) if ready and attempt < _TRIES // 20 else {}
+        winners = {**must_win, **ready_on}
+        for s in ready_on:
+            voids[s] = seats.void[s] if known else -1  # the void as the seat knows it
+        live = [s for s in rest if s not in ready_on]
         left = bytearray(pool)
-        reserved = {s: bytearray(need.get(s, bytes(27))) for s in rest}
+        reserved = {s: bytearray(need.get(s, bytes(27))) for s in live}
         for h in reserved.values():
             _take(left, h)
-        demands = [(sizes[s] - sum(reserved[s]), banned.get(s, -1)) for s in rest]
-        if must_win:
-            won = _winning_hands(seats, must_win, left, sizes, need, rng, demands)
+        demands = [(sizes[s] - sum(reserved[s]), banned.get(s, -1)) for s in live]
+        if winners:
+            won = _winning_hands(seats, winners, voids, left, sizes, need, rng, demands)
             if won is None:
                 continue
             for h in won.values():
@@ -204,7 +222,7 @@ def _sample_hands(
             won = {}
         best: tuple[int, dict[int, bytearray]] | None = None
         for _ in range(pick):
-            dealt = _deal_rest(rest, reserved, left, sizes, banned, rng)
+            dealt = _deal_rest(live, reserved, left, sizes, banned, rng)
             if dealt is None:  # no deal exists around these winners' hands
                 break
             hands = {**won, **dealt}
@@ -216,6 +234,22 @@ def _sample_hands(
         if best is not None:
             return best[1]
     raise DeterminizeError(f"no sample of the other seats' tiles within their constraints in {_TRIES // 10} tries")
+
+
+def _ready_waits(
+    seats: Seats, rest: list[int], sizes: dict[int, int], ready: float, rng: random.Random
+) -> dict[int, list[int]]:
+    """The seats of ``rest`` to be dealt a ready hand, each with probability ``ready`` (only a
+    seat waiting for a tile, its size 1 more than a multiple of 3), and the tile each waits on
+    (uniform among the kinds of the suits it may hold: not its void once the voids are shown)."""
+    out: dict[int, list[int]] = {}
+    for s in rest:
+        if seats.won[s] or seats.escaped[s] or sizes[s] % 3 != 1 or rng.random() >= ready:
+            continue
+        void = seats.void[s] if seats.voids_known else -1
+        kinds = [k for k in range(27) if k // 9 != void]
+        out[s] = [kinds[rng.randrange(len(kinds))]]
+    return out
 
 
 def _deal_rest(
@@ -326,6 +360,7 @@ def _take(left: bytearray, h: Sequence[int]) -> None:
 def _winning_hands(
     seats: Seats,
     must_win: dict[int, list[int]],
+    voids: dict[int, int],
     left: bytearray,
     sizes: dict[int, int],
     need: dict[int, bytearray],
@@ -344,7 +379,8 @@ def _winning_hands(
         if i == len(order):
             return _fits([sum(left[u * 9 : u * 9 + 9]) for u in range(3)], demands)
         s = order[i]
-        for h in _winning_hand(seats, s, must_win[s], left, sizes[s], need.get(s, bytes(27)), rng, budget):
+        hands = _winning_hand(seats, s, must_win[s], voids[s], left, sizes[s], need.get(s, bytes(27)), rng, budget)
+        for h in hands:
             after = bytearray(left)
             _take(after, h)
             out[s] = h
@@ -361,6 +397,7 @@ def _winning_hand(
     seats: Seats,
     s: int,
     wins: list[int],
+    void: int,
     left: bytearray,
     size: int,
     need: Sequence[int],
@@ -373,7 +410,6 @@ def _winning_hand(
     suit. A depth-first search over the blocks, in random order, spending the shared ``budget``
     of steps; it yields each hand it finds."""
     melds = bytes(seats.melds[s])
-    void = seats.void[s]
     sets = (size - 1) // 3
     used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins}
     suit_sets = [set(c) for c in ((0, 1), (0, 2), (1, 2)) if used <= set(c) and void not in c]

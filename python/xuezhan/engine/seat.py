@@ -194,12 +194,13 @@ class Sampler:
         self._round = rnd
         self._seat = seat
 
-    def sample(self, rng: random.Random, *, pick: int = 1) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
         """A round consistent with the seat's observation of the true round, drawn from ``rng``;
-        ``pick``: the readiest of that many samples of the other hands (see ``determinize``)."""
+        ``pick``: the readiest of that many samples of the other hands; ``ready``: the chance
+        that each other seat is dealt a ready hand (see ``determinize``)."""
         from xuezhan.engine.determinize import determinize  # determinize builds on Round
 
-        return determinize(self._round, self._seat, rng, pick=pick)
+        return determinize(self._round, self._seat, rng, pick=pick, ready=ready)
 
 
 def bind_samplers(rnd: Round, strategies: Sequence[Any]) -> None:
