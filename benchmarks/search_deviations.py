@@ -7,13 +7,15 @@
 Four ``value`` seats play seeded hands; at every decision a ``search`` of that seat (with its
 sampler of the real round) decides too. When the two differ, both actions are played on copies
 of the **true** round (its real hidden tiles) and the hand is finished by ``value`` for all
-four seats: the difference of the seat's results is what the departure earned there. The sum
-over a hand and its seats, per hand and seat, estimates how much better than ``value`` the
-search's decisions are, without the noise of whole tournaments (the walls are the same for
-both actions) but as a one-step measure: play goes on with ``value`` after each departure.
+four seats: the difference of the seat's results is what the departure earned there
+(departures are grouped by the decision and the stage of the hand: early, more than 40 tiles
+in the wall; mid; late, 20 or fewer). The sum over a hand and its seats, per hand and seat,
+estimates how much better than ``value`` the search's decisions are, without the noise of
+whole tournaments (the walls are the same for both actions) but as a one-step measure: play
+goes on with ``value`` after each departure.
 
 It is the measurement that showed the sampling bias of docs/search.md (riskier and slower
-discards, passed wins). CPU-heavy: about ten seconds per hand.
+discards, passed wins). CPU-heavy: about two seconds per hand (four searching seats).
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ def _outcome(rnd: Round, seat: int, action: Action, play: Rollouts) -> int:
     return c.deltas[seat]
 
 
+def _stage(wall_count: int) -> str:
+    """The stage of the hand by the tiles left in the wall (55 after the deal)."""
+    return "early" if wall_count > 40 else "mid" if wall_count > 20 else "late"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--preset", default="leshan")
@@ -53,7 +60,7 @@ def main() -> None:
         name, _, value = o.partition("=")
         opts[name] = ast.literal_eval(value)
     play = Rollouts("value")
-    kinds: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    kinds: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
     per_hand: list[float] = []
     decisions = 0
     t0 = time.perf_counter()
@@ -76,7 +83,7 @@ def main() -> None:
             decisions += 1
             if a != b:
                 d = _outcome(rnd, seat, b, play) - _outcome(rnd, seat, a, play)
-                kinds[(obs.phase, a.verb, b.verb)].append(d)
+                kinds[(obs.phase, a.verb, b.verb, _stage(rnd.wall_count))].append(d)
                 gain += d
             rnd.apply(a)
         per_hand.append(gain / 4)
@@ -89,7 +96,7 @@ def main() -> None:
         f"{time.perf_counter() - t0:.0f} s"
     )
     print(f"gain over value per hand and seat: {mean:+.3f} (95% interval {mean - half:+.3f} to {mean + half:+.3f})")
-    print("departures (phase, value's verb, search's verb): count, total, mean")
+    print("departures (phase, value's verb, search's verb, stage): count, total, mean")
     for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
         print(f"  {k}: {len(v)}, {sum(v):+d}, {sum(v) / len(v):+.2f}")
 
