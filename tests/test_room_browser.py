@@ -148,12 +148,12 @@ def test_search_is_offered_by_its_label_in_the_lobby_and_at_the_table(base, brow
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(base + "/")
     page.wait_for_selector("select[name=seat1] option[value=search]", state="attached")
-    assert "strongest" in page.inner_text("select[name=seat1] option[value=search]")
+    assert "looks ahead" in page.inner_text("select[name=seat1] option[value=search]")
     page.click("#create button.big")  # four seats for people: the bots are chosen on the table page
     page.wait_for_url("**/table/**")
     choice = ".slot[data-slot='1'] select.bot"
     page.wait_for_selector(f"{choice} option[value=search]", state="attached")
-    assert "strongest" in page.inner_text(f"{choice} option[value=search]")
+    assert "looks ahead" in page.inner_text(f"{choice} option[value=search]")
     page.select_option(choice, "search")
     page.click("button[data-bot='1']")
     page.wait_for_function("document.querySelector(\".slot[data-slot='1']\").textContent.includes('search (bot)')")

@@ -72,7 +72,7 @@ def _host(table: Table) -> Client:
 def test_search_is_offered_with_a_label_and_hidden_at_zero_seats(tmp_path):
     on = BotCatalog()
     assert "search" in on.names and on.searches("search") and not on.searches("value")
-    assert "strongest" in on.labels["search"] and set(on.labels) == set(on.names)
+    assert "looks ahead" in on.labels["search"] and set(on.labels) == set(on.names)
     off = BotCatalog(search_seats=0)
     assert "search" not in off.names and "search" not in off.labels and not off.searches("search")
     # a bot file entry that searches counts as a searching bot, and is refused when they are off
@@ -134,11 +134,11 @@ def test_search_seats_zero_hides_search_from_every_list():
     with TestClient(create_app(default)) as client:
         assert client.get("/api/bots").json() == ["random", "greedy", "value", "search"]
         labelled = {b["name"]: b["label"] for b in client.get("/api/bots?labels=1").json()}
-        assert list(labelled) == ["random", "greedy", "value", "search"] and "strongest" in labelled["search"]
+        assert list(labelled) == ["random", "greedy", "value", "search"] and "looks ahead" in labelled["search"]
         t = client.post("/api/tables", json={"hands": 1}).json()
         with client.websocket_connect(f"/ws/{t['id']}") as ws:
             welcome = ws.receive_json()
-            assert "search" in welcome["bots"] and "strongest" in welcome["bot_labels"]["search"]
+            assert "search" in welcome["bots"] and "looks ahead" in welcome["bot_labels"]["search"]
 
 
 # --------------------------------------------------------------------------- a whole hand

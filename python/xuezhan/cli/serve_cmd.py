@@ -69,7 +69,7 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
     default=DEFAULT_SEARCH_SEATS,
     show_default=True,
     type=click.IntRange(0, 1000),
-    help="Searching bots ('search', the strongest: a core for 50-150 ms per decision, each "
+    help="Searching bots ('search', which looks ahead: a core for 50-150 ms per decision, each "
     "decision at most a quarter of the shorter time limit) seated at once over all tables; one "
     "more is refused, naming the cap. 0: no searching bot is offered.",
 )

@@ -48,7 +48,7 @@ BUILT_IN: dict[str, str] = {
     "random": "random · any legal move",
     "greedy": "greedy · nearest to ready",
     "value": "value · weighs points and risk",
-    "search": "search · the strongest, slower",
+    "search": "search · looks ahead, slower",
 }
 
 #: Searching seats the whole server holds at once unless ``xuezhan serve --search-seats`` says.

@@ -166,7 +166,7 @@ class WelcomeMsg(_Msg):
     host: bool = False
     #: The bots on offer, by name (what ``bot`` messages name), in the order to show them.
     bots: list[str]
-    #: Each offered bot's label: what it is in a few words (``search``: the strongest, slower).
+    #: Each offered bot's label: what it is in a few words (``search``: looks ahead, slower).
     bot_labels: dict[str, str] = Field(default_factory=dict)
 
 

@@ -18,7 +18,7 @@
 
   async function init() {
     const bots = await (await fetch("/api/bots?labels=1")).json();
-    // each bot by its label (what it is: "search" is the strongest and slower); its name is the value
+    // each bot by its label (what it is: "search" looks ahead and is slower); its name is the value
     $("seat-choices").innerHTML = [0, 1, 2, 3].map((s) => `<label>Seat ${s} <select name="seat${s}"><option value="">a person</option>${bots.map((b) => `<option value="${esc(b.name)}">${esc(b.label)}</option>`).join("")}</select></label>`).join(" ");
     $("create").addEventListener("submit", async (ev) => {
       ev.preventDefault();
