@@ -107,14 +107,18 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, rea
     return _build(rnd, seat, hands, wall, rng)
 
 
+def _shown_void(seats: Seats, s: int) -> int:
+    """Seat ``s``'s void suit as the other seats know it: -1 before the voids are shown (R11.2)."""
+    return seats.void[s] if seats.voids_known else -1
+
+
 def _readiness(seats: Seats, hands: dict[int, bytearray]) -> int:
-    """The sum of the sampled seats' shanten, each on its public melds and its void suit as the
-    seat knows it (-1 before the voids are shown); won and escaped seats are not counted."""
-    known = seats.voids_known
+    """The sum of the sampled seats' shanten, each on its public melds and its shown void
+    (:func:`_shown_void`); won and escaped seats are not counted."""
     total = 0
     for s, h in hands.items():
         if not seats.won[s] and not seats.escaped[s]:
-            total += core.shanten(bytes(h), seats.mbytes[s], seats.void[s] if known else -1)
+            total += core.shanten(bytes(h), seats.mbytes[s], _shown_void(seats, s))
     return total
 
 
@@ -197,7 +201,6 @@ def _sample_hands(
         for s in w.hu:
             must_win[s] = [w.tile, *must_win.get(s, [])]
     rest = [s for s in sizes if s not in must_win]
-    known = seats.voids_known
     voids = {s: seats.void[s] for s in must_win}
     for attempt in range(_TRIES // 10):
         # ready hands (``ready``): a live seat is made ready, waiting on a random tile of the
@@ -205,7 +208,7 @@ def _sample_hands(
         ready_on = _ready_waits(seats, rest, sizes, ready, rng) if ready and attempt < _TRIES // 20 else {}
         winners = {**must_win, **ready_on}
         for s in ready_on:
-            voids[s] = seats.void[s] if known else -1  # the void as the seat knows it
+            voids[s] = _shown_void(seats, s)
         live = [s for s in rest if s not in ready_on]
         left = bytearray(pool)
         reserved = {s: bytearray(need.get(s, bytes(27))) for s in live}
@@ -246,7 +249,7 @@ def _ready_waits(
     for s in rest:
         if seats.won[s] or seats.escaped[s] or sizes[s] % 3 != 1 or rng.random() >= ready:
             continue
-        void = seats.void[s] if seats.voids_known else -1
+        void = _shown_void(seats, s)
         kinds = [k for k in range(27) if k // 9 != void]
         out[s] = [kinds[rng.randrange(len(kinds))]]
     return out
