@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,3 +33,12 @@ def rewrite_chunks(out: Path, edit: Callable[[int, pa.Table], pa.Table | None]) 
 def drop_chunks(out: Path, chunk_ids: list[int]) -> None:
     """Lose some finished chunks (as if their run had never stored them)."""
     rewrite_chunks(out, lambda c, t: None if c in chunk_ids else t)
+
+
+def default_ctrl_c() -> None:
+    """``preexec_fn`` for a CLI run a test interrupts with SIGINT.
+
+    A shell without job control starts background jobs with SIGINT ignored, and a child inherits
+    that (CI launched with ``&``); the run gets the default Ctrl-C, as in a terminal.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

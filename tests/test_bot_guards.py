@@ -24,7 +24,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from _results_helpers import rewrite_chunks
+from _results_helpers import default_ctrl_c, rewrite_chunks
 
 from xuezhan.engine.match import first_dealer, run_round
 from xuezhan.engine.observation import Observation
@@ -442,6 +442,7 @@ def _start_cli(
         stderr=subprocess.PIPE,
         text=True,
         env={**env, "XUEZHAN_TEST_SLEEP": "0.003"},
+        preexec_fn=default_ctrl_c,  # noqa: PLW1509
     )
     assert wait_until(
         lambda: len(done_chunks(out)) >= 2 or proc.poll() is not None,

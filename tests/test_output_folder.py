@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from _results_helpers import default_ctrl_c
 from click.testing import CliRunner, Result
 
 from xuezhan.cli import main
@@ -104,7 +105,7 @@ def test_a_running_study_refuses_overwrite_and_a_second_resume(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env={**env, "XUEZHAN_TEST_SLEEP": "0.005"},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+        preexec_fn=default_ctrl_c,  # noqa: PLW1509
     )
     try:
         variant = out / "variants" / "max_fan=4"

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _results_helpers import drop_chunks
+from _results_helpers import default_ctrl_c, drop_chunks
 
 from xuezhan.tournament import (
     COLUMNS,
@@ -266,7 +266,12 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_table(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
     cmd = [*CLI, "tournament", str(toml), "--output", str(out), "--no-report"]
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**env, "XUEZHAN_TEST_SLEEP": "0.01"}
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "XUEZHAN_TEST_SLEEP": "0.01"},
+        preexec_fn=default_ctrl_c,  # noqa: PLW1509
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
@@ -276,7 +281,7 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_table(tmp_path):
     assert proc.poll() is None, "the run finished before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
+    assert proc.returncode == 130, (proc.returncode, err)
     assert "--resume" in err
     assert not (out / "results.parquet").exists()
     saved = read_parts(out)
