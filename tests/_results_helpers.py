@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable
+import subprocess
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pyarrow as pa
@@ -35,10 +36,23 @@ def drop_chunks(out: Path, chunk_ids: list[int]) -> None:
     rewrite_chunks(out, lambda c, t: None if c in chunk_ids else t)
 
 
-def default_ctrl_c() -> None:
-    """``preexec_fn`` for a CLI run a test interrupts with SIGINT.
-
-    A shell without job control starts background jobs with SIGINT ignored, and a child inherits
-    that (CI launched with ``&``); the run gets the default Ctrl-C, as in a terminal.
-    """
+def _default_ctrl_c() -> None:
+    # A shell without job control starts background jobs with SIGINT ignored, and a child
+    # inherits that (CI launched with ``&``); the run gets the default Ctrl-C, as in a terminal.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_interruptible(
+    cmd: list[str], env: Mapping[str, str], *, sleep: float, stdout: int = subprocess.PIPE
+) -> subprocess.Popen[str]:
+    """Start a CLI run that a test will interrupt with SIGINT: its bots wait ``sleep`` seconds a
+    decision (``XUEZHAN_TEST_SLEEP``) so the interruption lands mid-run, stderr is piped and
+    Ctrl-C has its default meaning whatever the test runner's shell ignores."""
+    return subprocess.Popen(
+        cmd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "XUEZHAN_TEST_SLEEP": str(sleep)},
+        preexec_fn=_default_ctrl_c,  # noqa: PLW1509
+    )

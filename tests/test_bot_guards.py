@@ -24,7 +24,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from _results_helpers import default_ctrl_c, rewrite_chunks
+from _results_helpers import rewrite_chunks, start_interruptible
 
 from xuezhan.engine.match import first_dealer, run_round
 from xuezhan.engine.observation import Observation
@@ -436,14 +436,7 @@ def _start_cli(
         "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
     }
     cmd = [*CLI, "tournament", str(toml), "--output", str(out), "--no-report"]
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**env, "XUEZHAN_TEST_SLEEP": "0.003"},
-        preexec_fn=default_ctrl_c,  # noqa: PLW1509
-    )
+    proc = start_interruptible(cmd, env, sleep=0.003)
     assert wait_until(
         lambda: len(done_chunks(out)) >= 2 or proc.poll() is not None,
         60,

@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from _results_helpers import default_ctrl_c
+from _results_helpers import start_interruptible
 from click.testing import CliRunner, Result
 
 from xuezhan.cli import main
@@ -99,14 +99,7 @@ def test_a_running_study_refuses_overwrite_and_a_second_resume(tmp_path):
     out = tmp_path / "out"
     cmd = [*CLI, "study", str(toml), "-o", str(out), "--no-report", "--no-progress"]
     env = _env()
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**env, "XUEZHAN_TEST_SLEEP": "0.005"},
-        preexec_fn=default_ctrl_c,  # noqa: PLW1509
-    )
+    proc = start_interruptible(cmd, env, sleep=0.005, stdout=subprocess.DEVNULL)
     try:
         variant = out / "variants" / "max_fan=4"
         deadline = time.monotonic() + 60

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _results_helpers import default_ctrl_c, drop_chunks
+from _results_helpers import drop_chunks, start_interruptible
 
 from xuezhan.tournament import (
     COLUMNS,
@@ -265,14 +265,7 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_table(tmp_path):
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
     cmd = [*CLI, "tournament", str(toml), "--output", str(out), "--no-report"]
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**env, "XUEZHAN_TEST_SLEEP": "0.01"},
-        preexec_fn=default_ctrl_c,  # noqa: PLW1509
-    )
+    proc = start_interruptible(cmd, env, sleep=0.01)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if len(done_chunks(out)) >= 3:
