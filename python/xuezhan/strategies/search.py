@@ -20,7 +20,7 @@ Options (keyword-only; an unknown one is a ``TypeError`` naming it):
   time used plus the slowest sample so far fits, so a decision ends within the budget plus
   one sample (:data:`xuezhan.search.estimate.MARGIN_SAMPLES`). When the budget rather than
   ``rollouts`` binds, decisions depend on timing; ``None``: no cap.
-- ``policy`` (default ``"greedy"``): the built-in strategy that plays every seat in rollouts.
+- ``policy`` (default ``"value"``): the built-in strategy that plays every seat in rollouts.
 - ``width`` (default 4): discards searched at a turn.
 - ``z`` (default 2): standard errors by which an alternative must beat ``value``'s choice.
 - ``pick`` (default 12): each sample is the best of ``pick`` determinizations, the one whose
