@@ -57,6 +57,10 @@ from xuezhan.tiles import meld_kind, meld_size, tile_kind
 __all__ = ["DeterminizeError", "determinize"]
 
 _TRIES = 400
+#: Tries with ready hands (``ready``) before the uniform deal alone. A try fails when the ready
+#: hands asked for leave no deal (late in the wall three of them rarely fit in the few unseen
+#: tiles); each new try draws the seats and their waits again.
+_READY_TRIES = 8
 
 
 class DeterminizeError(RuntimeError):
@@ -79,7 +83,10 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, rea
     ready hand (shanten 0: a complete hand around a random tile of the suits it may hold,
     that tile taken out). Uniform hands are almost never ready, while real players late in a
     hand often are: a searcher that gives the rate it expects (for instance from the wall's
-    length) samples opponents as dangerous as real ones. 0 (the default) draws no number.
+    length) samples opponents as dangerous as real ones. 0 (the default) draws no number. A
+    seat that cannot be ready (it still holds a tile of its shown void) is not asked to be, and
+    ready hands that do not fit together are given up after a bounded search
+    (:data:`_READY_TRIES`, :data:`_READY_STEPS`): the deal is then uniform.
 
     >>> from xuezhan.engine import Round
     >>> r = Round.from_seed("leshan", 5, dealer=0)
@@ -204,8 +211,8 @@ def _sample_hands(
     voids = {s: seats.void[s] for s in must_win}
     for attempt in range(_TRIES // 10):
         # ready hands (``ready``): a live seat is made ready, waiting on a random tile of the
-        # suits it may hold; in the second half of the tries no longer (the uniform deal alone)
-        ready_on = _ready_waits(seats, rest, sizes, ready, rng) if ready and attempt < _TRIES // 20 else {}
+        # suits it may hold; after :data:`_READY_TRIES` tries no longer (the uniform deal alone)
+        ready_on = _ready_waits(seats, rest, sizes, need, ready, rng) if ready and attempt < _READY_TRIES else {}
         winners = {**must_win, **ready_on}
         for s in ready_on:
             voids[s] = _shown_void(seats, s)
@@ -216,7 +223,8 @@ def _sample_hands(
             _take(left, h)
         demands = [(sizes[s] - sum(reserved[s]), banned.get(s, -1)) for s in live]
         if winners:
-            won = _winning_hands(seats, winners, voids, left, sizes, need, rng, demands)
+            steps = _STEPS * len(must_win) + _READY_STEPS * len(ready_on)
+            won = _winning_hands(seats, winners, voids, left, sizes, need, rng, demands, steps)
             if won is None:
                 continue
             for h in won.values():
@@ -240,17 +248,30 @@ def _sample_hands(
 
 
 def _ready_waits(
-    seats: Seats, rest: list[int], sizes: dict[int, int], ready: float, rng: random.Random
+    seats: Seats,
+    rest: list[int],
+    sizes: dict[int, int],
+    need: dict[int, bytearray],
+    ready: float,
+    rng: random.Random,
 ) -> dict[int, list[int]]:
     """The seats of ``rest`` to be dealt a ready hand, each with probability ``ready`` (only a
-    seat waiting for a tile, its size 1 more than a multiple of 3), and the tile each waits on
-    (uniform among the kinds of the suits it may hold: not its void once the voids are shown)."""
+    seat waiting for a tile, its size 1 more than a multiple of 3), and the tile each waits on:
+    uniform among the kinds of the suits its hand may be of. A winning hand holds at most two
+    suits, none of them its void (once shown, R11.2), so the suits of its melds and of the tiles
+    it must hold (``need``) fix one or both; a seat whose fixed suits leave no such hand (it
+    still holds a tile of its void, or tiles of three suits) cannot be ready and is not asked to
+    be (every deal asked of it would fail, and with it the whole sample)."""
     out: dict[int, list[int]] = {}
     for s in rest:
         if seats.won[s] or seats.escaped[s] or sizes[s] % 3 != 1 or rng.random() >= ready:
             continue
         void = _shown_void(seats, s)
-        kinds = [k for k in range(27) if k // 9 != void]
+        held = need.get(s, bytes(27))
+        fixed = {meld_kind(c) // 9 for c in seats.melds[s]} | {k // 9 for k in range(27) if held[k]}
+        if void in fixed or len(fixed) > 2:
+            continue
+        kinds = [k for k in range(27) if k // 9 != void and len(fixed | {k // 9}) <= 2]
         out[s] = [kinds[rng.randrange(len(kinds))]]
     return out
 
@@ -369,13 +390,14 @@ def _winning_hands(
     need: dict[int, bytearray],
     rng: random.Random,
     demands: list[tuple[int, int]],
+    steps: int,
 ) -> dict[int, bytearray] | None:
     """Hands for the seats that must win, each from what the ones before it left, such that
     the other seats (``demands``: tiles each needs, barred suit) can still be dealt. Several
     winners compete for the same tiles, so a winner whose hand leaves the next one none (or the
     others too few) is given its next hand, depth first, within one shared budget of steps."""
     order = sorted(must_win, key=lambda _: rng.random())
-    budget = [_STEPS * len(order)]
+    budget = [steps]
     out: dict[int, bytearray] = {}
 
     def place(i: int, left: bytearray) -> bool:
@@ -414,7 +436,9 @@ def _winning_hand(
     of steps; it yields each hand it finds."""
     melds = bytes(seats.melds[s])
     sets = (size - 1) // 3
-    used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins}
+    # the suits it must use: its melds', its winning tiles' and the tiles it must hold (a hand
+    # of other suits would only be rejected at its last block)
+    used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins} | {k // 9 for k in range(27) if need[k]}
     suit_sets = [set(c) for c in ((0, 1), (0, 2), (1, 2)) if used <= set(c) and void not in c]
     rng.shuffle(suit_sets)
     for suits in suit_sets:
@@ -428,8 +452,13 @@ def _winning_hand(
                 return
 
 
-#: Steps of the search for one winner's hand (shared by all the winners to be dealt).
+#: Steps of the search for one winner's hand that must win (R14, a declared win), and for one
+#: seat asked to be ready (``ready``); the steps of the seats dealt together are shared. A ready
+#: hand that exists is found in a few dozen steps at the median (90% within 500, on seeded
+#: positions of the three presets); when the hands asked for do not fit together, every step
+#: is spent, so the optional ready hands get far fewer than the hands that must be found.
 _STEPS = 4000
+_READY_STEPS = 500
 
 
 @dataclasses.dataclass
@@ -446,14 +475,23 @@ class _BlockSearch:
     melds: bytes
     void: int
     needed: list[int] = dataclasses.field(init=False)
+    #: (kind, copies the complete hand must hold, the largest key of a set holding it)
+    owed: list[tuple[int, int, int]] = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
         self.needed = [k for k in range(27) if self.need[k]]  # kinds it must hold
+        owed = {k: self.need[k] for k in self.needed}
+        owed[self.w] = owed.get(self.w, 0) + 1  # the winning tile completes the hand
+        # a set's key (see run) is 2k for a pung of k and 2k+1 for a chow from k: the last set
+        # that can hold k is the chow from k, or the pung of k for an 8 or a 9
+        self.owed = [(k, n, 2 * k + (k % 9 <= 6)) for k, n in sorted(owed.items())]
 
     def run(self, h: bytearray, sets: int, last: int, pair: bool) -> Iterator[bytearray]:
         self.budget[0] -= 1
         if self.budget[0] <= 0:
             return
+        if not pair and any(h[k] < n and top < last for k, n, top in self.owed):
+            return  # the sets still to come (keys from ``last`` on) cannot hold a tile it must hold
         if not pair and sets == 0:
             found = self._check(h)
             if found is not None:
