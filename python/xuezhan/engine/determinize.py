@@ -56,7 +56,8 @@ from xuezhan.tiles import meld_kind, meld_size, tile_kind
 
 __all__ = ["DeterminizeError", "determinize"]
 
-_TRIES = 400
+#: Tries of a sample of the other seats' tiles before :class:`DeterminizeError`.
+_TRIES = 40
 #: Tries with ready hands (``ready``) before the uniform deal alone. A try fails when the ready
 #: hands asked for leave no deal (late in the wall three of them rarely fit in the few unseen
 #: tiles); each new try draws the seats and their waits again.
@@ -209,7 +210,7 @@ def _sample_hands(
             must_win[s] = [w.tile, *must_win.get(s, [])]
     rest = [s for s in sizes if s not in must_win]
     voids = {s: seats.void[s] for s in must_win}
-    for attempt in range(_TRIES // 10):
+    for attempt in range(_TRIES):
         # ready hands (``ready``): a live seat is made ready, waiting on a random tile of the
         # suits it may hold; after :data:`_READY_TRIES` tries no longer (the uniform deal alone)
         ready_on = _ready_waits(seats, rest, sizes, need, ready, rng) if ready and attempt < _READY_TRIES else {}
@@ -244,7 +245,7 @@ def _sample_hands(
                 best = (score, hands)
         if best is not None:
             return best[1]
-    raise DeterminizeError(f"no sample of the other seats' tiles within their constraints in {_TRIES // 10} tries")
+    raise DeterminizeError(f"no sample of the other seats' tiles within their constraints in {_TRIES} tries")
 
 
 def _ready_waits(
@@ -267,13 +268,18 @@ def _ready_waits(
         if seats.won[s] or seats.escaped[s] or sizes[s] % 3 != 1 or rng.random() >= ready:
             continue
         void = _shown_void(seats, s)
-        held = need.get(s, bytes(27))
-        fixed = {meld_kind(c) // 9 for c in seats.melds[s]} | {k // 9 for k in range(27) if held[k]}
+        fixed = _fixed_suits(seats.melds[s], need.get(s, bytes(27)))
         if void in fixed or len(fixed) > 2:
             continue
         kinds = [k for k in range(27) if k // 9 != void and len(fixed | {k // 9}) <= 2]
         out[s] = [kinds[rng.randrange(len(kinds))]]
     return out
+
+
+def _fixed_suits(melds: Sequence[int], need: Sequence[int]) -> set[int]:
+    """The suits a seat's winning hand must be of: its melds' and those of the tiles it must
+    hold (``need``)."""
+    return {meld_kind(c) // 9 for c in melds} | {k // 9 for k in range(27) if need[k]}
 
 
 def _deal_rest(
@@ -436,9 +442,8 @@ def _winning_hand(
     of steps; it yields each hand it finds."""
     melds = bytes(seats.melds[s])
     sets = (size - 1) // 3
-    # the suits it must use: its melds', its winning tiles' and the tiles it must hold (a hand
-    # of other suits would only be rejected at its last block)
-    used = {meld_kind(c) // 9 for c in melds} | {k // 9 for k in wins} | {k // 9 for k in range(27) if need[k]}
+    # a hand of other suits would only be rejected at its last block
+    used = _fixed_suits(melds, need) | {k // 9 for k in wins}
     suit_sets = [set(c) for c in ((0, 1), (0, 2), (1, 2)) if used <= set(c) and void not in c]
     rng.shuffle(suit_sets)
     for suits in suit_sets:
