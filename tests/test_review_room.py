@@ -308,7 +308,6 @@ def test_the_room_stays_responsive_while_a_review_runs(log_file, workers):
     asyncio.run(go())
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # starlette's TestClient on httpx
 def test_a_hand_played_at_a_room_table_is_reviewed_timeouts_and_escapes_included():
     """A person sits with three bots and lets the clock play (R10 defaults), or leaves at the
     first decision (R8): both booked hands are reviewed by their replay ids."""
@@ -353,7 +352,6 @@ def test_a_hand_played_at_a_room_table_is_reviewed_timeouts_and_escapes_included
     room.ledger.close()
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # starlette's TestClient on httpx
 def test_a_200_mb_upload_to_review_is_refused_before_it_is_read():
     from starlette.testclient import TestClient
 

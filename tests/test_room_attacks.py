@@ -26,8 +26,6 @@ from xuezhan.serve import deals, names
 from xuezhan.serve.app import create_app
 from xuezhan.serve.tables import Limits, Room
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 @contextlib.contextmanager
 def serving(room):

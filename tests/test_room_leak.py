@@ -22,8 +22,6 @@ from xuezhan.engine import public_view
 from xuezhan.serve.app import create_app
 from xuezhan.tiles import parse_tiles
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 VIEW_KEYS = {
     "seat",
     "dealer",

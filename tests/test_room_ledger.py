@@ -21,8 +21,6 @@ from xuezhan.serve.app import create_app
 from xuezhan.serve.ledger import SCHEMA_VERSION, Ledger, LedgerError
 from xuezhan.serve.tables import Pace, Room
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 SECRET_A = "a" * 32
 SECRET_B = "b" * 32
 

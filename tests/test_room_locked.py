@@ -28,8 +28,6 @@ from xuezhan.serve.tables import Pace, Room
 from xuezhan.strategies import GreedyStrategy
 from xuezhan.strategies.guarded import observation_from_dict
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 VECTORS = Path(__file__).parent / "vectors" / "xueliu"
 PAUSE = 0.3  # the forced discard's pause in these tests (the turn timer is 1 s, FAST)
 

@@ -28,8 +28,6 @@ from xuezhan.strategies import GreedyStrategy, RandomStrategy, ValueStrategy
 from xuezhan.strategies.guarded import GuardedStrategy
 from xuezhan.tournament.config import ConfigError
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 @pytest.mark.parametrize("module", [protocol, words, replay, bots_mod, names, deals, ledger])
 def test_docstring_examples(module):

@@ -33,8 +33,6 @@ from xuezhan.serve.tables import Client, Limits, Pace, Room, RoomError, Table
 from xuezhan.strategies.search import SearchStrategy
 from xuezhan.tournament.config import ConfigError
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 #: A quick searching bot from a bot file: few samples, so a whole hand takes a second or two.
 QUICK = """
 [[bots]]
