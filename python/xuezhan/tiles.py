@@ -39,6 +39,7 @@ __all__ = [
     "Meld",
     "meld_code",
     "meld_kind",
+    "meld_suits",
     "meld_size",
     "meld_type",
     "is_pung_code",
@@ -336,6 +337,17 @@ def meld_code(t: MeldType, kind: int) -> int:
 def meld_kind(code: int) -> int:
     """The kind of a meld code."""
     return code % NUM_KINDS
+
+
+def meld_suits(codes: Iterable[int]) -> set[int]:
+    """The suits (0 = m, 1 = p, 2 = s) of meld codes: a seat's winning hand and its void are
+    tied to them (R4.2: a winning hand holds at most two suits, melds included; R11.2: no
+    meld is of the declared void).
+
+    >>> sorted(meld_suits([meld_code(MeldType.PUNG, 4), meld_code(MeldType.KONG, 22)]))
+    [0, 2]
+    """
+    return {meld_kind(code) // 9 for code in codes}
 
 
 def meld_type(code: int) -> MeldType:

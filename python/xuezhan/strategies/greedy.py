@@ -41,7 +41,7 @@ from xuezhan.engine.actions import (
     act,
 )
 from xuezhan.engine.observation import discard_mask_of
-from xuezhan.tiles import MeldType, meld_code, meld_kind
+from xuezhan.tiles import MeldType, meld_code, meld_suits
 
 __all__ = ["GreedyStrategy", "choose_void", "suit_counts", "discard_mask", "own_melds"]
 
@@ -54,10 +54,6 @@ _PUNG, _KONG, _CKONG = MeldType.PUNG, MeldType.KONG, MeldType.CONCEALED_KONG
 
 def suit_counts(counts: Sequence[int]) -> list[int]:
     return [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
-
-
-def meld_suits(mbytes: bytes) -> set[int]:
-    return {meld_kind(code) // 9 for code in mbytes}
 
 
 def choose_void(counts: Sequence[int], mbytes: bytes = b"") -> int:

@@ -56,11 +56,10 @@ from xuezhan.rules import Rules
 from xuezhan.strategies.greedy import (
     GreedyStrategy,
     discard_mask,
-    meld_suits,
     shanten,
     suit_counts,
 )
-from xuezhan.tiles import MeldType, meld_code
+from xuezhan.tiles import MeldType, meld_code, meld_suits
 
 __all__ = ["ValueStrategy", "triplets_shanten", "danger", "likely_void"]
 
