@@ -18,6 +18,7 @@ from xuezhan.engine.determinize import determinize
 from xuezhan.engine.match import first_dealer, hand_seed
 from xuezhan.engine.turn import Phase
 from xuezhan.strategies import GreedyStrategy
+from xuezhan.tiles import tile_kind
 
 PRESETS = ("leshan", "chengdu", "xueliu")
 
@@ -43,14 +44,16 @@ def _positions(preset: str, hands: int, every: int, seed: int = 3):
             step += 1
 
 
-@pytest.mark.parametrize(("pick", "ready"), [(1, 0.0), (6, 0.0), (1, 1.0), (6, 0.5)])
+@pytest.mark.parametrize(
+    ("pick", "ready", "reading"), [(1, 0.0, False), (6, 0.0, False), (1, 1.0, False), (6, 0.5, False), (4, 1.0, True)]
+)
 @pytest.mark.parametrize("preset", PRESETS)
-def test_a_sample_never_contradicts_the_seats_observation(preset, pick, ready):
+def test_a_sample_never_contradicts_the_seats_observation(preset, pick, ready, reading):
     rng = random.Random(11)
     checked = 0
     for rnd, seat in _positions(preset, 60, 7):
         want = _view(rnd, seat)
-        d = determinize(rnd, seat, rng, pick=pick, ready=ready)
+        d = determinize(rnd, seat, rng, pick=pick, ready=ready, read_discards=reading)
         assert _view(d, seat) == want
         d.check_invariants()  # R12.1 (the sampled tiles are the unseen ones), R12.2, R12.3
         assert [sum(c) for c in d.counts] == [sum(c) for c in rnd.counts]  # hand sizes are public
@@ -67,7 +70,8 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
     for n, (rnd, seat) in enumerate(_positions(preset, 30, 11, seed=5)):
         pick = 1 + n % 3 * 3  # the readiest of 1, 4 or 7 samples: each ranked on sampled tiles only
         ready = n % 2 * 0.6  # ready hands dealt or not: on the seat's view of the voids only
-        a = determinize(rnd, seat, random.Random(7), pick=pick, ready=ready)
+        reading = n % 4 == 1  # ready hands shaped by the public discards
+        a = determinize(rnd, seat, random.Random(7), pick=pick, ready=ready, read_discards=reading)
         other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
         rest = rnd.wall.left()
         if other is None or not rest:
@@ -85,7 +89,7 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
         tiles, pos = twin.wall.tiles, twin.wall.pos
         tiles[pos + j] = k
         tiles[pos:] = reversed(tiles[pos:])
-        b = determinize(twin, seat, random.Random(7), pick=pick, ready=ready)
+        b = determinize(twin, seat, random.Random(7), pick=pick, ready=ready, read_discards=reading)
         assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts]
         assert a.wall == b.wall
         moved += 1
@@ -185,7 +189,7 @@ def test_ready_deals_ready_hands_at_the_rate_asked(preset):
 def _holds_its_void(rnd: Round, seat: int) -> list[int]:
     """The other seats that, as ``seat`` knows, still hold a tile of their shown void suit (the
     exchange tiles it passed them, not yet discarded): such a seat cannot be ready (R11.2)."""
-    need, _ = determinize_module._constraints(rnd, seat)
+    need, _, _ = determinize_module._constraints(rnd, seat)
     return [s for s, n in need.items() if rnd.voids_known and any(n[k] for k in range(27) if k // 9 == rnd.void[s])]
 
 
@@ -238,11 +242,70 @@ def test_asking_for_ready_hands_spends_bounded_work(preset, monkeypatch):
 
 def test_no_ready_hands_draws_no_extra_numbers():
     """``ready=0`` (the default) samples exactly as before the option existed: the same
-    generator gives the same round with or without it."""
+    generator gives the same round with or without it, and ``read_discards`` (which only shapes
+    ready hands) changes nothing then."""
     for rnd, seat in _positions("leshan", 3, 9, seed=2):
         a = determinize(rnd, seat, random.Random(4))
-        b = determinize(rnd, seat, random.Random(4), ready=0.0)
-        assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts] and a.wall == b.wall
+        for opts in ({"ready": 0.0}, {"ready": 0.0, "read_discards": True}):
+            b = determinize(rnd, seat, random.Random(4), **opts)
+            assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts] and a.wall == b.wall
+
+
+def _reading_tally(preset: str):
+    """Over seeded positions, the ready hands dealt to seats whose play says something (a suit
+    they seem to clear, the core's ``likely_void``; kinds they have discarded), with and
+    without ``read_discards``: per setting, [hands holding the cleared suit, hands of seats
+    with one, hands waiting on a discarded kind, hands of seats with discards]."""
+    from xuezhan.strategies.value import likely_void
+
+    tally = {False: [0, 0, 0, 0], True: [0, 0, 0, 0]}
+    for n, (rnd, seat) in enumerate(_positions(preset, 40, 5, seed=41)):
+        if rnd.phase is not Phase.TURN:
+            continue
+        obs = rnd.observation(seat)
+        live = [s for s in range(4) if s != seat and not rnd.won[s] and sum(rnd.counts[s]) % 3 == 1]
+        thrown = {s: 0 for s in live}
+        for e in rnd.events:
+            if e.type == "discard" and e.seat in thrown:
+                thrown[e.seat] |= 1 << tile_kind(e.tile)
+        for on, t in tally.items():
+            d = determinize(rnd, seat, random.Random(n), ready=1.0, read_discards=on)
+            for s in live:
+                waits = wait_mask(bytes(d.counts[s]), bytes(d.seats.mbytes[s]), -1)
+                if not waits:
+                    continue
+                u = likely_void(obs, s)
+                if u >= 0:
+                    t[0] += any(d.counts[s][u * 9 : u * 9 + 9])
+                    t[1] += 1
+                if thrown[s]:
+                    t[2] += bool(waits & thrown[s])
+                    t[3] += 1
+    return tally
+
+
+@pytest.mark.parametrize("preset", ["leshan", "chengdu"])
+def test_reading_discards_keeps_ready_hands_out_of_a_cleared_suit_R4_2_and_off_thrown_tiles(preset):
+    """With ``read_discards``, a seat whose melds or first discards say it is clearing a suit
+    (under chengdu its shown void first) is dealt ready hands of its other two suits, waiting
+    on tiles it has not thrown; without it, a ready hand's two suits are drawn (most include
+    that suit when no void is shown, leshan) and its wait is any kind."""
+    t = _reading_tally(preset)
+    cleared = {on: v[0] / v[1] for on, v in t.items()}
+    thrown = {on: v[2] / v[3] for on, v in t.items()}
+    assert t[True][1] > 100 and t[True][3] > 300, t
+    assert cleared[True] < 0.05, cleared
+    if preset == "leshan":
+        assert cleared[False] > 0.3, cleared
+    # a hand built around one wait may wait on other kinds too, some of them thrown
+    assert thrown[True] < 0.6 * thrown[False], thrown
+
+
+def test_read_discards_must_be_true_or_false():
+    rnd = Round.from_seed("leshan", 1, 0)
+    for bad in (1, "yes", None):
+        with pytest.raises(ValueError, match="read_discards: expected true or false"):
+            determinize(rnd, 0, random.Random(0), read_discards=bad)
 
 
 def test_ready_must_be_a_probability():

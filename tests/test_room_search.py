@@ -323,13 +323,13 @@ class _GatedSampler:
     def __init__(self, inner: Sampler, gate: _Gate) -> None:
         self._inner, self._gate = inner, gate
 
-    def sample(self, rng: Any, *, pick: int = 1, ready: float = 0.0) -> Any:
+    def sample(self, rng: Any, *, pick: int = 1, ready: float = 0.0, read_discards: bool = False) -> Any:
         gate = self._gate
         if not gate.entered.is_set():
             gate.held_on = threading.current_thread().name
             gate.entered.set()
             assert gate.release.wait(30), "the test never released the search"
-        return self._inner.sample(rng, pick=pick, ready=ready)
+        return self._inner.sample(rng, pick=pick, ready=ready, read_discards=read_discards)
 
 
 class _GatedCatalog(BotCatalog):

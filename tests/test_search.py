@@ -78,6 +78,7 @@ def test_an_unknown_option_is_a_type_error_naming_it():
         ({"width": 0}, "width"),
         ({"take_wins": "yes"}, "take_wins"),
         ({"ready": 0.5}, "ready"),
+        ({"read_discards": 1}, "read_discards"),
         ({"clock": "fast"}, "clock"),
     ],
 )
@@ -92,10 +93,12 @@ class _AskedSampler:
     def __init__(self, rnd: Round, seat: int) -> None:
         self.inner = Sampler(rnd, seat)
         self.asked: list[float] = []
+        self.read: list[bool] = []
 
-    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0, read_discards: bool = False) -> Round:
         self.asked.append(ready)
-        return self.inner.sample(rng, pick=pick, ready=ready)
+        self.read.append(read_discards)
+        return self.inner.sample(rng, pick=pick, ready=ready, read_discards=read_discards)
 
 
 def test_ready_hands_are_asked_for_at_the_rate_of_the_walls_length():
@@ -107,13 +110,14 @@ def test_ready_hands_are_asked_for_at_the_rate_of_the_walls_length():
         if rnd.wall_count > 30 or len(rnd.legal_actions(seat)) < 2:
             continue
         for on in (True, False):
-            s = _search(seed=3, rollouts=2, ready=on)
+            s = _search(seed=3, rollouts=2, ready=on, read_discards=on)
             s.reset(seat, rnd.rules)
             asked = _AskedSampler(rnd, seat)
             s.bind_sampler(asked)  # type: ignore[arg-type]
             s.act(Observation(rnd, seat))
             want = ready_rate(rnd.wall_count) if on else 0.0
             assert asked.asked and all(r == want for r in asked.asked)
+            assert asked.read == [on] * len(asked.asked)  # the option reaches the sampler
             assert not on or want > 0.2
         return
     raise AssertionError("no late decision with a choice found")
@@ -187,7 +191,7 @@ class _Peek:
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
 
-    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0, read_discards: bool = False) -> Round:
         return clone(self.rnd, (self.rnd.rules, self.rnd.core))
 
 
@@ -303,11 +307,11 @@ class _SlowSampler:
         self.clock = clock
         self.costs: list[float] = []
 
-    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0, read_discards: bool = False) -> Round:
         cost = 0.03 if len(self.costs) % 5 == 4 else 0.01
         self.costs.append(cost)
         self.clock.now += cost
-        return self.inner.sample(rng, pick=pick, ready=ready)
+        return self.inner.sample(rng, pick=pick, ready=ready, read_discards=read_discards)
 
 
 @pytest.mark.parametrize("budget", [0.005, 0.05, 0.2])
@@ -387,6 +391,25 @@ def test_a_clone_plays_exactly_like_a_deep_copy():
     assert compared > 30
 
 
+def test_a_clone_of_a_round_never_falls_back_to_deep_copy(monkeypatch):
+    """Everything a round holds is a type clone knows (the actions in it are named tuples it
+    shares), so the copy never pays for copy.deepcopy; the copy is still independent."""
+    import xuezhan.search.clone as clone_module
+
+    def refuse(x, memo=None):
+        raise AssertionError(f"clone fell back to deepcopy on a {type(x).__name__}")
+
+    monkeypatch.setattr(clone_module.copy, "deepcopy", refuse)
+    cloned = 0
+    for preset in ("leshan", "chengdu", "xueliu"):
+        for rnd, seat in _positions(preset, 4, 7, seed=5):
+            c = clone(rnd, (rnd.rules, rnd.core))
+            c.apply(c.legal_actions(seat)[0])
+            assert c.events != rnd.events and c.turn is not rnd.turn
+            cloned += 1
+    assert cloned > 30
+
+
 def test_rollouts_refuse_an_unknown_policy():
     with pytest.raises(ValueError, match="'nope' is not a rollout policy"):
         Rollouts("nope")
@@ -437,7 +460,9 @@ def test_a_sampler_that_finds_no_sample_leaves_the_base_choice():
     from xuezhan.engine.determinize import DeterminizeError
 
     class Stuck:
-        def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
+        def sample(
+            self, rng: random.Random, *, pick: int = 1, ready: float = 0.0, read_discards: bool = False
+        ) -> Round:
             raise DeterminizeError("no sample")
 
     rnd = Round.from_seed("leshan", 4, 0)

@@ -21,6 +21,7 @@ __all__ = [
     "waits",
     "is_win",
     "shanten",
+    "likely_void",
 ]
 
 # Win context flags: one definition, the core's (``_core.CONTEXT_FLAGS``, docs/internals.md).
@@ -37,6 +38,7 @@ wait_mask = _core.wait_mask  # (counts13: bytes, melds: bytes, void: int) -> int
 fan = _core.fan  # (counts14, melds, win_kind, ctx, core_rules, void) -> (raw, capped, points, items) | None
 waits = _core.waits  # (counts13, melds, core_rules, void) -> [(kind, fan, points)]
 is_win = _core.is_win  # (counts14, melds, void) -> bool
+likely_void = _core.likely_void  # (observation, seat) -> the suit the seat seems to clear, or -1
 
 
 def shanten(counts: bytes, melds: bytes, void: int) -> int:

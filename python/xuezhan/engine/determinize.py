@@ -29,6 +29,12 @@ exchange and void choices, its own pass-win lock), and samples for the rest:
   the R10 default on the sampled hand);
 - the other seats' pass-win locks (R4.3: a pass is private) are 0.
 
+Optional priors, for a searcher (:func:`determinize`'s ``pick``, ``ready``, ``read_discards``):
+the readiest of several draws of the other hands; ready hands dealt at a given rate; ready
+hands shaped by each seat's public discards (without the suit it seems to clear, waiting on a
+tile it has not thrown). They change which consistent samples are likely, never what a sample
+is consistent with.
+
 Never copied: the seed, the dealt hands, the events, the other seats' tiles or choices. A test
 changes the hidden information of a real round and checks that the determinization with the
 same generator does not change, and that the seat's observation of every sample equals its
@@ -43,16 +49,18 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from xuezhan.engine import _core_adapter as core
 from xuezhan.engine.events import Discard, Voids
 from xuezhan.engine.ledger import KongRecord, Ledger
+from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round
 from xuezhan.engine.seats import Seats
 from xuezhan.engine.setup import DIRECTIONS, default_exchange, default_void
 from xuezhan.engine.turn import ClaimWindow, Phase, Turn
 from xuezhan.engine.wall import Wall
-from xuezhan.tiles import meld_kind, meld_size, tile_kind
+from xuezhan.tiles import meld_kind, meld_size, meld_suits, tile_kind
 
 __all__ = ["DeterminizeError", "determinize"]
 
@@ -69,7 +77,9 @@ class DeterminizeError(RuntimeError):
     winners' hands (R14) runs out of steps, which the tests' positions never make it do."""
 
 
-def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
+def determinize(
+    rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, ready: float = 0.0, read_discards: bool = False
+) -> Round:
     """A round consistent with ``seat``'s knowledge of ``rnd`` (see the module docstring),
     ready to be played on from ``seat``'s pending decision.
 
@@ -89,6 +99,15 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, rea
     ready hands that do not fit together are given up after a bounded search
     (:data:`_READY_TRIES`, :data:`_READY_STEPS`): the deal is then uniform.
 
+    ``read_discards``: ready hands are shaped by what every seat sees of their seat's play.
+    A ready hand leaves out the suit the seat seems to be clearing (its shown void, R11.2, else
+    the suit its melds leave out, else the suit most of its first discards are of: the core's
+    ``likely_void``, :func:`xuezhan.strategies.value.likely_void`): a winning hand holds at
+    most two suits (R4.2) and players drop the suit they will not keep first. And the tile it
+    waits on is one the seat has not discarded (any, if it has discarded every kind it could
+    wait on): players throw what they do not need. Off, the wait is uniform among the kinds
+    the seat's melds allow. Only ready hands change, so without ``ready`` it changes nothing.
+
     >>> from xuezhan.engine import Round
     >>> r = Round.from_seed("leshan", 5, dealer=0)
     >>> d = determinize(r, 0, random.Random(1))
@@ -100,12 +119,18 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, rea
     hidden = [s for s in range(4) if s != seat]
     sizes = {s: sum(rnd.seats.counts[s]) for s in hidden}
     pool = _unseen(rnd.wall, rnd.seats, seat)
-    need, banned = _constraints(rnd, seat)
+    need, banned, discarded = _constraints(rnd, seat)
     if type(pick) is not int or pick < 1:
         raise ValueError(f"pick: expected an integer of at least 1, got {pick!r}")
     if type(ready) not in (int, float) or not 0 <= ready <= 1:
         raise ValueError(f"ready: expected a probability from 0 to 1, got {ready!r}")
-    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng, pick, float(ready))
+    if type(read_discards) is not bool:
+        raise ValueError(f"read_discards: expected true or false, got {read_discards!r}")
+    if read_discards and ready:
+        priors = _read_discards(rnd, seat, hidden, need, discarded)
+    else:
+        priors = _blind(rnd.seats, hidden)
+    hands = _sample_hands(rnd.seats, rnd.turn, pool, sizes, need, banned, rng, pick, float(ready), priors)
     rest = bytearray(pool)
     for s in hidden:
         for k in range(27):
@@ -118,6 +143,38 @@ def determinize(rnd: Round, seat: int, rng: random.Random, *, pick: int = 1, rea
 def _shown_void(seats: Seats, s: int) -> int:
     """Seat ``s``'s void suit as the other seats know it: -1 before the voids are shown (R11.2)."""
     return seats.void[s] if seats.voids_known else -1
+
+
+class _ReadyPrior(NamedTuple):
+    """What shapes a seat's ready hand (see ``read_discards`` in :func:`determinize`): the suit
+    it leaves out (-1: none) and the kinds its wait avoids (bit k = kind k)."""
+
+    void: int
+    avoid: int
+
+
+def _blind(seats: Seats, hidden: list[int]) -> dict[int, _ReadyPrior]:
+    """Ready hands shaped only by the rules: without the shown void (R11.2), any wait."""
+    return {s: _ReadyPrior(_shown_void(seats, s), 0) for s in hidden}
+
+
+def _read_discards(
+    rnd: Round, seat: int, hidden: list[int], need: dict[int, bytearray], discarded: list[bytearray]
+) -> dict[int, _ReadyPrior]:
+    """Ready hands shaped by each seat's public play, as ``seat`` sees it: the suit it seems to
+    be clearing (its shown void first; the core's rule) and the kinds it has discarded
+    (``discarded``, claimed discards included: every seat saw them thrown). A guessed suit
+    that the seat's melds or required tiles (``need``) are of is wrong, so the shown void (or
+    none) stands instead."""
+    obs = Observation(rnd, seat)
+    out = {}
+    for s in hidden:
+        void = _shown_void(rnd.seats, s)
+        if void < 0:
+            guess = core.likely_void(obs, s)
+            void = -1 if guess in _fixed_suits(rnd.seats.melds[s], need.get(s, bytes(27))) else guess
+        out[s] = _ReadyPrior(void, sum(1 << k for k in range(27) if discarded[s][k]))
+    return out
 
 
 def _readiness(seats: Seats, hands: dict[int, bytearray]) -> int:
@@ -139,8 +196,9 @@ def _unseen(wall: Wall, seats: Seats, seat: int) -> bytearray:
     return pool
 
 
-def _constraints(rnd: Round, seat: int) -> tuple[dict[int, bytearray], dict[int, int]]:
-    """Tiles a seat must hold (``need``) and the suit it cannot hold (``banned``)."""
+def _constraints(rnd: Round, seat: int) -> tuple[dict[int, bytearray], dict[int, int], list[bytearray]]:
+    """Tiles a seat must hold (``need``), the suit it cannot hold (``banned``) and the count of
+    each kind each seat has discarded (``discarded``, claimed discards included)."""
     need: dict[int, bytearray] = {}
     banned: dict[int, int] = {}
     seats, turn = rnd.seats, rnd.turn
@@ -179,7 +237,7 @@ def _constraints(rnd: Round, seat: int) -> tuple[dict[int, bytearray], dict[int,
         if any(req) and not (seats.won[to] and not seats.stay) and not seats.escaped[to]:
             old = need.get(to, bytes(27))
             need[to] = bytearray(max(a, b) for a, b in zip(req, old, strict=True))
-    return need, banned
+    return need, banned, discarded
 
 
 def _sample_hands(
@@ -192,6 +250,7 @@ def _sample_hands(
     rng: random.Random,
     pick: int,
     ready: float,
+    priors: dict[int, _ReadyPrior],
 ) -> dict[int, bytearray]:
     """The other seats' concealed tiles: each seat's required tiles reserved first, then the
     hands that must win, then the seats barred from a suit, then the rest, from what is left.
@@ -213,10 +272,12 @@ def _sample_hands(
     for attempt in range(_TRIES):
         # ready hands (``ready``): a live seat is made ready, waiting on a random tile of the
         # suits it may hold; after :data:`_READY_TRIES` tries no longer (the uniform deal alone)
-        ready_on = _ready_waits(seats, rest, sizes, need, ready, rng) if ready and attempt < _READY_TRIES else {}
+        ready_on = (
+            _ready_waits(seats, rest, sizes, need, ready, priors, rng) if ready and attempt < _READY_TRIES else {}
+        )
         winners = {**must_win, **ready_on}
         for s in ready_on:
-            voids[s] = _shown_void(seats, s)
+            voids[s] = priors[s].void
         live = [s for s in rest if s not in ready_on]
         left = bytearray(pool)
         reserved = {s: bytearray(need.get(s, bytes(27))) for s in live}
@@ -254,12 +315,14 @@ def _ready_waits(
     sizes: dict[int, int],
     need: dict[int, bytearray],
     ready: float,
+    priors: dict[int, _ReadyPrior],
     rng: random.Random,
 ) -> dict[int, list[int]]:
     """The seats of ``rest`` to be dealt a ready hand, each with probability ``ready`` (only a
     seat waiting for a tile, its size 1 more than a multiple of 3), and the tile each waits on:
     uniform among the kinds of the suits its hand may be of. A winning hand holds at most two
-    suits, none of them its void (once shown, R11.2), so the suits of its melds and of the tiles
+    suits, none of them its void (once shown, R11.2; with ``read_discards`` the suit it seems
+    to be clearing, ``priors``), so the suits of its melds and of the tiles
     it must hold (``need``) fix one or both; a seat whose fixed suits leave no such hand (it
     still holds a tile of its void, or tiles of three suits) cannot be ready and is not asked to
     be (every deal asked of it would fail, and with it the whole sample)."""
@@ -267,11 +330,12 @@ def _ready_waits(
     for s in rest:
         if seats.won[s] or seats.escaped[s] or sizes[s] % 3 != 1 or rng.random() >= ready:
             continue
-        void = _shown_void(seats, s)
+        void, avoid = priors[s]
         fixed = _fixed_suits(seats.melds[s], need.get(s, bytes(27)))
         if void in fixed or len(fixed) > 2:
             continue
         kinds = [k for k in range(27) if k // 9 != void and len(fixed | {k // 9}) <= 2]
+        kinds = [k for k in kinds if not avoid >> k & 1] or kinds
         out[s] = [kinds[rng.randrange(len(kinds))]]
     return out
 
@@ -279,7 +343,7 @@ def _ready_waits(
 def _fixed_suits(melds: Sequence[int], need: Sequence[int]) -> set[int]:
     """The suits a seat's winning hand must be of: its melds' and those of the tiles it must
     hold (``need``)."""
-    return {meld_kind(c) // 9 for c in melds} | {k // 9 for k in range(27) if need[k]}
+    return meld_suits(melds) | {k // 9 for k in range(27) if need[k]}
 
 
 def _deal_rest(

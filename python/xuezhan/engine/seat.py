@@ -194,13 +194,14 @@ class Sampler:
         self._round = rnd
         self._seat = seat
 
-    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0) -> Round:
+    def sample(self, rng: random.Random, *, pick: int = 1, ready: float = 0.0, read_discards: bool = False) -> Round:
         """A round consistent with the seat's observation of the true round, drawn from ``rng``;
         ``pick``: the readiest of that many samples of the other hands; ``ready``: the chance
-        that each other seat is dealt a ready hand (see ``determinize``)."""
+        that each other seat is dealt a ready hand; ``read_discards``: ready hands shaped by each
+        seat's discards (see ``determinize``)."""
         from xuezhan.engine.determinize import determinize  # determinize builds on Round
 
-        return determinize(self._round, self._seat, rng, pick=pick, ready=ready)
+        return determinize(self._round, self._seat, rng, pick=pick, ready=ready, read_discards=read_discards)
 
 
 def bind_samplers(rnd: Round, strategies: Sequence[Any]) -> None:

@@ -33,6 +33,10 @@ Options (keyword-only; an unknown one is a ``TypeError`` naming it):
   self-play); uniform samples are almost never ready (about 0.08 ready opponents per mid- or
   late-hand position with ``pick`` 12, against 0.65 in real play), so rollouts on them
   misjudge both the danger of a discard and how long the hand lasts.
+- ``read_discards`` (default false): a ready opponent's hand leaves out the suit it seems to be
+  clearing (its shown void, else what its melds and first discards say: the rule ``value``'s
+  danger uses) and waits on a tile it has not discarded; see ``read_discards`` in
+  :func:`~xuezhan.engine.determinize.determinize`.
 - ``take_wins`` (default true): a legal win is taken without a search. With the same bias a
   search would pass wins to wait for a self-draw or the ready check, and measured on the true
   rounds such passes lost points.
@@ -112,6 +116,7 @@ class SearchStrategy:
         pick: int = 12,
         take_wins: bool = True,
         ready: bool = True,
+        read_discards: bool = False,
         clock: Callable[[], float] = perf_counter,
     ) -> None:
         if type(rollouts) is not int or rollouts < 1:
@@ -136,6 +141,9 @@ class SearchStrategy:
         if type(ready) is not bool:
             raise ValueError(f"ready: expected true or false, got {ready!r}")
         self.ready = ready
+        if type(read_discards) is not bool:
+            raise ValueError(f"read_discards: expected true or false, got {read_discards!r}")
+        self.read_discards = read_discards
         if not callable(clock):
             raise ValueError(f"clock: expected a function returning seconds, got {clock!r}")
         self.clock = clock
@@ -192,7 +200,7 @@ class SearchStrategy:
                 break
             alive = [0, *diffs]
             try:
-                sample = sampler.sample(rng, pick=self.pick, ready=ready)
+                sample = sampler.sample(rng, pick=self.pick, ready=ready, read_discards=self.read_discards)
             except DeterminizeError:  # the bounded search for locked hands (R14) gave up: use what it has
                 self.unsampled += 1
                 break
