@@ -11,14 +11,18 @@ each setting it prints:
 
 - the mean number of other seats holding a ready hand (a non-empty wait mask from the core),
   sampled, against the true round's number;
-- the Brier score of "some other seat waits on this kind" over the 27 kinds (the sampled share
-  against the truth; lower is better), and that of the best constant guess for comparison.
+- the Brier score and the log loss of "some other seat waits on this kind" over the 27 kinds
+  (the sampled share against the truth; lower is better), and the mean sampled chance of the
+  kinds some opponent really waits on (higher is better), each with the best constant guess's
+  for comparison (the share of kinds waited on over all positions, known only afterwards).
 
 It is the measurement behind ``search``'s ``ready`` option (docs/search.md): uniform samples,
 even the readiest of 12, are almost never ready, while real players late in a hand often are.
-The Brier score shows the other half of the story: which tiles a real opponent waits on is not
-predictable from these samples (no setting beats the constant guess), so what ``ready`` fixes
-is how often opponents are ready, not where they wait.
+The scores show the other half of the story: where a real opponent waits is barely
+predictable from uniform or merely ready samples (none beats the constant guess), so what
+``ready`` fixes is how often opponents are ready, not where they wait; ``read_discards``
+(ready hands without the suit a seat seems to clear, waiting on tiles it has not thrown) is
+the setting that reads where.
 
 ``--rates`` prints the share of other seats (waiting for a tile) holding a ready hand by the
 number of tiles left in the wall, over ``value`` self-play for each preset: the numbers
@@ -29,6 +33,7 @@ Takes a few seconds to a minute.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections import defaultdict
@@ -91,28 +96,32 @@ def calibration(preset: str, positions: int, samples: int) -> None:
             any_wait |= m
         truths.append(any_wait)
     ys = [t >> k & 1 for t in truths for k in range(27)]
-    base = sum(ys) / len(ys)
+    n_waits = sum(ys)
+    base = n_waits / len(ys)
     const = sum((base - y) ** 2 for y in ys) / len(ys)
+    const_loss = -sum(math.log(base if y else 1 - base) for y in ys) / len(ys)
     print(f"{preset}: {len(pos)} positions (value self-play, wall under 45), {samples} samples each")
     print(
-        f"  real:                         {real_ready / len(pos):.2f} ready opponents; Brier of a constant {const:.4f}"
+        f"  real:                         {real_ready / len(pos):.2f} ready opponents; "
+        f"Brier of a constant {const:.4f}; its log loss {const_loss:.4f}; its chance on the true waits {base:.3f}"
     )
     settings = [
-        ("uniform", 1, False),
-        ("readiest of 12", 12, False),
-        ("ready", 1, True),
-        ("ready, readiest of 12", 12, True),
+        ("uniform", 1, False, False),
+        ("readiest of 12", 12, False, False),
+        ("ready", 1, True, False),
+        ("ready, readiest of 12", 12, True, False),
+        ("ready, 12, read_discards", 12, True, True),
     ]
-    for name, pick, ready in settings:
+    for name, pick, ready, reading in settings:
         rng = random.Random(3)
         sampled = 0
-        brier = 0.0
+        brier = loss = on_waits = 0.0
         t0 = time.process_time()
         for (rnd, seat), truth in zip(pos, truths, strict=True):
             p = [0] * 27
             rate = ready_rate(rnd.wall_count) if ready else 0.0
             for _ in range(samples):
-                d = determinize(rnd, seat, rng, pick=pick, ready=rate)
+                d = determinize(rnd, seat, rng, pick=pick, ready=rate, read_discards=reading)
                 any_wait = 0
                 for m in _waits(d, seat):
                     sampled += m != 0
@@ -120,10 +129,15 @@ def calibration(preset: str, positions: int, samples: int) -> None:
                 for k in range(27):
                     p[k] += any_wait >> k & 1
             brier += sum((p[k] / samples - (truth >> k & 1)) ** 2 for k in range(27))
+            for k in range(27):
+                q = (p[k] + 0.5) / (samples + 1)  # kept off 0 and 1 so the log is finite
+                loss -= math.log(q if truth >> k & 1 else 1 - q)
+                on_waits += p[k] / samples if truth >> k & 1 else 0.0
         ms = (time.process_time() - t0) / len(pos) / samples * 1000
         print(
             f"  {name + ':':29s} {sampled / len(pos) / samples:.2f} ready opponents; "
-            f"Brier {brier / len(pos) / 27:.4f}; {ms:.2f} ms CPU per sample"
+            f"Brier {brier / len(pos) / 27:.4f}; log loss {loss / len(pos) / 27:.4f}; "
+            f"chance on the true waits {on_waits / max(1, n_waits):.3f}; {ms:.2f} ms CPU per sample"
         )
 
 
