@@ -71,6 +71,7 @@ _RANK_CN = ("一", "二", "三", "四", "五", "六", "七", "八", "九")
 #: The notation of each kind (R0), by kind: ``TILE_STR[13] == "5p"``. The one tile-name table:
 #: every module that prints tiles reads it.
 TILE_STR: tuple[str, ...] = tuple(f"{r}{s}" for s in SUITS for r in range(1, 10))
+_KIND_OF: dict[str, int] = {name: kind for kind, name in enumerate(TILE_STR)}  # "5p" -> 13
 #: The Chinese display name of each kind (R0), by kind: ``TILE_NAMES_CN[13] == "五筒"``.
 TILE_NAMES_CN: tuple[str, ...] = tuple(r + s for s in _SUIT_CN for r in _RANK_CN)
 
@@ -93,7 +94,11 @@ def tile_kind(tile: str | int) -> int:
     >>> tile_kind("1m"), tile_kind("5p"), tile_kind("9S")
     (0, 13, 26)
     """
-    if isinstance(tile, bool):
+    if type(tile) is str:  # the engine's own notation, read on every event: one lookup
+        kind = _KIND_OF.get(tile)
+        if kind is not None:
+            return kind
+    elif isinstance(tile, bool):
         raise TileTypeError(f"{tile!r} is not a tile: expected a string like '5m' or a kind 0-26")
     if isinstance(tile, int):
         if 0 <= tile < NUM_KINDS:

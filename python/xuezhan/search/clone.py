@@ -39,7 +39,12 @@ def clone(obj: T, shared: tuple[Any, ...] = ()) -> T:
 
 def _copy(x: Any, memo: dict[int, Any]) -> Any:
     t = type(x)
-    if t in _ATOMIC or isinstance(x, enum.Enum):
+    if t in _ATOMIC:
+        return x
+    spec = _DATACLASSES.get(t)
+    if spec is not None and spec[1] and all(type(getattr(x, n)) in _ATOMIC for n in spec[0]):
+        return x  # a frozen record of plain values (an event, say: most of a round) is shared
+    if isinstance(x, enum.Enum):
         return x
     i = id(x)
     y = memo.get(i)
@@ -50,9 +55,11 @@ def _copy(x: Any, memo: dict[int, Any]) -> Any:
     elif t is bytearray:
         y = bytearray(x)
     elif t is tuple or (issubclass(t, tuple) and hasattr(t, "_make")):  # a tuple or a named tuple
+        if all(type(v) in _ATOMIC for v in x):
+            return x  # nothing inside can change (an action, say): both rounds share it
         items = [v if type(v) in _ATOMIC else _copy(v, memo) for v in x]
         if all(a is b for a, b in zip(items, x, strict=True)):
-            y = x  # nothing inside can change (an action, say): both rounds share it
+            y = x  # what it holds is shared too: so is the tuple
         else:
             y = tuple(items) if t is tuple else t._make(items)
     elif t is dict:
@@ -60,7 +67,6 @@ def _copy(x: Any, memo: dict[int, Any]) -> Any:
     elif t is set:
         y = {_copy(v, memo) for v in x}
     else:
-        spec = _DATACLASSES.get(t)
         if spec is None and dataclasses.is_dataclass(x):
             params = getattr(t, "__dataclass_params__", None)
             spec = _DATACLASSES[t] = (
