@@ -137,6 +137,16 @@ def test_quick_toml_is_valid():
     c.build_rules()
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "tournaments").glob("*.toml")), ids=lambda p: p.name)
+def test_every_shipped_tournament_file_loads_and_builds_its_line_up(path):
+    # The files the README tells people to run: a typo in a key or a strategy option would
+    # otherwise show only when someone starts a two-hour match.
+    c = load_config(path)
+    runner = HandRunner(c)
+    assert len(runner.factories) == 4 and c.seating == "duplicate"
+    assert c.output == f"results/{c.name}"  # each writes its own folder under results/
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
