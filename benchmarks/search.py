@@ -184,9 +184,9 @@ def parts(preset: str, positions: int = 40) -> list[tuple[str, float]]:
 
 
 def _play(seats: list[Any], rules: Any, hs: int, search: SearchStrategy) -> None:
+    from xuezhan.engine.decisions import Sampler
     from xuezhan.engine.match import run_round
     from xuezhan.engine.round import Round
-    from xuezhan.engine.seat import Sampler
 
     rnd = Round.from_seed(rules, hs, first_dealer(hs))
     seat = next(s for s, x in enumerate(seats) if isinstance(x, Timed))

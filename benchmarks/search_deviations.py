@@ -28,9 +28,9 @@ from collections import defaultdict
 
 from xuezhan.engine import first_dealer, hand_seed
 from xuezhan.engine.actions import Action
+from xuezhan.engine.decisions import Sampler
 from xuezhan.engine.observation import Observation
 from xuezhan.engine.round import Round
-from xuezhan.engine.seat import Sampler
 from xuezhan.search.clone import clone
 from xuezhan.search.estimate import Rollouts
 from xuezhan.strategies import SearchStrategy, ValueStrategy

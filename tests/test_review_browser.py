@@ -13,7 +13,7 @@ from xuezhan.engine import log_lines
 from xuezhan.serve.app import create_app
 from xuezhan.serve.deals import commitment
 from xuezhan.serve.replay import named_log
-from xuezhan.serve.review import ReviewLimits
+from xuezhan.serve.review_jobs import ReviewLimits
 from xuezhan.serve.tables import Room
 
 

@@ -152,12 +152,12 @@ def test_a_missing_seat_is_a_usage_error(slip_log):
 @pytest.fixture
 def room_db(tmp_path, slip_log):
     from xuezhan.engine import log_lines
-    from xuezhan.serve.ledger import Ledger
     from xuezhan.serve.replay import named_log
+    from xuezhan.serve.standings import Standings
 
     _, slip = slip_log
     db = tmp_path / "room.db"
-    ledger = Ledger(str(db))
+    ledger = Standings(str(db))
     lines = named_log(log_lines(slip.rnd), ["Mei", "greedy", "value", "random"])
     rid = ledger.book_hand("Table 1", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.deltas), [0] * 4)
     ledger.close()

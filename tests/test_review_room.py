@@ -15,7 +15,7 @@ from xuezhan.engine import log_lines, write_log
 from xuezhan.review import Review
 from xuezhan.serve.app import create_app
 from xuezhan.serve.replay import named_log
-from xuezhan.serve.review import ReviewLimits, ReviewRefused, Reviews, run_review
+from xuezhan.serve.review_jobs import ReviewLimits, ReviewRefused, Reviews, run_review
 from xuezhan.serve.tables import Room
 
 

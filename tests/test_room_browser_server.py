@@ -18,7 +18,7 @@ from _room_helpers import free_port, live_server
 from websockets.sync.client import connect
 
 from xuezhan.serve.app import create_app
-from xuezhan.serve.ledger import Ledger
+from xuezhan.serve.standings import Standings
 from xuezhan.serve.tables import Pace, Room
 
 
@@ -26,7 +26,7 @@ def _room(db: str = ":memory:", turn: float = 20.0) -> Room:
     return Room(
         pace=Pace(bot_delay=0.0, between_hands=0.0),
         rules_overrides={"turn_timeout": turn, "claim_timeout": min(turn, 1.0)},
-        ledger=Ledger(db),
+        ledger=Standings(db),
     )
 
 

@@ -26,7 +26,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what the 
     from starlette.testclient import TestClient
 
 from xuezhan.cli import main as cli_main
-from xuezhan.engine.seat import Sampler
+from xuezhan.engine.decisions import Sampler
 from xuezhan.serve.app import create_app
 from xuezhan.serve.bots import BUDGET_SHARE, BotCatalog
 from xuezhan.serve.tables import Client, Limits, Pace, Room, RoomError, Table

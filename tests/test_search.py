@@ -14,9 +14,9 @@ from test_determinize import _hidden_twin
 
 from xuezhan.engine import Round, first_dealer, hand_seed, play_hand, run_round
 from xuezhan.engine.actions import DISCARD, HU, PASS, act
+from xuezhan.engine.decisions import Sampler, bind_samplers, wants_sampler
 from xuezhan.engine.determinize import determinize
 from xuezhan.engine.observation import Observation
-from xuezhan.engine.seat import Sampler, bind_samplers, wants_sampler
 from xuezhan.search import estimate_actions
 from xuezhan.search.candidates import candidates
 from xuezhan.search.clone import clone

@@ -118,14 +118,14 @@ def _room_hand(rid: str, db: str) -> HandLog:
     from xuezhan.documents import DocumentError, parse_log
 
     try:
-        from xuezhan.serve.ledger import Ledger, LedgerError
+        from xuezhan.serve.standings import Standings, StandingsError
     except ImportError as exc:  # sqlalchemy: the serve extra
         raise DocumentError(f"--db {db}: reading the room's database needs the serve extra ({exc})") from None
     if "://" not in db and not Path(db).is_file():
         raise DocumentError(f"--db {db}: no standings database there (xuezhan serve --db {db} keeps one)")
     try:
-        ledger = Ledger(db)
-    except LedgerError as exc:
+        ledger = Standings(db)
+    except StandingsError as exc:
         raise DocumentError(f"--db {db}: {exc}") from None
     try:
         rec = ledger.hand(rid)

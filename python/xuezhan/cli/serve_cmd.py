@@ -150,7 +150,7 @@ def serve(
     _need_extra()
     from xuezhan.serve.app import create_app
     from xuezhan.serve.bots import BotCatalog
-    from xuezhan.serve.ledger import Ledger, LedgerError
+    from xuezhan.serve.standings import Standings, StandingsError
     from xuezhan.serve.tables import Limits, Pace, Room
     from xuezhan.tournament.config import ConfigError
 
@@ -169,8 +169,8 @@ def serve(
         overrides["claim_timeout"] = claim_timeout
     logs = sorted([*logs_dir.rglob("*.jsonl"), *logs_dir.rglob("*.jsonl.gz")]) if logs_dir else []
     try:
-        ledger = Ledger(db)
-    except LedgerError as exc:
+        ledger = Standings(db)
+    except StandingsError as exc:
         raise click.ClickException(str(exc)) from None
     limits = Limits(
         max_tables=max_tables,
@@ -201,10 +201,10 @@ def view(log: Path, host: str, port: int, no_browser: bool) -> None:
         raise click.ClickException(str(exc)) from None
     url = view_url(host, port)
     click.echo(f"replay of {log}: {url}  (Ctrl-C stops it)", err=True)
-    from xuezhan.serve.ledger import Ledger
+    from xuezhan.serve.standings import Standings
     from xuezhan.serve.tables import Room
 
-    _run(create_app(Room(ledger=Ledger(":memory:")), logs=[log]), host, port, None if no_browser else url)
+    _run(create_app(Room(ledger=Standings(":memory:")), logs=[log]), host, port, None if no_browser else url)
 
 
 def view_url(host: str, port: int) -> str:
@@ -244,13 +244,13 @@ def standings_reset(db: str, yes: bool) -> None:
 
 def _open_ledger(db: str) -> Any:
     _need_extra()
-    from xuezhan.serve.ledger import Ledger, LedgerError
+    from xuezhan.serve.standings import Standings, StandingsError
 
     if "://" not in db and db != ":memory:" and not Path(db).is_file():
         raise click.ClickException(f"{db}: no standings database there (xuezhan serve --db {db} makes one)")
     try:
-        return Ledger(db)
-    except LedgerError as exc:
+        return Standings(db)
+    except StandingsError as exc:
         raise click.ClickException(str(exc)) from None
 
 

@@ -45,6 +45,7 @@ Readings where the rules are silent (each is one place in the code; also in docs
 """
 
 from xuezhan.engine.actions import Action, ActionError, IllegalAction, act, parse_action
+from xuezhan.engine.decisions import Strategy
 from xuezhan.engine.events import DECISION_TYPES, public_view
 from xuezhan.engine.invariants import InvariantError
 from xuezhan.engine.log import (
@@ -59,7 +60,6 @@ from xuezhan.engine.observation import Observation
 from xuezhan.engine.result import HandResult
 from xuezhan.engine.round import Round, deal
 from xuezhan.engine.script import ScriptError, replay_script
-from xuezhan.engine.seat import Strategy
 from xuezhan.engine.seeds import derive_seed, first_dealer, hand_seed
 
 __all__ = [

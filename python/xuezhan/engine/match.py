@@ -1,6 +1,6 @@
 """Playing hands and matches with strategies (docs/rules.md R9, R10).
 
-Each decision goes through the one seat loop of :mod:`xuezhan.engine.seat`. Every decision is
+Each decision goes through the one seat loop of :mod:`xuezhan.engine.decisions`. Every decision is
 timed with ``time.perf_counter``. A decision slower than ``turn_timeout`` /
 ``claim_timeout`` takes the R10 default instead and counts against ``max_timeouts`` per match;
 past that the bot escapes (R10.3). An exception or an illegal action from a bot is an escape
@@ -14,8 +14,8 @@ import os
 from collections.abc import Sequence
 from typing import IO, Any
 
+from xuezhan.engine.decisions import Delivery, bind_samplers, decide
 from xuezhan.engine.round import Round, deal
-from xuezhan.engine.seat import Delivery, bind_samplers, decide
 from xuezhan.engine.seeds import first_dealer, hand_seed
 from xuezhan.engine.turn import Phase
 from xuezhan.rules import Rules, as_rules

@@ -16,7 +16,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from xuezhan.engine.seat import Delivery, bind_samplers, decide
+from xuezhan.engine.decisions import Delivery, bind_samplers, decide
 from xuezhan.env.actions import N_ACTIONS
 from xuezhan.env.aec import (
     AGENTS,

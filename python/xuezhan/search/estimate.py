@@ -4,7 +4,7 @@ Each sample draws one round consistent with what the seat knows
 (:func:`~xuezhan.engine.determinize.determinize`), then plays every candidate action on a copy
 of that same sample (common random numbers: the actions are compared on the same hidden tiles)
 and the rest of the hand with the rollout policy for all four seats, through the engine
-itself (its one seat loop, :func:`xuezhan.engine.seat.decide`). An action's estimate is the
+itself (its one seat loop, :func:`xuezhan.engine.decisions.decide`). An action's estimate is the
 seat's mean result (its delta for the hand) over the samples, with a normal 95% interval.
 
 Speed (see benchmarks/search.py): the copies are :func:`~xuezhan.search.clone.clone` (a
@@ -27,9 +27,9 @@ from time import perf_counter
 from typing import Any
 
 from xuezhan.engine.actions import Action
+from xuezhan.engine.decisions import decide
 from xuezhan.engine.determinize import determinize
 from xuezhan.engine.round import Round
-from xuezhan.engine.seat import decide
 from xuezhan.engine.turn import Phase
 from xuezhan.search.clone import clone
 

@@ -4,7 +4,7 @@ Routes: ``/`` lobby, ``/table/{id}`` table page, ``/replay`` replay viewer, ``/s
 leaderboard and player pages, ``/static/...``; ``GET/POST /api/tables``, ``GET /api/bots``,
 ``GET /api/logs``, ``GET /api/replay/{id}``, ``POST /api/replay`` (a log in the body),
 ``GET /api/review/{id}?seat=N``, ``POST /api/review?seat=N`` (a log in the body; the review of
-one seat's decisions, :mod:`xuezhan.serve.review`), ``GET /api/standings``,
+one seat's decisions, :mod:`xuezhan.serve.review_jobs`), ``GET /api/standings``,
 ``GET /api/players/{name}``; ``/ws/{table}`` the websocket protocol of
 :mod:`xuezhan.serve.protocol` (docs/room.md).
 
@@ -12,7 +12,7 @@ Every piece of work a client can ask for is bounded: request bodies are refused 
 limit before they are read, websocket messages have a size and a rate limit, each connection a
 bounded queue and a send timeout, and an uploaded log is replayed in a worker thread (at most
 two at a time), bounded in bytes and lines; a review runs in a worker process, bounded in
-rollouts, time and reviews at once (:mod:`xuezhan.serve.review`).
+rollouts, time and reviews at once (:mod:`xuezhan.serve.review_jobs`).
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from xuezhan.files import InputFileError, gunzip
 from xuezhan.rules import PRESETS
 from xuezhan.serve import protocol as P
 from xuezhan.serve.deals import commitment
-from xuezhan.serve.ledger import LedgerError
 from xuezhan.serve.names import TABLE_NAME_MAX, clean_name
 from xuezhan.serve.replay import LogError, frames, read_log_lines
-from xuezhan.serve.review import ReviewBusy, ReviewLimits, ReviewRefused, Reviews, ReviewUnfinished
+from xuezhan.serve.review_jobs import ReviewBusy, ReviewLimits, ReviewRefused, Reviews, ReviewUnfinished
+from xuezhan.serve.standings import StandingsError
 from xuezhan.serve.tables import Client, Room, RoomError, RoomFull, Table
 
 __all__ = [
@@ -469,7 +469,7 @@ async def _handle(table: Table, client: Client, text: str, room: Room) -> None:
             if m.secret is not None:
                 try:
                     player = await asyncio.to_thread(room.ledger.identify, m.name, m.secret, m.password)
-                except LedgerError as exc:
+                except StandingsError as exc:
                     raise RoomError(str(exc)) from None
             token = table.sit(client, m.seat, m.name, player)
             client.send(

@@ -4,7 +4,7 @@ A :class:`Table` owns one match. Its ``run`` task waits until four seats are tak
 connected person pressed Start, deals the hand (:meth:`Round.from_seed` with a fresh 128-bit
 seed from :mod:`xuezhan.serve.deals`, committed to before play and revealed after; the first
 dealer from that seed by R9.1, the next by R9.2), asks each decision of a bot or a person, and
-applies it; the finished hand is booked in the room's :class:`~xuezhan.serve.ledger.Ledger`.
+applies it; the finished hand is booked in the room's :class:`~xuezhan.serve.standings.Standings`.
 
 A person's seat has a token; the seat is held by one connection at a time (resuming with the
 token moves it, standing up voids it), and only that connection receives the seat's legal
@@ -23,9 +23,9 @@ of the tile it drew has that discard played for it after ``Pace.locked_discard``
 most half the turn timer), unless the person acts first or leaves (:mod:`xuezhan.serve.locked`);
 one timer per decision, cancelled when the decision ends.
 
-A searching bot (``search``, docs/search.md) gets a :class:`~xuezhan.engine.seat.Sampler` of
+A searching bot (``search``, docs/search.md) gets a :class:`~xuezhan.engine.decisions.Sampler` of
 its seat for each hand, after its ``reset``, as in every loop that plays hands
-(:func:`~xuezhan.engine.seat.bind_samplers`; a user's bot never gets one). The sampler stays in
+(:func:`~xuezhan.engine.decisions.bind_samplers`; a user's bot never gets one). The sampler stays in
 the server: nothing a connection receives changes. Searching seats are a server-wide resource:
 at most ``BotCatalog.search_seats`` at once over all tables (``xuezhan serve --search-seats``);
 one more is refused with a message naming the cap. A seat's slot is free again when its bot is
@@ -54,16 +54,16 @@ from typing import Any
 
 from xuezhan.engine import Round, act, log_lines, parse_action, public_view
 from xuezhan.engine.actions import DISCARD, ESCAPE, Action, ActionError
+from xuezhan.engine.decisions import Delivery, Ruling, apply, bind_samplers, crashed, rule, time_limit, wants_sampler
 from xuezhan.engine.match import first_dealer
-from xuezhan.engine.seat import Delivery, Ruling, apply, bind_samplers, crashed, rule, time_limit, wants_sampler
 from xuezhan.rules import PRESETS, Rules
 from xuezhan.serve.bots import STAND_IN, BotCatalog
 from xuezhan.serve.deals import commitment, new_seed
-from xuezhan.serve.ledger import Ledger
 from xuezhan.serve.locked import forced_discard, locked_seats
 from xuezhan.serve.protocol import Clock, ErrorMsg, SeatInfo, StateMsg, TableMsg, WelcomeMsg
 from xuezhan.serve.replay import named_log
 from xuezhan.serve.reveal import revealed_hands
+from xuezhan.serve.standings import Standings
 from xuezhan.serve.words import seat_labels, settlement_lines
 from xuezhan.tiles import TILE_STR as _TILE
 from xuezhan.tiles import parse_tiles
@@ -250,7 +250,7 @@ class Table:
     hands: int = 8
     pace: Pace = field(default_factory=Pace)
     limits: Limits = field(default_factory=Limits)
-    ledger: Ledger | None = None
+    ledger: Standings | None = None
     #: Where hand seeds come from: the OS's secure generator. Only server-side code (tests) may
     #: pass another; no client of the room can choose a deal.
     seeds: Callable[[], int] = new_seed
@@ -906,14 +906,14 @@ class Room:
         pace: Pace | None = None,
         rules_overrides: dict[str, Any] | None = None,
         limits: Limits | None = None,
-        ledger: Ledger | None = None,
+        ledger: Standings | None = None,
         seeds: Callable[[], int] | None = None,
     ) -> None:
         """``seeds`` replaces the secure generator of hand seeds: for tests only (server-side)."""
         self.bots = bots or BotCatalog()
         self.pace = pace or Pace()
         self.limits = limits or Limits()
-        self.ledger = ledger if ledger is not None else Ledger(":memory:")
+        self.ledger = ledger if ledger is not None else Standings(":memory:")
         self.seeds = seeds or new_seed
         self.rules_overrides = dict(rules_overrides or {})
         self.tables: dict[str, Table] = {}

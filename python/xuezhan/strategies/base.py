@@ -1,4 +1,4 @@
-"""The ``Strategy`` protocol (defined in :mod:`xuezhan.engine.seat`): the only thing the
+"""The ``Strategy`` protocol (defined in :mod:`xuezhan.engine.decisions`): the only thing the
 engine knows of a bot.
 
 A strategy sees :class:`~xuezhan.engine.observation.Observation` values (what its seat may
@@ -18,6 +18,6 @@ from __future__ import annotations
 
 # The protocol lives in the engine (its seat loop is what calls strategies); this module keeps
 # the name where strategies have always imported it from.
-from xuezhan.engine.seat import Strategy
+from xuezhan.engine.decisions import Strategy
 
 __all__ = ["Strategy"]

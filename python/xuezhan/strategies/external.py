@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from xuezhan.engine.actions import ESCAPE, Action, ActionError, parse_action
-from xuezhan.engine.seat import time_limit
+from xuezhan.engine.decisions import time_limit
 from xuezhan.strategies.botprocess import BotClosed, BotProcess, LineTooLong
 
 __all__ = ["PROTOCOL", "BotStartError", "ExternalBotError", "ExternalStrategy"]

@@ -3,7 +3,7 @@
 At each decision it takes the candidate actions (:mod:`xuezhan.search.candidates`: the
 ``value`` strategy's choice and the next-best discards, every kong and win, every claim answer,
 the exchange and void choices), draws ``rollouts`` rounds consistent with what its seat knows
-from the :class:`~xuezhan.engine.seat.Sampler` the seat loop gives it
+from the :class:`~xuezhan.engine.decisions.Sampler` the seat loop gives it
 (:func:`~xuezhan.engine.determinize.determinize`), plays each candidate on a copy of each
 sample and the rest of the hand with the rollout ``policy`` for all four seats, and takes the
 candidate with the best mean result for itself (``value``'s choice on a tie). A decision with
@@ -57,9 +57,9 @@ from time import perf_counter
 from typing import Any
 
 from xuezhan.engine.actions import HU, Action
+from xuezhan.engine.decisions import Sampler
 from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.observation import Observation
-from xuezhan.engine.seat import Sampler
 from xuezhan.search.candidates import candidates
 from xuezhan.search.estimate import Rollouts, play_sample
 from xuezhan.strategies.value import ValueStrategy
@@ -101,7 +101,7 @@ class SearchStrategy:
     """Determinized rollouts at every decision that matters; see the module doc."""
 
     name = "search"
-    #: The seat loop gives it a :class:`~xuezhan.engine.seat.Sampler` (``bind_sampler``).
+    #: The seat loop gives it a :class:`~xuezhan.engine.decisions.Sampler` (``bind_sampler``).
     uses_sampler = True
 
     def __init__(
@@ -165,7 +165,7 @@ class SearchStrategy:
         self._sampler = None  # bound again for each hand by the seat loop
 
     def bind_sampler(self, sampler: Sampler) -> None:
-        """The seat loop's sampler of this hand (see :func:`xuezhan.engine.seat.bind_samplers`)."""
+        """The seat loop's sampler of this hand (see :func:`xuezhan.engine.decisions.bind_samplers`)."""
         self._sampler = sampler
 
     def act(self, obs: Observation) -> Action:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xuezhan.engine import Round, first_dealer, hand_seed, run_round
-from xuezhan.engine.seat import Sampler, time_limit, wants_sampler
+from xuezhan.engine.decisions import Sampler, time_limit, wants_sampler
 from xuezhan.rules import Rules, as_rules
 from xuezhan.strategies import builtin
 

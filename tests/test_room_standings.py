@@ -18,7 +18,7 @@ from _room_helpers import hand_events, read_until, seeds_with_dealer
 
 from xuezhan.cli import main
 from xuezhan.serve.app import create_app
-from xuezhan.serve.ledger import SCHEMA_VERSION, Ledger, LedgerError
+from xuezhan.serve.standings import SCHEMA_VERSION, Standings, StandingsError
 from xuezhan.serve.tables import Pace, Room
 
 SECRET_A = "a" * 32
@@ -29,7 +29,7 @@ def _room(db) -> Room:
     return Room(
         pace=Pace(bot_delay=0.0, between_hands=0.0),
         rules_overrides={"turn_timeout": 0.3, "claim_timeout": 0.2},
-        ledger=Ledger(str(db)),
+        ledger=Standings(str(db)),
         seeds=seeds_with_dealer(0),
     )
 
@@ -94,7 +94,7 @@ def test_the_ledger_keeps_every_hand_across_a_server_restart(tmp_path):
     assert res.exit_code == 0 and "Alice's" in res.output and str(deltas1[0] + deltas2[0]) in res.output
     res = CliRunner().invoke(main, ["standings", "reset", "--db", str(db), "--yes"])
     assert res.exit_code == 0 and "reset 1 player" in res.output
-    led = Ledger(str(db))
+    led = Standings(str(db))
     st, hist = led.player("Alice's")
     assert st.points == 0 and hist[0].kind == "reset" and st.hands == 2
     led.close()
@@ -102,24 +102,24 @@ def test_the_ledger_keeps_every_hand_across_a_server_restart(tmp_path):
 
 def test_the_database_has_a_schema_version_and_write_ahead_logging(tmp_path):
     db = tmp_path / "room.db"
-    Ledger(str(db)).close()
+    Standings(str(db)).close()
     with contextlib.closing(sqlite3.connect(db)) as c:
         assert c.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert c.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
         c.execute("UPDATE schema_version SET version = 99")
         c.commit()
-    with pytest.raises(LedgerError, match="schema version 99"):
-        Ledger(str(db))
+    with pytest.raises(StandingsError, match="schema version 99"):
+        Standings(str(db))
     res = CliRunner().invoke(main, ["standings", "show", "--db", str(db)])
     assert res.exit_code == 1 and "schema version 99" in res.output and "Traceback" not in res.output
 
 
 def test_a_password_lets_a_player_use_the_name_from_another_browser():
-    led = Ledger(":memory:")
+    led = Standings(":memory:")
     pid = led.identify("Mei", SECRET_A, "open sesame")
-    with pytest.raises(LedgerError, match="give its password"):
+    with pytest.raises(StandingsError, match="give its password"):
         led.identify("Mei", SECRET_B)
-    with pytest.raises(LedgerError, match="give its password"):
+    with pytest.raises(StandingsError, match="give its password"):
         led.identify("Mei", SECRET_B, "wrong")
     assert led.identify("Mei", SECRET_B, "open sesame") == pid
     assert led.identify("Mei", SECRET_B) == pid  # the second browser is now known
@@ -127,9 +127,9 @@ def test_a_password_lets_a_player_use_the_name_from_another_browser():
 
 def test_a_hand_is_booked_in_one_transaction(monkeypatch):
     """A failure while booking leaves nothing half-written: no hand without its entries."""
-    led = Ledger(":memory:")
+    led = Standings(":memory:")
     pid = led.identify("Lin", SECRET_A)
-    import xuezhan.serve.ledger as ledger_mod
+    import xuezhan.serve.standings as ledger_mod
 
     real = ledger_mod._entries.insert
     calls = []
@@ -152,7 +152,7 @@ def test_the_ledger_takes_bookings_from_several_threads_at_once(db, tmp_path):
     """Tables book hands from worker threads while people sit down: nothing lost or refused."""
     import threading
 
-    led = Ledger(":memory:" if db == ":memory:" else str(tmp_path / "room.db"))
+    led = Standings(":memory:" if db == ":memory:" else str(tmp_path / "room.db"))
     pid = led.identify("Hu", SECRET_A)
     errors: list[BaseException] = []
 

@@ -1,4 +1,4 @@
-"""The one seat loop (engine/seat.py): the time limit of each decision (R10), the ruling on an
+"""The one seat loop (engine/decisions.py): the time limit of each decision (R10), the ruling on an
 answer (R10.3, R8), and the same escape wherever a strategy plays: a match, the single-agent
 environment and the game room."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from xuezhan.engine import Round
 from xuezhan.engine.actions import ESCAPE, act
-from xuezhan.engine.seat import Delivery, Ruling, Strategy, apply, decide, rule, time_limit
+from xuezhan.engine.decisions import Delivery, Ruling, Strategy, apply, decide, rule, time_limit
 from xuezhan.engine.turn import Phase
 from xuezhan.rules import Rules
 from xuezhan.strategies import GreedyStrategy

@@ -9,7 +9,7 @@ what the seat paid under R8 (the escape penalty). A standing is the sum of a pla
 a reset (清零) books for each player the entry that brings the standing back to zero, so the
 history keeps what happened.
 
-    >>> led = Ledger("sqlite://")
+    >>> led = Standings("sqlite://")
     >>> alice = led.identify("Alice", "s" * 32)
     >>> hid = led.book_hand("Table 1", "leshan", 5, "c0ffee", ['{"type": "header"}'],
     ...                     [alice, None, None, None], [3, -1, -1, -1], [0, 0, 0, 0])
@@ -36,7 +36,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["SCHEMA_VERSION", "HandRecord", "HistoryEntry", "Ledger", "LedgerError", "Standing"]
+__all__ = ["SCHEMA_VERSION", "HandRecord", "HistoryEntry", "Standings", "StandingsError", "Standing"]
 
 #: The schema this code writes; a database of another version is refused, never guessed at.
 SCHEMA_VERSION = 1
@@ -81,7 +81,7 @@ _entries = sa.Table(
 )
 
 
-class LedgerError(ValueError):
+class StandingsError(ValueError):
     """A refused identity (a name that is someone else's) or an unusable database."""
 
 
@@ -142,11 +142,11 @@ _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
 
-def _serialized(method: Callable[Concatenate[Ledger, _P], _T]) -> Callable[Concatenate[Ledger, _P], _T]:
+def _serialized(method: Callable[Concatenate[Standings, _P], _T]) -> Callable[Concatenate[Standings, _P], _T]:
     """One call at a time where the database is one shared connection (``:memory:``)."""
 
     @functools.wraps(method)
-    def wrapper(self: Ledger, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    def wrapper(self: Standings, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         with self._lock:
             return method(self, *args, **kwargs)
 
@@ -167,7 +167,7 @@ def _url(db: str) -> str:
     return "sqlite://" if db == ":memory:" else f"sqlite:///{db}"
 
 
-class Ledger:
+class Standings:
     """The standings database. Methods block (the room calls them from a worker thread)."""
 
     def __init__(self, db: str = ":memory:") -> None:
@@ -195,7 +195,7 @@ class Ledger:
 
             self._migrate()
         except sa.exc.SQLAlchemyError as exc:
-            raise LedgerError(f"{db}: cannot open the standings database: {exc}") from None
+            raise StandingsError(f"{db}: cannot open the standings database: {exc}") from None
 
     def _migrate(self) -> None:
         with self.engine.begin() as c:
@@ -204,7 +204,7 @@ class Ledger:
             if got is None:
                 c.execute(_version.insert().values(version=SCHEMA_VERSION))
             elif got != SCHEMA_VERSION:
-                raise LedgerError(
+                raise StandingsError(
                     f"the standings database has schema version {got}; this server writes {SCHEMA_VERSION}"
                 )
 
@@ -237,8 +237,10 @@ class Ledger:
                     c.execute(_secrets.insert().values(player_id=pid, digest=_digest(secret)))
                 return pid
             if row.password:
-                raise LedgerError(f"the name {name!r} belongs to a player; give its password, or choose another name")
-            raise LedgerError(f"the name {name!r} belongs to a player of another browser; choose another name")
+                raise StandingsError(
+                    f"the name {name!r} belongs to a player; give its password, or choose another name"
+                )
+            raise StandingsError(f"the name {name!r} belongs to a player of another browser; choose another name")
 
     @_serialized
     def set_password(self, player_id: int, password: str) -> None:
