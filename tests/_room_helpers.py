@@ -85,3 +85,80 @@ def hand_events(msgs: list) -> list[dict]:
             assert m.events_from == len(out), "events arrive in order, none skipped"
             out.extend(m.events)
     return out
+
+
+@contextlib.contextmanager
+def serve_process(*args: str, stderr: Any = None) -> Iterator[str]:
+    """``xuezhan serve --port P ARGS`` in a process of its own (the installed package, as the
+    tests use); yields the base URL once it answers, and stops it after."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "xuezhan", "serve", "--port", str(port), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL if stderr is None else stderr,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/tables", timeout=1).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError(f"the server did not start: {' '.join(args)}") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def quick_action(legal: list[str]) -> str:
+    """A legal action a test player takes at once: a win, else a discard, else a pass."""
+    for a in legal:
+        if a == "hu":
+            return a
+    for a in legal:
+        if a.startswith("discard"):
+            return a
+    return "pass" if "pass" in legal else legal[0]
+
+
+async def play_seat(ws_url: str, seat: int, name: str, secret: str | None, timeout: float = 60.0) -> dict:
+    """Sit at ``seat`` of the table at ``ws_url`` as ``name`` (a player with ``secret``), press
+    Start and play the hand at once (:func:`quick_action`); the last state (the hand over), or
+    the ``error`` the sit got."""
+    import asyncio
+    import json
+
+    import websockets
+
+    async def play() -> dict:
+        async with websockets.connect(ws_url, max_size=2**22) as ws:
+            msg = {"type": "sit", "seat": seat, "name": name}
+            if secret is not None:
+                msg["secret"] = secret
+            await ws.send(json.dumps(msg))
+            async for raw in ws:
+                m = json.loads(raw)
+                if m["type"] == "error":
+                    return m
+                if m["type"] == "welcome" and m.get("seat") == seat:
+                    await ws.send(json.dumps({"type": "start"}))
+                elif m["type"] == "state":
+                    if m.get("over"):
+                        return m
+                    if m.get("legal"):
+                        await ws.send(json.dumps({"type": "act", "action": quick_action(m["legal"])}))
+            raise AssertionError("the server closed the connection before the hand was over")
+
+    return await asyncio.wait_for(play(), timeout)

@@ -173,3 +173,20 @@ def test_the_ledger_takes_bookings_from_several_threads_at_once(db, tmp_path):
     st, _ = led.player("Hu")
     assert st.points == 160 and st.hands == 160
     led.close()
+
+
+def test_a_database_with_two_schema_version_rows_is_repaired_to_one(tmp_path):
+    """Servers that raced before the schema was created in one transaction could write the
+    version row twice; the next start keeps one (two rows of different versions are refused)."""
+    db = tmp_path / "room.db"
+    Standings(str(db)).close()
+    with contextlib.closing(sqlite3.connect(db)) as c:
+        c.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+        c.commit()
+    Standings(str(db)).close()
+    with contextlib.closing(sqlite3.connect(db)) as c:
+        assert c.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        c.execute("INSERT INTO schema_version VALUES (7)")
+        c.commit()
+    with pytest.raises(StandingsError, match="schema version 7"):
+        Standings(str(db))

@@ -27,16 +27,27 @@ import gzip
 import hashlib
 import hmac
 import secrets
+import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Concatenate, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["SCHEMA_VERSION", "HandRecord", "HistoryEntry", "Standings", "StandingsError", "Standing"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Claim",
+    "HandRecord",
+    "HistoryEntry",
+    "Standing",
+    "Standings",
+    "StandingsError",
+    "check_password",
+    "hash_password",
+]
 
 #: The schema this code writes; a database of another version is refused, never guessed at.
 SCHEMA_VERSION = 1
@@ -126,16 +137,40 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _hash_password(password: str) -> str:
+def hash_password(password: str) -> str:
+    """The stored form of a password: scrypt with a fresh salt, ``salt$hash`` in hex. Costs
+    about 50-100 ms of a core (the point): the room runs it in its own bounded executor."""
     salt = secrets.token_bytes(16)
     h = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1)
     return f"{salt.hex()}${h.hex()}"
 
 
-def _check_password(password: str, stored: str) -> bool:
+def check_password(password: str, stored: str) -> bool:
+    """Whether ``password`` is the one :func:`hash_password` stored as ``stored``."""
     salt, h = stored.split("$")
     got = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
     return hmac.compare_digest(got.hex(), h)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What the database knows of a name, for one browser (:meth:`Standings.lookup`)."""
+
+    name: str
+    #: The name's player (None: nobody has the name yet).
+    player_id: int | None
+    #: The browser's secret is this player's: no password is needed.
+    owned: bool
+    #: The player's stored password (None: it has none; only its browsers may use the name).
+    password_hash: str | None
+
+    def refusal(self) -> StandingsError:
+        """The error for a browser that did not prove it is this player."""
+        if self.password_hash:
+            return StandingsError(
+                f"the name {self.name!r} belongs to a player; give its password, or choose another name"
+            )
+        return StandingsError(f"the name {self.name!r} belongs to a player of another browser; choose another name")
 
 
 _P = ParamSpec("_P")
@@ -167,15 +202,76 @@ def _url(db: str) -> str:
     return "sqlite://" if db == ":memory:" else f"sqlite:///{db}"
 
 
-class Standings:
-    """The standings database. Methods block (the room calls them from a worker thread)."""
+#: Seconds a write waits for another connection's write lock (SQLite) before it gives up.
+BUSY_TIMEOUT = 30.0
+#: The execution option that marks a write transaction (it begins with the write lock).
+_WRITE = "xuezhan_write"
+#: The PostgreSQL advisory lock the room's writes take (any fixed 64-bit number: "xuezhan").
+_PG_LOCK = int.from_bytes(b"xuezhan", "big")
 
-    def __init__(self, db: str = ":memory:") -> None:
+
+def _sqlite_transactions(engine: sa.Engine) -> None:
+    """Transactions on SQLite as the database defines them, not as Python's driver emulates
+    them: the driver would start a transaction only at the first write, so the reads before it
+    (is the schema there? what does a player have?) ran outside it. Here each transaction
+    begins with the reads: ``BEGIN IMMEDIATE`` (the write lock, waited for up to the busy
+    timeout) for writes, ``BEGIN`` for reads (the write-ahead log lets them run beside a writer)."""
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(conn, _record):  # type: ignore[no-untyped-def]
+        conn.isolation_level = None  # the driver issues no BEGIN of its own
+        cur = conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn):  # type: ignore[no-untyped-def]
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
+
+
+def _write_ahead_log(engine: sa.Engine, busy_timeout: float, db: str) -> None:
+    """Put the database file in write-ahead-log mode (readers never wait for the writer; the
+    mode is kept in the file). SQLite answers "database is locked" at once, without waiting,
+    when another connection holds the file while the mode changes (servers starting together on
+    a fresh file), so the change is retried until it holds or ``busy_timeout`` has passed."""
+    deadline = time.monotonic() + busy_timeout
+    while True:
+        try:
+            raw = engine.raw_connection()  # outside any transaction: the mode cannot change in one
+            try:
+                mode = raw.cursor().execute("PRAGMA journal_mode=WAL").fetchone()
+            finally:
+                raw.close()
+            if mode is not None and str(mode[0]).lower() == "wal":
+                return
+            problem = f"the journal mode stays {mode[0] if mode else None!r}"
+        except (sqlite3.Error, sa.exc.DBAPIError) as exc:
+            problem = str(getattr(exc, "orig", None) or exc)
+            if "locked" not in problem:  # not a matter of waiting (no such folder, not a database)
+                raise StandingsError(f"{db}: cannot open the standings database: {problem}") from None
+        if time.monotonic() > deadline:
+            raise StandingsError(f"{db}: cannot switch the standings database to write-ahead logging: {problem}")
+        time.sleep(0.02)
+
+
+class Standings:
+    """The standings database. Methods block (the room calls them from a worker thread).
+
+    Every write is one transaction that holds the database's write lock from its first read
+    (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: a transaction-scoped advisory lock), so what a
+    write reads cannot change before it commits: servers starting together on a fresh file
+    create the schema once, a reset books exactly minus what it summed, and a new name claimed
+    twice at once is the first claimant's (the second gets a :class:`StandingsError`). Several
+    servers (or ``xuezhan standings reset``) may share one database file. Reads run in their
+    own transactions and never wait for a writer (SQLite's write-ahead log)."""
+
+    def __init__(self, db: str = ":memory:", busy_timeout: float = BUSY_TIMEOUT) -> None:
         url = _url(db)
         memory = url in ("sqlite://", "sqlite:///:memory:")
+        sqlite = url.startswith("sqlite")
         kw: dict = {}
-        if url.startswith("sqlite"):
-            kw["connect_args"] = {"check_same_thread": False}
+        if sqlite:
+            kw["connect_args"] = {"check_same_thread": False, "timeout": busy_timeout}
             if memory:
                 kw["poolclass"] = StaticPool  # one connection, or each would be its own database
         # An in-memory database is one connection shared by every thread: one user at a time.
@@ -184,68 +280,109 @@ class Standings:
         )
         try:
             self.engine = sa.create_engine(url, **kw)
-            if url.startswith("sqlite") and not memory:
-
-                @sa.event.listens_for(self.engine, "connect")
-                def _pragmas(conn, _record):  # type: ignore[no-untyped-def]
-                    cur = conn.cursor()
-                    cur.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
-                    cur.execute("PRAGMA foreign_keys=ON")
-                    cur.close()
-
-            self._migrate()
         except sa.exc.SQLAlchemyError as exc:
             raise StandingsError(f"{db}: cannot open the standings database: {exc}") from None
+        try:
+            if sqlite:
+                _sqlite_transactions(self.engine)
+                if not memory:
+                    _write_ahead_log(self.engine, busy_timeout, db)
+            #: The same engine, for transactions that write: they take the write lock at BEGIN.
+            self._writer = self.engine.execution_options(**{_WRITE: True})
+            self._migrate()
+        except sa.exc.SQLAlchemyError as exc:
+            self.engine.dispose()
+            raise StandingsError(f"{db}: cannot open the standings database: {exc}") from None
+        except StandingsError:
+            self.engine.dispose()
+            raise
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        """One write transaction, holding the write lock from its start to its commit."""
+        try:
+            with self._writer.begin() as c:
+                if c.dialect.name == "postgresql":
+                    c.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_LOCK})
+                yield c
+        except sa.exc.OperationalError as exc:  # SQLite: the lock was not had within busy_timeout
+            raise StandingsError(f"the standings database is busy or unusable; try again ({exc.orig})") from None
 
     def _migrate(self) -> None:
-        with self.engine.begin() as c:
+        # one transaction: of several servers starting together on a fresh database, the first
+        # creates the tables and the version row, the others wait for it and find them
+        with self._write() as c:
             _meta.create_all(c)
-            got = c.execute(sa.select(_version.c.version)).scalar()
-            if got is None:
+            got = [int(v) for v in c.execute(sa.select(_version.c.version)).scalars()]
+            if not got:
                 c.execute(_version.insert().values(version=SCHEMA_VERSION))
-            elif got != SCHEMA_VERSION:
+            elif set(got) != {SCHEMA_VERSION}:
+                other = next(v for v in got if v != SCHEMA_VERSION)
                 raise StandingsError(
-                    f"the standings database has schema version {got}; this server writes {SCHEMA_VERSION}"
+                    f"the standings database has schema version {other}; this server writes {SCHEMA_VERSION}"
                 )
+            elif len(got) > 1:  # two rows of this version: written by servers that raced before
+                c.execute(_version.delete())
+                c.execute(_version.insert().values(version=SCHEMA_VERSION))
 
     def close(self) -> None:
         self.engine.dispose()
 
     # ------------------------------------------------------------------ players
     @_serialized
-    def identify(self, name: str, secret: str, password: str | None = None) -> int:
-        """The player id of ``name``: created on first use; afterwards the browser's secret, or
-        the player's password (which adds this browser's secret), proves it is them."""
-        with self.engine.begin() as c:
+    def lookup(self, name: str, secret: str) -> Claim:
+        """What the database knows of ``name`` for the browser whose secret is ``secret``:
+        nothing is written (a refused sit leaves no trace)."""
+        with self.engine.connect() as c:
             row = c.execute(sa.select(_players.c.id, _players.c.password).where(_players.c.name == name)).first()
             if row is None:
-                new = _new_id(
-                    c.execute(
-                        _players.insert().values(
-                            name=name, password=_hash_password(password) if password else None, created=time.time()
-                        )
-                    )
-                )
-                c.execute(_secrets.insert().values(player_id=new, digest=_digest(secret)))
-                return new
-            pid = int(row.id)
+                return Claim(name, None, False, None)
             owner = c.execute(sa.select(_secrets.c.player_id).where(_secrets.c.digest == _digest(secret))).scalar()
-            if owner == pid:
-                return pid
-            if password and row.password and _check_password(password, row.password):
-                if owner is None:
-                    c.execute(_secrets.insert().values(player_id=pid, digest=_digest(secret)))
-                return pid
-            if row.password:
-                raise StandingsError(
-                    f"the name {name!r} belongs to a player; give its password, or choose another name"
-                )
-            raise StandingsError(f"the name {name!r} belongs to a player of another browser; choose another name")
+        return Claim(name, int(row.id), owner == int(row.id), row.password)
+
+    @_serialized
+    def create_player(self, name: str, secret: str, password_hash: str | None = None) -> int:
+        """A new player ``name`` owned by this browser's ``secret`` (``password_hash``: from
+        :func:`hash_password`). A name someone else claimed first is refused
+        (:class:`StandingsError`); one this browser claimed already is its player."""
+        with self._write() as c:
+            row = c.execute(sa.select(_players.c.id).where(_players.c.name == name)).first()
+            if row is not None:
+                owner = c.execute(sa.select(_secrets.c.player_id).where(_secrets.c.digest == _digest(secret))).scalar()
+                if owner == int(row.id):
+                    return int(row.id)
+                raise StandingsError(f"the name {name!r} belongs to a player of another browser; choose another name")
+            new = _new_id(c.execute(_players.insert().values(name=name, password=password_hash, created=time.time())))
+            c.execute(_secrets.insert().values(player_id=new, digest=_digest(secret)))
+            return new
+
+    @_serialized
+    def add_secret(self, player_id: int, secret: str) -> None:
+        """This browser's ``secret`` proves ``player_id`` from now on (its password was given)."""
+        with self._write() as c:
+            owner = c.execute(sa.select(_secrets.c.player_id).where(_secrets.c.digest == _digest(secret))).scalar()
+            if owner is None:
+                c.execute(_secrets.insert().values(player_id=player_id, digest=_digest(secret)))
+
+    def identify(self, name: str, secret: str, password: str | None = None) -> int:
+        """The player id of ``name``: created on first use; afterwards the browser's secret, or
+        the player's password (which adds this browser's secret), proves it is them. (The room
+        does the same in steps, hashing in its own bounded executor: :mod:`xuezhan.serve.players`.)"""
+        claim = self.lookup(name, secret)
+        if claim.player_id is None:
+            return self.create_player(name, secret, hash_password(password) if password else None)
+        if claim.owned:
+            return claim.player_id
+        if password and claim.password_hash and check_password(password, claim.password_hash):
+            self.add_secret(claim.player_id, secret)
+            return claim.player_id
+        raise claim.refusal()
 
     @_serialized
     def set_password(self, player_id: int, password: str) -> None:
-        with self.engine.begin() as c:
-            c.execute(_players.update().where(_players.c.id == player_id).values(password=_hash_password(password)))
+        hashed = hash_password(password)
+        with self._write() as c:
+            c.execute(_players.update().where(_players.c.id == player_id).values(password=hashed))
 
     # ------------------------------------------------------------------ booking
     @_serialized
@@ -265,7 +402,7 @@ class Standings:
         seat ``i`` paid under R8, booked apart from the rest of its delta."""
         now = time.time()
         blob = gzip.compress("\n".join(lines).encode(), mtime=0)
-        with self.engine.begin() as c:
+        with self._write() as c:
             hid = _new_id(
                 c.execute(
                     _hands.insert().values(
@@ -301,7 +438,9 @@ class Standings:
         returns how many players had a non-zero standing."""
         now = time.time()
         n = 0
-        with self.engine.begin() as c:
+        # the sums are read inside the write transaction: no hand is booked between the read
+        # and the reset entries (it is either before the reset and cancelled, or after it)
+        with self._write() as c:
             rows = c.execute(
                 sa.select(_entries.c.player_id, sa.func.sum(_entries.c.points)).group_by(_entries.c.player_id)
             ).all()
