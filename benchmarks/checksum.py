@@ -3,6 +3,7 @@
     python benchmarks/checksum.py                        # the digests of a 200,000-hand run
     python benchmarks/checksum.py --hands 1000000
     python benchmarks/checksum.py --play 8000            # also a played run, with and without them
+    python benchmarks/checksum.py --report 20000         # reading a finished run back, verified
 
 A run computes each chunk's digest once when it stores the chunk and once more when the final
 table is merged (``--resume`` once more for what was stored before). The first figure times
@@ -10,6 +11,9 @@ those digests alone over a results table of ``--hands`` hands (the rows of a rea
 cut into the automatic chunk size), so it can be compared with the time playing them takes.
 With ``--play N`` the same N-hand tournament (the quick line-up, all cores) is played into an
 output folder twice, once with the digest replaced by a constant, and both wall times shown.
+With ``--report N`` an N-hand run (random bots, automatic chunks) is played once and its final
+table read back as ``xuezhan report`` reads it: verified (:mod:`xuezhan.tournament.readback`:
+every chunk's rows against its checksum) and, for comparison, plainly read (best of three).
 """
 
 from __future__ import annotations
@@ -67,14 +71,40 @@ def played(hands: int) -> None:
         print(f"{hands:,}-hand tournament, {label}: {t:.2f} s")
 
 
+def report_cost(hands: int) -> None:
+    from xuezhan.tournament.readback import run_of, verify_finished
+    from xuezhan.tournament.results import read_table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "o"
+        play(TournamentConfig(strategies=["random"] * 4, hands=hands, seed=1), output=out, progress=False)
+        manifest, config = run_of(out)
+        verify = read = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            verify_finished(out, manifest, config)
+            verify = min(verify, time.perf_counter() - start)
+            start = time.perf_counter()
+            read_table(out / "results.parquet")
+            read = min(read, time.perf_counter() - start)
+    rows = 4 * hands
+    print(
+        f"{hands:,}-hand run ({rows:,} rows in chunks of {config.chunk} hands): verified in {verify * 1e3:.0f} ms "
+        f"({verify * 1e3 / rows * 8000:.1f} ms per 8,000 rows); the plain read {read * 1e3:.0f} ms"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=200_000)
     ap.add_argument("--play", type=int, default=0, help="also play a tournament of this many hands twice")
+    ap.add_argument("--report", type=int, default=0, help="also read a run of this many hands back, verified")
     args = ap.parse_args()
     digest_cost(args.hands)
     if args.play:
         played(args.play)
+    if args.report:
+        report_cost(args.report)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ MODULES = [
     "xuezhan.rulebook",
     "xuezhan.reporting",
     "xuezhan.tournament.report",
+    "xuezhan.tournament.readback",
     "xuezhan.strategies.botprocess",
     "xuezhan.strategies.guarded",
     # the round engine

@@ -35,22 +35,25 @@ from xuezhan.tournament.store import (
     has_results,
     next_segment,
     recover,
-    segments,
     stored_chunks,
-    verify_segment,
+    verified_chunks,
     write_final,
 )
 
-__all__ = ["RunRefused", "TournamentError", "manifest_of", "play", "run"]
+__all__ = ["RunRefused", "TournamentError", "games_of", "manifest_of", "play", "run"]
 
 
-def _games_of(config: TournamentConfig, all_chunks: Chunks) -> Callable[[int], list[Game]]:
-    def games_of(chunk_id: int) -> list[Game]:
+def games_of(config: TournamentConfig) -> Callable[[int], list[Game]]:
+    """A chunk's hands by its id (``IndexError``: the tournament has no such chunk): what every
+    stored chunk is checked against."""
+    all_chunks = chunks(config)
+
+    def hands(chunk_id: int) -> list[Game]:
         if not 0 <= chunk_id < len(all_chunks):
             raise IndexError(chunk_id)
         return [game(config, i) for i in all_chunks[chunk_id]]
 
-    return games_of
+    return hands
 
 
 def manifest_of(config: TournamentConfig) -> Manifest:
@@ -76,10 +79,8 @@ def _stored(config: TournamentConfig, out: Path) -> set[int]:
     try:
         for note in recover(out, run):
             print(f"{out}/{PARTS}/{note}", file=sys.stderr)
-        games_of = _games_of(config, chunks(config))
-        for seg in segments(out):
-            verify_segment(seg, games_of, run)
-        return set(stored_chunks(out))
+        # the one verified reader (the report of an unfinished run reads through it too)
+        return {chunk for chunk, _ in verified_chunks(out, run, games_of(config))}
     except PartError as exc:
         raise RunRefused(str(exc)) from None
 
@@ -232,7 +233,9 @@ def play(
                 f"(chunk(s) {', '.join(map(str, missing[:10]))}{'…' if len(missing) > 10 else ''} missing)"
             )
         try:
-            write_final(out, out / FINAL, range(len(all_chunks)), csv=out / CSV if opts.csv else None)
+            write_final(
+                out, out / FINAL, range(len(all_chunks)), run=config.identity(), csv=out / CSV if opts.csv else None
+            )
         except PartError as exc:
             raise RunRefused(str(exc)) from None
     return out / FINAL

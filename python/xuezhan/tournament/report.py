@@ -450,8 +450,12 @@ def load_header(results: str | Path, df: pd.DataFrame) -> ReportHeader:
     folder = path if path.is_dir() else path.parent
     saved = folder / HEADER_FILE
     if saved.is_file():
+        from xuezhan.files import read_text
+
+        # a header is a few hundred bytes: a larger or unreadable one is not the run's, and the
+        # manifest says the same things
         with contextlib.suppress(ValueError, TypeError, KeyError):
-            return ReportHeader.from_json(saved.read_text(encoding="utf-8"))
+            return ReportHeader.from_json(read_text(saved, what="report header", limit=1 << 20))
     from xuezhan.tournament.errors import RunRefused
     from xuezhan.tournament.folder import MANIFEST, read_manifest
 

@@ -43,6 +43,7 @@ The output folder itself (its lock, manifest, ``--overwrite`` and ``--resume``) 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
@@ -52,7 +53,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from xuezhan.tournament.folder import CSV, FINAL, PARTS
+from xuezhan.tournament.folder import CSV, FINAL, MANIFEST
 
 __all__ = [
     "COLUMNS",
@@ -143,17 +144,21 @@ def done_chunks(out_dir: str | Path) -> set[int]:
 
 
 def read_parts(out_dir: str | Path) -> pd.DataFrame:
-    """Every chunk stored in ``out_dir`` so far, sorted by (hand, seat)."""
+    """Every chunk stored in ``out_dir`` so far (each verified against the folder's run, as
+    ``--resume`` verifies it), sorted by (hand, seat)."""
+    from xuezhan.tournament.driver import games_of
+    from xuezhan.tournament.readback import run_of
     from xuezhan.tournament.store import read_stored
 
-    return _sorted(table_to_frame(read_stored(out_dir)).astype(COLUMNS))
+    manifest, config = run_of(Path(out_dir))
+    return _sorted(table_to_frame(read_stored(out_dir, manifest.identity, games_of(config))).astype(COLUMNS))
 
 
 def _sorted(df: pd.DataFrame) -> pd.DataFrame:
     return df.sort_values(["hand", "seat"], kind="stable").reset_index(drop=True)
 
 
-def _checked(df: pd.DataFrame, source: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+def checked_frame(df: pd.DataFrame, source: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
     """The table with :data:`COLUMNS` (or ``columns``) and their types; errors name the file
     and the columns."""
     wanted = {c: COLUMNS[c] for c in (columns or COLUMNS)}
@@ -187,10 +192,13 @@ def _is_sorted(df: pd.DataFrame) -> bool:
     return bool(np.all((dh > 0) | ((dh == 0) & (np.diff(s) > 0))))
 
 
-def _read_table(p: Path, columns: Sequence[str] | None = None, categories: bool = False) -> pd.DataFrame:
+def read_table(p: Path, columns: Sequence[str] | None = None, categories: bool = False) -> pd.DataFrame:
+    """A results table file (Parquet or CSV) as it is, refused by type unless a regular file."""
     import stat
 
     st = p.stat()
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{p}: a folder, not a results table")
     if not stat.S_ISREG(st.st_mode):
         raise ValueError(f"{p}: not a regular file (a device, pipe or socket): give a results file or folder")
     try:
@@ -218,7 +226,10 @@ def load_results(path: str | Path, *, columns: Sequence[str] | None = None, cate
     """Load a results table from a Parquet/CSV file or a run's output folder.
 
     A folder gives its ``results.parquet`` when the run finished, else the chunks stored so far
-    (a report of an interrupted run). ``columns`` reads only those columns (a million-hand
+    (a report of an interrupted run), each verified against the run its manifest names
+    (:mod:`.readback`: checksums, run, hands; a mismatch is a ``ValueError`` naming the file). A
+    run's ``results.parquet`` named directly is verified the same way; another table file (one a
+    user wrote, a CSV) is read as it is. ``columns`` reads only those columns (a million-hand
     table is read in a fraction of the memory); ``categories`` reads the string columns as
     pandas categoricals (dictionary-encoded: a byte or two per row). Errors
     (``ValueError``, ``FileNotFoundError``) name the file and what is wrong (e.g. the missing
@@ -226,17 +237,14 @@ def load_results(path: str | Path, *, columns: Sequence[str] | None = None, cate
     """
     p = Path(path)
     if p.is_dir():
-        from xuezhan.tournament.store import PartError, read_stored
+        from xuezhan.tournament.readback import read_folder
 
-        if (p / FINAL).is_file():
-            return _checked(_read_table(p / FINAL, columns, categories), p / FINAL, columns)
-        if (p / PARTS).is_dir():
-            try:
-                table = read_stored(p, columns)
-            except PartError as exc:
-                raise ValueError(str(exc)) from None
-            return _checked(table_to_frame(table), p / PARTS, columns)
-        raise FileNotFoundError(f"{p}: no {FINAL} and no {PARTS}/ folder: not a tournament output folder")
+        return read_folder(p, columns, categories)
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such results file or folder")
-    return _checked(_read_table(p, columns, categories), p, columns)
+    if p.name == FINAL and os.path.lexists(p.parent / MANIFEST):
+        # a run's own table, named by its path: verified as its folder is
+        from xuezhan.tournament.readback import run_of, verify_finished
+
+        verify_finished(p.parent, *run_of(p.parent))
+    return checked_frame(read_table(p, columns, categories), p, columns)

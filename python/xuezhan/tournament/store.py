@@ -14,7 +14,8 @@ While a run plays, the main process streams every finished chunk (an Arrow table
 Every stored chunk carries a checksum (:func:`chunk_digest`): the SHA-256 of the run's
 identity, the chunk id and the chunk's Arrow IPC bytes. It is written with the chunk, in the
 journal and in the segment's footer, and checked whenever a chunk is read back: when
-``--resume`` repairs and verifies a folder, and when the final table is assembled. So a bit
+``--resume`` repairs and verifies a folder (:func:`verified_chunks`, the one reader that
+trusts stored chunks), when the final table is assembled, and when a report reads a run. So a bit
 flipped anywhere in a stored chunk, a chunk renamed to another id, or a segment or journal
 copied from another run (another variant of a study: same walls, other rules) is refused with
 an error naming the file, the row group (or journal batch) and the chunk; it never becomes
@@ -35,11 +36,17 @@ anywhere, become a closed segment; a torn last batch (the process died while wri
 dropped, so its chunk is simply played again; a journal left beside its closed segment (killed
 between rename and delete) is deleted. Nothing finished is lost and no chunk is stored twice
 (:func:`stored_chunks` refuses a chunk found in two places). Every stored chunk is then
-checked by :func:`verify_segment` against its checksum and the hands its id names before it
+checked by :func:`verified_chunks` against its checksum and the hands its id names before it
 is trusted.
 
 The final table (:func:`write_final`) is read back row group by row group in chunk order, so no
-step holds more than one chunk per segment plus one output row group in memory.
+step holds more than one chunk per segment plus one output row group in memory. Its footer names
+the run and, per chunk, the chunk's id, rows and checksum, so that it can be verified when it is
+read back (:func:`final_footer`, :func:`verify_final`; :mod:`.readback` does it for a folder).
+
+Every file of ``parts/`` is checked by type before it is opened: a folder, FIFO, socket or
+device named like a segment, journal or torn file, or ``parts`` itself a file, is refused
+(:class:`PartError` naming it) instead of hanging a reader or failing a rename.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ import json
 import os
 import re
 import signal
+import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -68,6 +76,8 @@ __all__ = [
     "CHECKSUMS_KEY",
     "CHUNKS_KEY",
     "FINAL_ROW_GROUP",
+    "ROWS_KEY",
+    "FinalFooter",
     "PARTS",
     "RUN_KEY",
     "SEGMENT_CHUNKS",
@@ -76,14 +86,17 @@ __all__ = [
     "Segment",
     "SegmentWriter",
     "chunk_digest",
+    "final_footer",
     "has_results",
     "journal_chunks",
     "next_segment",
+    "parts_folder",
     "read_stored",
     "recover",
     "segments",
     "stored_chunks",
-    "verify_segment",
+    "verified_chunks",
+    "verify_final",
     "write_final",
 ]
 
@@ -93,6 +106,9 @@ CHUNKS_KEY = "xuezhan.chunks"
 CHECKSUMS_KEY = "xuezhan.checksums"
 #: Footer key of a segment and schema key of a journal: the identity of the run that wrote it.
 RUN_KEY = "xuezhan.run"
+#: Footer key of the final table: the JSON list of each chunk's rows (its other keys are a
+#: segment's: the chunk ids, their checksums and the run, per chunk rather than per row group).
+ROWS_KEY = "xuezhan.rows"
 #: Rows (4 per hand) a segment holds before it is closed and the next one opened. The open
 #: segment's Parquet writer keeps some metadata per row group (one per chunk) until it
 #: closes, so this and :data:`SEGMENT_CHUNKS` bound the main process's memory: a million
@@ -111,6 +127,7 @@ _JOURNAL = re.compile(r"seg-(\d{6})\.journal")
 _TORN = re.compile(r"\.seg-(\d{6})\.parquet\.tmp")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 _RECOVER = "delete it and --resume plays its chunks again (or start over with --overwrite)"
+_REPLAY_ALL = "remove it and --resume plays every chunk again (or start over with --overwrite)"
 
 
 class PartError(ValueError):
@@ -130,11 +147,59 @@ def _tmp_path(out_dir: str | Path, n: int) -> Path:
     return Path(out_dir) / PARTS / f".seg-{n:06d}.parquet.tmp"
 
 
-def _numbered(out_dir: str | Path, pattern: re.Pattern[str]) -> list[tuple[int, Path]]:
+def parts_folder(out_dir: str | Path) -> Path | None:
+    """``out_dir/parts`` (None: there is none); :class:`PartError` naming it when something
+    other than a folder has that name (the check is by type, before anything is read)."""
     d = Path(out_dir) / PARTS
-    if not d.is_dir():
+    try:
+        st = os.stat(d)
+    except FileNotFoundError:
+        if os.path.islink(d):
+            raise PartError(f"{d}: a link to nothing where the run keeps its stored chunks; {_REPLAY_ALL}") from None
+        return None
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise PartError(f"{d}: cannot read the folder of stored chunks ({why}); {_REPLAY_ALL}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise PartError(f"{d}: {_kind(st.st_mode)}, not the folder of the run's stored chunks; {_REPLAY_ALL}")
+    return d
+
+
+def _kind(mode: int) -> str:
+    """What a file is, for a message: a file where a folder belongs, or the reverse."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode):
+        return "a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file"
+
+
+def _numbered(out_dir: str | Path, pattern: re.Pattern[str]) -> list[tuple[int, Path]]:
+    """The files of ``parts/`` named by ``pattern``, by number. Each must be a regular file
+    (followed through a link): a folder, FIFO, socket or device of such a name is refused here,
+    by type, before anything opens it (a FIFO would block the reader for ever)."""
+    d = parts_folder(out_dir)
+    if d is None:
         return []
-    return sorted((int(m.group(1)), p) for p in d.iterdir() if (m := pattern.fullmatch(p.name)))
+    out = []
+    for p in d.iterdir():
+        m = pattern.fullmatch(p.name)
+        if m is None:
+            continue
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            if os.path.lexists(p):  # a link to nothing
+                raise PartError(f"{p}: a link to nothing where a stored chunk belongs; {_RECOVER}") from None
+            continue  # gone since the listing: a running run closed its segment
+        if not stat.S_ISREG(st.st_mode):
+            raise PartError(f"{p}: {_kind(st.st_mode)}, not a file of stored chunks; {_RECOVER}")
+        out.append((int(m.group(1)), p))
+    return sorted(out)
 
 
 def has_results(out_dir: str | Path) -> bool:
@@ -160,8 +225,10 @@ def _fsync(path: Path) -> None:
 
 def chunk_digest(run: str, chunk_id: int, table: pa.Table | pa.RecordBatch) -> str:
     """The checksum of a stored chunk: SHA-256 of the run's identity, the chunk id and the
-    chunk's Arrow IPC stream bytes (the same for equal tables, however they were built or read
-    back, since the writer leaves out offsets and empty validity buffers).
+    chunk's Arrow IPC stream bytes (the same for equal tables whose buffers hold exactly their
+    rows, however they were built or read back: the writer leaves out offsets and empty validity
+    buffers. A slice of a larger table keeps its parent's buffers, which the writer writes whole:
+    :func:`verify_final` copies each chunk it cuts from the final table first).
 
     >>> from xuezhan.tournament.results import rows_to_table
     >>> len(chunk_digest("run", 0, rows_to_table([]))), chunk_digest("a", 0, SCHEMA.empty_table()) == \\
@@ -531,36 +598,75 @@ def _open_segment(seg: Segment) -> pq.ParquetFile:
         raise PartError(f"{seg.path}: not a readable results segment ({_short(exc)}); {_RECOVER}") from None
 
 
-def verify_segment(seg: Segment, games_of: Callable[[int], Sequence[Game]], run: str) -> None:
-    """Check that ``seg`` was written by the run ``run`` and that every row group holds exactly
-    the rows its checksum names, and the hands of the chunk the footer names (hand indices, wall
-    seeds (R1.4), one row per seat, the seating's entries; nothing else). ``games_of(chunk_id)``
-    gives a chunk's hands (``IndexError``: no such chunk). Raises :class:`PartError` naming
-    the file, the row group and the chunk, and how to recover."""
+def _check_hands(where: str, table: pa.Table, games_of: Callable[[int], Sequence[Game]], chunk: int) -> None:
+    """The rows of ``table`` must be exactly the hands of chunk ``chunk`` (``games_of(chunk)``;
+    ``IndexError``: no such chunk)."""
+    try:
+        games = games_of(chunk)
+    except IndexError:
+        raise PartError(f"{where}: this tournament has no chunk {chunk}; {_RECOVER}") from None
+    _check_chunk(where, {k: table.column(k).to_numpy() for k in _KEYS}, games)
+
+
+def _of_run(seg: Segment, run: str) -> None:
     if seg.run != run:
         raise PartError(
             f"{seg.path}: a segment of another run ({seg.run}; this run is {run}: another tournament, "
             f"or another variant of the study); {_RECOVER}"
         )
-    f = _open_segment(seg)
-    try:
-        for rg, chunk in enumerate(seg.chunks):
-            where = f"{seg.path} (row group {rg}, chunk {chunk})"
-            table = _verified_row_group(f, seg, rg)
-            try:
-                games = games_of(chunk)
-            except IndexError:
-                raise PartError(f"{where}: this tournament has no chunk {chunk}; {_RECOVER}") from None
-            _check_chunk(where, {k: table.column(k).to_numpy() for k in _KEYS}, games)
-    finally:
-        f.close()
 
 
-def _chunk_tables(out_dir: str | Path, chunk_ids: Iterable[int]) -> Iterator[pa.Table]:
-    """The stored chunks in the order of ``chunk_ids``, each checked against its checksum. A
-    segment's file is open only from its first chunk read to its last: an open file holds its
-    footer (some kilobytes per row group, thousands of row groups), so keeping every segment
-    open would grow with the run."""
+def verified_chunks(
+    out_dir: str | Path, run: str, games_of: Callable[[int], Sequence[Game]]
+) -> Iterator[tuple[int, pa.Table]]:
+    """Every chunk stored in ``out_dir`` by the run ``run`` (closed segments, then the finished
+    chunks of an open journal), each checked before it is given: its file is a regular file,
+    its run is ``run``, its rows match their checksum and are exactly the hands of its chunk,
+    and no chunk is stored twice. ``--resume`` (after :func:`recover`) and the report of an
+    unfinished run read through this one reader; it changes nothing in the folder, so it may
+    read a folder a run is writing (a journal left beside its closed segment, by a kill between
+    the two steps of closing it, is passed over: the segment holds its chunks). Raises
+    :class:`PartError` naming the file, the row group (or journal batch) and the chunk."""
+    seen: dict[int, Path] = {}
+
+    def once(chunk: int, path: Path) -> None:
+        if chunk in seen:
+            raise PartError(
+                f"{path}: chunk {chunk} is stored twice (also in {seen[chunk]}); delete one of the two files "
+                "and --resume"
+            )
+        seen[chunk] = path
+
+    _numbered(out_dir, _TORN)  # not read (the open segment's file), but checked by type like the rest
+    closed = set()
+    for n, path in _numbered(out_dir, _SEGMENT):
+        closed.add(n)
+        seg = _read_segment(path)
+        _of_run(seg, run)
+        f = _open_segment(seg)
+        try:
+            for rg, chunk in enumerate(seg.chunks):
+                once(chunk, path)
+                table = _verified_row_group(f, seg, rg)
+                _check_hands(f"{path} (row group {rg}, chunk {chunk})", table, games_of, chunk)
+                yield chunk, table
+        finally:
+            f.close()
+    for n, path in _numbered(out_dir, _JOURNAL):
+        if n in closed:
+            continue
+        for e in _journal_batches(path, run)[0]:
+            once(e.chunk, path)
+            table = pa.Table.from_batches([e.batch], schema=SCHEMA)
+            _check_hands(f"{path} (chunk {e.chunk})", table, games_of, e.chunk)
+            yield e.chunk, table
+
+
+def _chunk_tables(out_dir: str | Path, chunk_ids: Iterable[int], run: str) -> Iterator[tuple[int, pa.Table, str]]:
+    """The stored chunks of the run ``run`` in the order of ``chunk_ids``, each checked against
+    its checksum, with its id and checksum. A segment's file is open only from its first chunk
+    read to its last: an open file holds its footer (some kilobytes per row group, thousands of
+    row groups), so keeping every segment open would grow with the run."""
     where = stored_chunks(out_dir)
     ids = list(chunk_ids)
     last = {where[c][0].path: i for i, c in enumerate(ids)}
@@ -570,8 +676,9 @@ def _chunk_tables(out_dir: str | Path, chunk_ids: Iterable[int]) -> Iterator[pa.
             seg, rg = where[c]
             f = files.get(seg.path)
             if f is None:
+                _of_run(seg, run)
                 f = files[seg.path] = _open_segment(seg)
-            yield _verified_row_group(f, seg, rg)
+            yield c, _verified_row_group(f, seg, rg), seg.checksums[rg]
             if last[seg.path] == i:
                 files.pop(seg.path).close()
     finally:
@@ -593,21 +700,37 @@ def _batches(tables: Iterator[pa.Table], rows: int) -> Iterator[pa.Table]:
         yield pa.concat_tables(buf).sort_by([("hand", "ascending"), ("seat", "ascending")])
 
 
-def write_final(out_dir: str | Path, path: Path, chunk_ids: Iterable[int], *, csv: Path | None = None) -> int:
-    """Write the stored ``chunk_ids`` (consecutive chunks in hand order) to ``path`` (Parquet,
-    atomically) and ``csv``, sorted by (hand, seat), one batch at a time, every chunk checked
-    against its checksum. Returns the rows."""
+def write_final(out_dir: str | Path, path: Path, chunk_ids: Iterable[int], *, run: str, csv: Path | None = None) -> int:
+    """Write the stored ``chunk_ids`` of the run ``run`` (consecutive chunks in hand order) to
+    ``path`` (Parquet, atomically) and ``csv``, sorted by (hand, seat), one batch at a time,
+    every chunk checked against its checksum. The Parquet footer names the run and, per chunk
+    in order, its id, rows and checksum (the checksums the run stored), so that a reader can
+    verify the file (:func:`verify_final`). Returns the rows."""
     tmp = path.with_name(f".{path.name}.tmp")
     rows = 0
     writer = pq.ParquetWriter(str(tmp), SCHEMA)
     csv_tmp = csv.with_name(f".{csv.name}.tmp") if csv is not None else None
     csv_file = open(csv_tmp, "w", encoding="utf-8", newline="") if csv_tmp is not None else None  # noqa: SIM115
+    ids: list[int] = []
+    counts: list[int] = []
+    sums: list[str] = []
+
+    def noted() -> Iterator[pa.Table]:
+        for chunk, table, checksum in _chunk_tables(out_dir, chunk_ids, run):
+            ids.append(chunk)
+            counts.append(table.num_rows)
+            sums.append(checksum)
+            yield table
+
     try:
-        for batch in _batches(_chunk_tables(out_dir, chunk_ids), FINAL_ROW_GROUP):
+        for batch in _batches(noted(), FINAL_ROW_GROUP):
             writer.write_table(batch, row_group_size=batch.num_rows)
             if csv_file is not None:
                 batch.to_pandas().to_csv(csv_file, header=rows == 0, index=False)
             rows += batch.num_rows
+        writer.add_key_value_metadata(
+            {RUN_KEY: run, CHUNKS_KEY: json.dumps(ids), ROWS_KEY: json.dumps(counts), CHECKSUMS_KEY: json.dumps(sums)}
+        )
     finally:
         writer.close()
         if csv_file is not None:
@@ -622,20 +745,108 @@ def write_final(out_dir: str | Path, path: Path, chunk_ids: Iterable[int], *, cs
     return rows
 
 
-def read_stored(out_dir: str | Path, columns: Sequence[str] | None = None) -> pa.Table:
-    """Every stored chunk (closed segments, then any journal's finished chunks), each checked
-    against its checksum, sorted by (hand, seat): the results of an unfinished run."""
-    tables = []
-    for seg in segments(out_dir):
-        f = _open_segment(seg)
+@dataclass(frozen=True)
+class FinalFooter:
+    """What a final ``results.parquet`` says of itself: its run and, per chunk in order, the
+    chunk's id, rows and checksum."""
+
+    path: Path
+    run: str
+    chunks: tuple[int, ...]
+    rows: tuple[int, ...]
+    checksums: tuple[str, ...]
+
+
+_REWRITE = "rewrite it from the run's stored chunks with --resume (xuezhan tournament FILE --output OUT --resume)"
+
+
+def final_footer(path: Path) -> FinalFooter:
+    """The footer of the final table ``path`` (:class:`PartError` naming the file when it is
+    not a regular file, not Parquet, or has no checksums: written by another program, or by a
+    xuezhan before checksums)."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise PartError(f"{path}: cannot read the results table ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise PartError(f"{path}: {_kind(st.st_mode)}, not a results table; remove it and {_REWRITE}")
+    try:
+        meta = pq.read_metadata(path)
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
+        raise PartError(f"{path}: not a readable results table ({_short(exc)}); {_REWRITE}") from None
+    kv = meta.metadata or {}
+    chunks, rows, sums = (_footer_list(kv, k) for k in (CHUNKS_KEY, ROWS_KEY, CHECKSUMS_KEY))
+    run = kv.get(RUN_KEY.encode(), b"").decode("utf-8", "replace")
+    if (
+        chunks is None
+        or rows is None
+        or sums is None
+        or not run
+        or not len(chunks) == len(rows) == len(sums)
+        or not all(type(c) is int and c >= 0 for c in chunks)
+        or not all(type(r) is int and r >= 0 for r in rows)
+        or not all(isinstance(c, str) and _DIGEST.fullmatch(c) for c in sums)
+    ):
+        raise PartError(
+            f"{path}: the table does not carry the run's checksums (written by another program, damaged, or by "
+            f"an older xuezhan), so it cannot be checked; {_REWRITE}"
+        )
+    return FinalFooter(path, run, tuple(chunks), tuple(rows), tuple(sums))
+
+
+def verify_final(footer: FinalFooter) -> None:
+    """Read the final table through and check every chunk's rows against its checksum, one
+    Parquet batch and one chunk at a time (bounded memory); :class:`PartError` naming the file
+    and the first chunk that differs."""
+    path = footer.path
+    try:
+        f = pq.ParquetFile(path)
+    except Exception as exc:  # noqa: BLE001
+        raise PartError(f"{path}: not a readable results table ({_short(exc)}); {_REWRITE}") from None
+    try:
+        if f.schema_arrow.names != SCHEMA.names or f.schema_arrow.types != SCHEMA.types:
+            raise PartError(f"{path}: its columns are not the results table's (damaged); {_REWRITE}")
+        batches = f.iter_batches(batch_size=FINAL_ROW_GROUP)
+        held: list[pa.RecordBatch] = []
+        have = 0
+        for chunk, rows, checksum in zip(footer.chunks, footer.rows, footer.checksums, strict=True):
+            where = f"{path} (chunk {chunk})"
+            try:
+                while have < rows:
+                    batch = next(batches)
+                    batch.validate(full=True)
+                    held.append(batch)
+                    have += batch.num_rows
+                table = pa.Table.from_batches(held, schema=SCHEMA)
+            except StopIteration:
+                raise PartError(f"{where}: the table ends before its chunks do (rows lost); {_REWRITE}") from None
+            except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
+                raise PartError(f"{where}: not readable ({_short(exc)}); {_REWRITE}") from None
+            # a copy in fresh buffers: the slice keeps the batches' (see chunk_digest)
+            rows_of_chunk = pa.concat_tables([table.slice(0, rows), SCHEMA.empty_table()]).combine_chunks()
+            if chunk_digest(footer.run, chunk, rows_of_chunk) != checksum:
+                raise PartError(f"{where}: its rows do not match their checksum (damaged or changed); {_REWRITE}")
+            rest = table.slice(rows)
+            held, have = rest.to_batches(), rest.num_rows
         try:
-            tables += [_verified_row_group(f, seg, rg) for rg in range(len(seg.chunks))]
-        finally:
-            f.close()
-    for _, p in _numbered(out_dir, _JOURNAL):
-        tables += [pa.Table.from_batches([e.batch], schema=SCHEMA) for e in _journal_batches(p)[0]]
-    if columns:
-        tables = [t.select(list(columns)) for t in tables]
+            extra = have + sum(b.num_rows for b in batches)
+        except Exception as exc:  # noqa: BLE001
+            raise PartError(f"{path}: not readable past its last chunk ({_short(exc)}); {_REWRITE}") from None
+        if extra:
+            raise PartError(f"{path}: {extra} rows past its last chunk (damaged or changed); {_REWRITE}")
+    finally:
+        f.close()
+
+
+def read_stored(
+    out_dir: str | Path,
+    run: str,
+    games_of: Callable[[int], Sequence[Game]],
+    columns: Sequence[str] | None = None,
+) -> pa.Table:
+    """Every chunk the run ``run`` stored so far (:func:`verified_chunks`: each checked before
+    it is used), sorted by (hand, seat): the results of an unfinished run."""
+    tables = [t.select(list(columns)) if columns else t for _, t in verified_chunks(out_dir, run, games_of)]
     if not tables:
         t = SCHEMA.empty_table()
         return t.select(list(columns)) if columns else t
