@@ -185,3 +185,27 @@ def test_random_misuse_of_step_changes_nothing(seed, steps, bad):
     with pytest.raises(TypeError, match="action"):
         env.step(bad)
     assert _snapshot(env) == before
+
+
+@pytest.mark.parametrize(
+    ("make", "call", "name"),
+    [
+        (lambda: aec_env("leshan"), lambda e: e.last(), "last()"),
+        (lambda: aec_env("chengdu"), lambda e: e.last(observe=False), "last()"),
+        (lambda: aec_env("leshan"), lambda e: e.observe("player_0"), "observe()"),
+        (lambda: aec_env("leshan"), lambda e: e.step(0), "step()"),
+        (lambda: aec_env("leshan"), lambda e: e.action_mask("player_0"), "action_mask()"),
+        (lambda: aec_env("chengdu"), lambda e: e.exchange_picks, "exchange_picks"),
+        (lambda: aec_env("leshan"), lambda e: next(iter(e.agent_iter())), "agent_iter()"),
+        (lambda: parallel_env("leshan"), lambda e: e.step({"player_0": 0}), "step()"),
+        (lambda: single_agent(["random"] * 3), lambda e: e.step(0), "step()"),
+        (lambda: single_agent(["random"] * 3), lambda e: e.action_masks(), "action_masks()"),
+    ],
+)
+def test_play_before_reset_is_one_clear_error_in_every_environment(make, call, name):
+    """``aec_env("leshan").last()`` before ``reset()`` raised AttributeError; every call that
+    needs a hand is one RuntimeError naming the call and what to do."""
+    env = make()
+    with pytest.raises(RuntimeError) as err:
+        call(env)
+    assert type(err.value) is RuntimeError and str(err.value) == f"{name} before reset(): call reset() first"

@@ -238,3 +238,13 @@ def test_parts_as_a_file_and_a_torn_tmp_as_a_folder_exit_2_naming_them(run_a, tm
     parts.write_text("not a folder", encoding="utf-8")
     one_error(cli(*resume), 2, "parts")
     one_error(cli("report", str(run_a), "--no-plots"), 2, "parts")
+
+
+def test_a_studys_folder_is_refused_naming_the_variant_folders_to_report(tmp_path):
+    from xuezhan.study import run_study
+
+    out = tmp_path / "s"
+    run_study({**TOURNAMENT, "hands": 8, "variants": [{"max_fan": [4, 5]}]}, output=out, progress=False)
+    one_error(cli("report", str(out), "--no-plots"), 2, "a study's output folder", "variants")
+    variant = next((out / "variants").iterdir())
+    assert cli("report", str(variant), "--no-plots").exit_code == 0

@@ -196,11 +196,38 @@ class XuezhanAEC(AECEnv):
         self._skip_agent_selection = None
         self.agent_selection = AGENTS[rnd.cur]  # type: ignore[index]
 
+    def require_hand(self, call: str) -> Round:
+        """The current hand's :class:`Round`; before the first :meth:`reset` there is none, and
+        ``call`` (what was asked, e.g. ``"last()"``) is refused with one ``RuntimeError``.
+
+        >>> from xuezhan.env import aec_env
+        >>> aec_env("leshan").last()
+        Traceback (most recent call last):
+        ...
+        RuntimeError: last() before reset(): call reset() first
+        """
+        if self.round is None:
+            raise RuntimeError(f"{call} before reset(): call reset() first")
+        return self.round
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``: the observation, reward, termination, truncation and info of
+        ``agent_selection`` (one clear error before :meth:`reset`)."""
+        self.require_hand("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's ``agent_iter()`` over the agents of the hand (one clear error before
+        :meth:`reset`, instead of an iteration over no agents)."""
+        self.require_hand("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._observe(agent, "observe()")
+
+    def _observe(self, agent: str, call: str) -> dict[str, np.ndarray]:
         seat = _SEAT[agent]
-        rnd = self.round
-        if rnd is None:
-            raise RuntimeError("observe() before reset(): call reset() first")
+        rnd = self.require_hand(call)
         obs = self._obs
         if obs is None or self._obs_key != (self._steps, seat):
             obs = rnd.observation(seat)
@@ -223,19 +250,19 @@ class XuezhanAEC(AECEnv):
     @property
     def exchange_picks(self) -> tuple[int, ...]:
         """The kinds the seat to act has picked so far in the exchange (R11.1)."""
+        self.require_hand("exchange_picks")
         return tuple(self._picks)
 
-    def action_mask(self, agent: str) -> np.ndarray:
-        """The mask of ``agent`` now (as in its observation)."""
-        return self.observe(agent)["action_mask"]
+    def action_mask(self, agent: str, call: str = "action_mask()") -> np.ndarray:
+        """The mask of ``agent`` now (as in its observation); ``call`` names the caller in the
+        error before :meth:`reset`."""
+        return self._observe(agent, call)["action_mask"]
 
     def step(self, action: int | np.integer | None) -> None:
         """Take ``action`` (an id 0-114: an ``int`` or a numpy integer; None for an agent that is
         terminated or truncated) for ``agent_selection``. ``TypeError`` for any other type,
         ``RuntimeError`` before :meth:`reset` and once every agent has taken its last step."""
-        rnd = self.round
-        if rnd is None:
-            raise RuntimeError("step() before reset(): call reset() first")
+        rnd = self.require_hand("step()")
         if not self.agents:
             raise RuntimeError("the hand is over and every agent has taken its last step: call reset()")
         agent = self.agent_selection

@@ -49,8 +49,7 @@ class XuezhanParallel(ParallelEnv):
         ``ValueError`` naming the agent when its action is missing; ``TypeError`` for an action
         that is not an id (as the AEC ``step``)."""
         aec = self.aec
-        if aec.round is None:
-            raise RuntimeError("step() before reset(): call reset() first")
+        aec.require_hand("step()")
         if not self.agents:
             raise RuntimeError("the hand is over: call reset()")
         if not isinstance(actions, dict):

@@ -104,7 +104,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The learner's mask now (the hook maskable-PPO implementations call)."""
-        return self.aec.observe(self.agent)["action_mask"].astype(bool)
+        return self.aec.action_mask(self.agent, "action_masks()").astype(bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         seed = as_int("reset seed", seed, optional=True)
@@ -130,8 +130,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         aec = self.aec
-        if aec.round is None:
-            raise RuntimeError("step() before reset(): call reset() first")
+        aec.require_hand("step()")
         if aec.agent_selection != self.agent or aec.terminations[self.agent]:
             raise RuntimeError("the episode is over: call reset()")
         aec.step(action)
