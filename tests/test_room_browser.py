@@ -13,7 +13,8 @@ from _browser import ART
 from _room_helpers import live_server
 
 from xuezhan.serve.app import create_app
-from xuezhan.serve.tables import Limits, Pace, Room
+from xuezhan.serve.limits import Limits, Pace
+from xuezhan.serve.lobby import Room
 
 #: Each page is a new browser with its own player secret, and a name belongs to the first
 #: browser that played with it (the standings): one name per page.

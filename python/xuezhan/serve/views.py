@@ -1,0 +1,129 @@
+"""What each connection of a table is sent: the table as everyone sees it (:func:`table_msg`)
+and one seat's view of the hand (:func:`state_for`).
+
+Everything a connection receives is built here from ``Round.observation(seat)`` and
+``public_view(event, seat)`` for the one seat it sees (:attr:`Client.sees`), never more.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from xuezhan.engine import Round, public_view
+from xuezhan.serve.connections import Client
+from xuezhan.serve.locked import locked_seats
+from xuezhan.serve.protocol import Clock, StateMsg, TableMsg
+from xuezhan.serve.reveal import revealed_hands
+from xuezhan.serve.words import seat_labels, settlement_lines
+from xuezhan.tiles import TILE_STR as _TILE
+
+if TYPE_CHECKING:
+    from xuezhan.serve.tables import Table
+
+__all__ = ["PublicViews", "state_for", "table_msg"]
+
+
+class PublicViews:
+    """The public views of one hand's events for each seat, built once per event and seat
+    (every connection watching a seat is sent the same list)."""
+
+    def __init__(self) -> None:
+        self._views: list[list[dict]] = [[], [], [], []]
+        self._viewed = [0, 0, 0, 0]
+
+    def reset(self) -> None:
+        """A new hand."""
+        self._views = [[], [], [], []]
+        self._viewed = [0, 0, 0, 0]
+
+    def of(self, rnd: Round, seat: int) -> list[dict]:
+        """The public views of ``rnd``'s events for ``seat`` so far (the single outward filter)."""
+        views = self._views[seat]
+        events = rnd.events
+        for i in range(self._viewed[seat], len(events)):
+            v = public_view(events[i], seat)
+            if v is not None:
+                views.append(v)
+        self._viewed[seat] = len(events)
+        return views
+
+
+def table_msg(table: Table) -> TableMsg:
+    """The table as everyone may see it: seats, scores, rules preset, match progress."""
+    return TableMsg(
+        id=table.id,
+        name=table.name,
+        preset=table.rules.preset,
+        hands=table.hands,
+        hand_no=table.hand_no,
+        status=table.status,  # type: ignore[arg-type]
+        seats=[s.info() for s in table.seats],
+        scores=list(table.scores),
+        turn_timeout=table.rules.turn_timeout,
+        claim_timeout=table.rules.claim_timeout,
+        spectators=table.audience.spectators,
+    )
+
+
+def state_for(table: Table, client: Client) -> StateMsg:
+    """The state message for one connection: only the seat it sees, never more."""
+    seat = client.sees
+    role = "player" if client.seat == seat and table.seats[seat].holder is client else "spectator"
+    hand = table.hand
+    if hand is None:
+        return StateMsg(seat=seat, role=role, hand_no=table.hand_no)  # type: ignore[arg-type]
+    rnd = hand.rnd
+    views = table.views.of(rnd, seat)
+    reset = client.hand_no != table.rnd_no or client.view_seat != seat
+    if reset:
+        client.hand_no, client.view_seat, client.sent = table.rnd_no, seat, 0
+    start = client.sent
+    client.sent = len(views)
+    view = rnd.observation(seat).to_dict()
+    legal = view.pop("legal_actions")
+    if role != "player" or view["phase"] == "exchange":
+        legal = []  # exchange choices are free-form (any three of one suit, R11.1)
+    else:
+        legal = [a.split(" ", 1)[1] for a in legal]
+    clock = None
+    d = hand.decision
+    if d is not None and (d.kind != "claim" or d.seat == seat):
+        # Who is asked about a claim is that seat's business only (it would tell its tiles).
+        clock = Clock(
+            seat=d.seat,
+            kind=d.kind,  # type: ignore[arg-type]
+            remaining_ms=max(0, int((d.deadline - time.monotonic()) * 1000)),
+            total_ms=int(d.total * 1000),
+        )
+    sel = hand.selected[seat] if role == "player" else None
+    forced = forced_ms = None
+    if role == "player" and d is not None and d.seat == seat and d.auto is not None:
+        forced = str(d.auto).split(" ", 1)[1]
+        forced_ms = max(0, int((d.auto_at - time.monotonic()) * 1000))
+    names = seat_labels([s.name for s in table.seats], rnd.dealer)
+    over = rnd.over and table.booked
+    return StateMsg(
+        seat=seat,
+        role=role,  # type: ignore[arg-type]
+        hand_no=table.rnd_no,
+        view=view,
+        legal=legal,
+        selected=_TILE[sel] if sel is not None else None,
+        clock=clock,
+        events_from=start,
+        reset=reset,
+        events=views[start:],
+        settlement=settlement_lines(views, names) if over else [],
+        names=names,
+        meld_from=[list(m) for m in rnd.meld_from],
+        locked=locked_seats(rnd),
+        forced=forced,
+        forced_ms=forced_ms,
+        reveal=revealed_hands(rnd, names) if over else [],  # never before the end
+        over=over,
+        replay_id=table.last_replay if over else None,
+        commitment=table.commitment,
+        seed=str(table.seed) if over else None,  # revealed only once the hand is over
+        server_ms=time.time() * 1000.0,
+    )
