@@ -41,6 +41,7 @@ class Client:
         #: sent for it, so each state message carries only the new ones (:mod:`.views`).
         self.hand_no = -1
         self.view_seat = -1
+        self.view_hidden = False  # the seat's tiles were hidden from this connection
         self.sent = 0  # public views sent for (hand_no, view_seat)
         #: Set when the connection is to be closed (a slow reader, a flood); the app closes it.
         self.dropped: str | None = None

@@ -34,6 +34,7 @@ __all__ = [
     "RevealedHand",
     "SeatInfo",
     "SelectMsg",
+    "ShowHandMsg",
     "ServerMessage",
     "SitMsg",
     "StandMsg",
@@ -98,6 +99,15 @@ class WatchMsg(_Msg):
     seat: Seat
 
 
+class ShowHandMsg(_Msg):
+    """A seated person's 允许旁观看牌: whether spectators watching its seat see its concealed
+    tiles during play (off until it says so; a new seat starts off). It takes effect at once
+    for everyone watching the seat; every hand is revealed at its end regardless."""
+
+    type: Literal["show_hand"]
+    allow: bool
+
+
 class SelectMsg(_Msg):
     """The player's selected tile (or none): played for it if its turn timer runs out (R10.1)."""
 
@@ -129,7 +139,7 @@ class HostMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | SelectMsg | ActMsg | ResumeMsg | HostMsg,
+    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | ShowHandMsg | SelectMsg | ActMsg | ResumeMsg | HostMsg,
     Field(discriminator="type"),
 ]
 _CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -148,7 +158,10 @@ def parse_client(text: str | bytes) -> Any:
         loc = ".".join(str(p) for p in err["loc"] if p != "function-after")
         msg = err["msg"]
         if err["type"] == "union_tag_invalid":
-            msg = "unknown message type; expected one of sit, bot, stand, start, watch, select, act, resume, host"
+            msg = (
+                "unknown message type; expected one of sit, bot, stand, start, watch, show_hand, select, act, "
+                "resume, host"
+            )
         elif err["type"] == "union_tag_not_found":
             msg = "a message needs a 'type'"
         raise ProtocolError(f"{loc}: {msg}" if loc else msg) from None
@@ -177,6 +190,9 @@ class SeatInfo(_Msg):
     connected: bool = True
     started: bool = False
     stand_in: bool = False
+    #: Spectators watching this seat see its concealed tiles during play: a person who allows it
+    #: (``show_hand``), a bot at a table where no person plays.
+    shown: bool = False
 
 
 class TableMsg(_Msg):
@@ -239,6 +255,10 @@ class StateMsg(_Msg):
     type: Literal["state"] = "state"
     seat: Seat
     role: Literal["player", "spectator"]
+    #: The seat's concealed tiles are not shown to this spectator (its player does not allow it,
+    #: or a person plays against the bot it watches): ``view.hand`` is empty, ``view.drawn``
+    #: null, ``view.phase`` never ``claim``, and ``events`` are the views everyone may see.
+    hidden: bool = False
     hand_no: int
     view: dict[str, Any] | None = None
     legal: list[str] = []

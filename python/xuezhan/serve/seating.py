@@ -55,12 +55,14 @@ class Seat:
     waiting_since: float = 0.0
     #: The person's player id in the standings (None: a guest, whose points are not kept).
     player_id: int | None = None
+    #: 允许旁观看牌: the person lets spectators see its concealed tiles during play (off by default).
+    shows_hand: bool = False
 
     @property
     def connected(self) -> bool:
         return self.kind != "person" or self.holder is not None
 
-    def info(self) -> SeatInfo:
+    def info(self, shown: bool = False) -> SeatInfo:
         return SeatInfo(
             seat=self.index,
             kind=self.kind,  # type: ignore[arg-type]
@@ -68,6 +70,7 @@ class Seat:
             connected=self.connected,
             started=self.started,
             stand_in=self.kind == "person" and self.strategy is not None,
+            shown=shown,
         )
 
 
@@ -103,6 +106,23 @@ class Seating:
 
     def may_change(self, client: Client, seat: int) -> bool:
         return client.host or self.holds(client) == seat
+
+    def shown(self, seat: int) -> bool:
+        """Whether spectators watching ``seat`` see its concealed tiles during play: a person's
+        only when it allows it (允许旁观看牌); a bot's only at a table where no person plays (a
+        person's rival's tiles are nobody's business, not even through a second tab)."""
+        s = self.seats[seat]
+        if s.kind == "person":
+            return s.shows_hand
+        return s.kind == "bot" and not self.people()
+
+    def show_hand(self, client: Client, allow: bool) -> int:
+        """The seated person of ``client`` allows spectators to see its tiles, or not; its seat."""
+        seat = self.holds(client)
+        if seat is None:
+            raise RoomError("only a seated player chooses whether spectators see its tiles")
+        self.seats[seat].shows_hand = allow
+        return seat
 
     def people(self) -> bool:
         """Whether a person sits at the table (here or gone)."""

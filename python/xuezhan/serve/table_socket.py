@@ -155,6 +155,8 @@ async def handle(table: Table, client: Client, text: str, room: Room) -> None:
             table.start(client)
         elif isinstance(m, P.WatchMsg):
             table.watch(client, m.seat)
+        elif isinstance(m, P.ShowHandMsg):
+            table.show_hand(client, m.allow)
         elif isinstance(m, P.SelectMsg):
             table.select(client, m.tile)
         elif isinstance(m, P.ActMsg):

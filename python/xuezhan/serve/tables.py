@@ -222,6 +222,11 @@ class Table:
         client.watch = seat
         client.mark_state()
 
+    def show_hand(self, client: Client, allow: bool) -> None:
+        """允许旁观看牌: the seated person lets spectators see its tiles, or stops; at once."""
+        self.seating.show_hand(client, allow)
+        self.touch(table=True)
+
     def select(self, client: Client, tile: str | None) -> None:
         seat = self.holds(client)
         if seat is None:

@@ -1,8 +1,13 @@
 """What each connection of a table is sent: the table as everyone sees it (:func:`table_msg`)
 and one seat's view of the hand (:func:`state_for`).
 
-Everything a connection receives is built here from ``Round.observation(seat)`` and
-``public_view(event, seat)`` for the one seat it sees (:attr:`Client.sees`), never more.
+Everything a connection receives is built here for the one seat it sees (:attr:`Client.sees`),
+never more: a player gets its own ``Round.observation(seat)`` and ``public_view(event, seat)``.
+A spectator gets the same only when the seat it watches is shown to spectators
+(:meth:`~xuezhan.serve.seating.Seating.shown`: a person who allows it, 允许旁观看牌; a bot where
+no person plays); otherwise the private by default view (:func:`hidden_view`): what everyone
+at the table may see, the seat's concealed tiles, its draws, its void choice and whether it is
+asked about a claim hidden. Every hand is revealed once it is over (``reveal``).
 """
 
 from __future__ import annotations
@@ -21,24 +26,28 @@ from xuezhan.tiles import TILE_STR as _TILE
 if TYPE_CHECKING:
     from xuezhan.serve.tables import Table
 
-__all__ = ["PublicViews", "state_for", "table_msg"]
+__all__ = ["NOBODY", "PublicViews", "hidden_view", "state_for", "table_msg"]
+
+
+#: The index of the views everyone may see (no seat's private fields) in :class:`PublicViews`.
+NOBODY = 4
 
 
 class PublicViews:
-    """The public views of one hand's events for each seat, built once per event and seat
-    (every connection watching a seat is sent the same list)."""
+    """The public views of one hand's events for each seat, and for nobody (:data:`NOBODY`),
+    built once per event and seat (every connection watching a seat is sent the same list)."""
 
     def __init__(self) -> None:
-        self._views: list[list[dict]] = [[], [], [], []]
-        self._viewed = [0, 0, 0, 0]
+        self.reset()
 
     def reset(self) -> None:
         """A new hand."""
-        self._views = [[], [], [], []]
-        self._viewed = [0, 0, 0, 0]
+        self._views: list[list[dict]] = [[], [], [], [], []]
+        self._viewed = [0, 0, 0, 0, 0]
 
     def of(self, rnd: Round, seat: int) -> list[dict]:
-        """The public views of ``rnd``'s events for ``seat`` so far (the single outward filter)."""
+        """The public views of ``rnd``'s events for ``seat`` (:data:`NOBODY`: what everyone may
+        see) so far: the single outward filter."""
         views = self._views[seat]
         events = rnd.events
         for i in range(self._viewed[seat], len(events)):
@@ -47,6 +56,23 @@ class PublicViews:
                 views.append(v)
         self._viewed[seat] = len(events)
         return views
+
+
+def hidden_view(rnd: Round, seat: int, public: list[dict]) -> dict:
+    """``seat``'s view as a spectator sees it when its tiles are not shown: its observation
+    without its concealed tiles, its drawn tile, its own void choice before all four are
+    revealed (``public`` holds the ``voids`` event then, R11.2), and the claim it is asked
+    about (to everyone else the hand is between turns, as after any discard)."""
+    view = rnd.observation(seat).to_dict()
+    del view["legal_actions"]
+    view["hand"] = ""
+    view["drawn"] = None
+    if view["phase"] == "claim":
+        view["phase"] = "turn"
+        view["claim_tile"], view["claim_from"], view["robbing"] = None, None, False
+    if not any(e["type"] == "voids" for e in public):
+        view["voids"] = [None] * 4
+    return view
 
 
 def table_msg(table: Table) -> TableMsg:
@@ -58,7 +84,7 @@ def table_msg(table: Table) -> TableMsg:
         hands=table.hands,
         hand_no=table.hand_no,
         status=table.status,  # type: ignore[arg-type]
-        seats=[s.info() for s in table.seats],
+        seats=[s.info(table.seating.shown(s.index)) for s in table.seats],
         scores=list(table.scores),
         turn_timeout=table.rules.turn_timeout,
         claim_timeout=table.rules.claim_timeout,
@@ -74,21 +100,25 @@ def state_for(table: Table, client: Client) -> StateMsg:
     if hand is None:
         return StateMsg(seat=seat, role=role, hand_no=table.hand_no)  # type: ignore[arg-type]
     rnd = hand.rnd
-    views = table.views.of(rnd, seat)
-    reset = client.hand_no != table.rnd_no or client.view_seat != seat
+    hidden = role != "player" and not table.seating.shown(seat)
+    views = table.views.of(rnd, NOBODY if hidden else seat)
+    reset = client.hand_no != table.rnd_no or client.view_seat != seat or client.view_hidden != hidden
     if reset:
-        client.hand_no, client.view_seat, client.sent = table.rnd_no, seat, 0
+        client.hand_no, client.view_seat, client.view_hidden, client.sent = table.rnd_no, seat, hidden, 0
     start = client.sent
     client.sent = len(views)
-    view = rnd.observation(seat).to_dict()
-    legal = view.pop("legal_actions")
-    if role != "player" or view["phase"] == "exchange":
-        legal = []  # exchange choices are free-form (any three of one suit, R11.1)
+    if hidden:
+        view, legal = hidden_view(rnd, seat, views), []
     else:
-        legal = [a.split(" ", 1)[1] for a in legal]
+        view = rnd.observation(seat).to_dict()
+        legal = view.pop("legal_actions")
+        if role != "player" or view["phase"] == "exchange":
+            legal = []  # exchange choices are free-form (any three of one suit, R11.1)
+        else:
+            legal = [a.split(" ", 1)[1] for a in legal]
     clock = None
     d = hand.decision
-    if d is not None and (d.kind != "claim" or d.seat == seat):
+    if d is not None and (d.kind != "claim" or (d.seat == seat and not hidden)):
         # Who is asked about a claim is that seat's business only (it would tell its tiles).
         clock = Clock(
             seat=d.seat,
@@ -106,6 +136,7 @@ def state_for(table: Table, client: Client) -> StateMsg:
     return StateMsg(
         seat=seat,
         role=role,  # type: ignore[arg-type]
+        hidden=hidden,
         hand_no=table.rnd_no,
         view=view,
         legal=legal,
