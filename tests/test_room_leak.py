@@ -61,6 +61,8 @@ def _check_message(m, sees: int, role: str, shown: bool = True) -> None:
         assert m.forced is None and m.forced_ms is None  # the player's own business (R14.2)
     if m.view is not None:
         assert m.hidden == (not shown)
+    if m.hidden:
+        assert m.aids is None  # waits and suggestions come from the concealed tiles
     if m.hidden and m.view is not None:
         assert m.view["hand"] == "" and m.view["drawn"] is None
         # whether the seat is asked about a claim would tell what it holds

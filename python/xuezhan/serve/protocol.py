@@ -27,7 +27,13 @@ __all__ = [
     "BotMsg",
     "ClientMessage",
     "Clock",
+    "Aids",
     "ErrorMsg",
+    "FanItem",
+    "GridPayment",
+    "GridRow",
+    "GridWin",
+    "HandSummary",
     "HostMsg",
     "ProtocolError",
     "ResumeMsg",
@@ -41,8 +47,10 @@ __all__ = [
     "StartMsg",
     "StateMsg",
     "TableMsg",
+    "WaitInfo",
     "WatchMsg",
     "WelcomeMsg",
+    "Words",
     "parse_client",
 ]
 
@@ -241,6 +249,91 @@ class RevealedHand(_Msg):
     aside: str = ""
 
 
+class Words(_Msg):
+    """A name in Chinese and in English (the page shows the player's language)."""
+
+    zh: str
+    en: str
+
+
+class FanItem(_Msg):
+    """One fan item of a win (R5): its key, its name (the core's label, and in English), its fan."""
+
+    key: str
+    zh: str
+    en: str
+    fan: int
+
+
+class GridWin(_Msg):
+    """One win of a seat: the tile, how (``self_draw``, ``discard``, ``rob``), from whom, its fan
+    and points (R5), and its fan items (empty: a plain win, 平胡)."""
+
+    tile: TileText
+    how: Literal["self_draw", "discard", "rob"]
+    discarder: Seat | None = None
+    fan: int
+    points: int
+    items: list[FanItem] = []
+    forced: bool = False
+
+
+class GridPayment(_Msg):
+    """One payment of the hand: who paid whom (``payee`` None: a penalty paid to nobody), how
+    much, under which rule (its id, its name, its title in the rules), and the grid column it
+    adds to: ``hu`` (R3.3, R6.1-R6.3), ``kong`` (R6.4, R6.5), ``check`` (R7.2, R7.4, R7.5),
+    ``escape`` (R8)."""
+
+    payer: Seat
+    payee: Seat | None
+    amount: int
+    rule: str
+    words: Words
+    title: str
+    column: Literal["hu", "kong", "check", "escape"]
+
+
+class GridRow(_Msg):
+    """One seat's line of the end-of-hand grid: its wins, their fan, and its points by column;
+    ``total`` is the hand's change of its score (the sum of the columns)."""
+
+    seat: Seat
+    name: str
+    wins: list[GridWin] = []
+    fan: int = 0
+    hu: int = 0
+    kong: int = 0
+    check: int = 0
+    escape: int = 0
+    total: int = 0
+
+
+class HandSummary(_Msg):
+    """The end of a hand as a grid (one row per seat) and every payment, in order."""
+
+    rows: list[GridRow]
+    payments: list[GridPayment]
+    reason: str
+
+
+class WaitInfo(_Msg):
+    """A tile the hand waits on, and how many of it the seat has not seen (its own concealed
+    tiles, every river and meld counted): what is left for it in the wall and the other hands."""
+
+    tile: TileText
+    left: int
+
+
+class Aids(_Msg):
+    """The player's aids, from what its own seat knows: its waits when its hand is ready
+    (听牌), the waits each discard would leave on its turn, and the exchange or void a built-in
+    strategy would choose (换三张, 定缺, R11)."""
+
+    waits: list[WaitInfo] = []
+    discards: dict[str, list[WaitInfo]] = {}
+    suggest: str | None = None
+
+
 class StateMsg(_Msg):
     """One seat's view of the hand: its :class:`~xuezhan.engine.Observation` (``view``), the
     public views of the new events since the last state message (``events`` from index
@@ -280,6 +373,10 @@ class StateMsg(_Msg):
     forced: str | None = None
     forced_ms: int | None = None
     reveal: list[RevealedHand] = []
+    #: Once the hand is over: the end-of-hand grid (one row per seat) and every payment.
+    summary: HandSummary | None = None
+    #: The player's aids (and a spectator's of a seat it may see): waits, suggestions.
+    aids: Aids | None = None
     over: bool = False
     #: Once the hand is over: its id for the replay page (``/replay?log=ID``, all hands open).
     replay_id: str | None = None

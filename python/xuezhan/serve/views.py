@@ -16,10 +16,12 @@ import time
 from typing import TYPE_CHECKING
 
 from xuezhan.engine import Round, public_view
+from xuezhan.serve.aids import seat_aids
 from xuezhan.serve.connections import Client
 from xuezhan.serve.locked import locked_seats
-from xuezhan.serve.protocol import Clock, StateMsg, TableMsg
+from xuezhan.serve.protocol import Aids, Clock, HandSummary, StateMsg, TableMsg
 from xuezhan.serve.reveal import revealed_hands
+from xuezhan.serve.summary import hand_summary
 from xuezhan.serve.words import seat_labels, settlement_lines
 from xuezhan.tiles import TILE_STR as _TILE
 
@@ -44,6 +46,22 @@ class PublicViews:
         """A new hand."""
         self._views: list[list[dict]] = [[], [], [], [], []]
         self._viewed = [0, 0, 0, 0, 0]
+        self._aids: dict[int, tuple[int, Aids]] = {}
+        self._summary: HandSummary | None = None
+
+    def aids(self, rnd: Round, seat: int) -> Aids:
+        """``seat``'s aids (:func:`~xuezhan.serve.aids.seat_aids`), once per event and seat."""
+        n = len(rnd.events)
+        got = self._aids.get(seat)
+        if got is None or got[0] != n:
+            got = self._aids[seat] = (n, seat_aids(rnd, seat))
+        return got[1]
+
+    def summary(self, rnd: Round, names: list[str]) -> HandSummary:
+        """The finished hand's grid and payments (the same for every seat: all public)."""
+        if self._summary is None:
+            self._summary = hand_summary(self.of(rnd, NOBODY), names)
+        return self._summary
 
     def of(self, rnd: Round, seat: int) -> list[dict]:
         """The public views of ``rnd``'s events for ``seat`` (:data:`NOBODY`: what everyone may
@@ -152,6 +170,8 @@ def state_for(table: Table, client: Client) -> StateMsg:
         forced=forced,
         forced_ms=forced_ms,
         reveal=revealed_hands(rnd, names) if over else [],  # never before the end
+        summary=table.views.summary(rnd, names) if over else None,
+        aids=None if hidden or over else table.views.aids(rnd, seat),
         over=over,
         replay_id=table.last_replay if over else None,
         commitment=table.commitment,
