@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from xuezhan.engine.match import first_dealer
+from xuezhan.serve.limits import Limits, Pace
+from xuezhan.serve.lobby import Room
 from xuezhan.serve.protocol import SERVER_ADAPTER
-from xuezhan.serve.tables import Limits, Pace, Room
 
 #: Short timers (RULES.md R10 overridden) so the tests are fast.
 FAST = {"turn_timeout": 1.0, "claim_timeout": 0.6}

@@ -127,7 +127,8 @@ def test_a_crash_is_the_same_escape_in_a_match_the_environment_and_the_room():
 
     # the game room: the crashing bot at a table
     from xuezhan.serve.bots import BotCatalog
-    from xuezhan.serve.tables import Pace, Table
+    from xuezhan.serve.limits import Pace
+    from xuezhan.serve.tables import Table
 
     async def room_hand():
         table = Table("t", "T", RULES, BotCatalog(), 1, pace=Pace(0.0, 0.0), seeds=lambda: 4)

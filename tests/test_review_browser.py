@@ -12,9 +12,9 @@ from _room_helpers import live_server
 from xuezhan.engine import log_lines
 from xuezhan.serve.app import create_app
 from xuezhan.serve.deals import commitment
+from xuezhan.serve.lobby import Room
 from xuezhan.serve.replay import named_log
 from xuezhan.serve.review_jobs import ReviewLimits
-from xuezhan.serve.tables import Room
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ from _review_helpers import slipped_hand
 from xuezhan.engine import log_lines, write_log
 from xuezhan.review import Review
 from xuezhan.serve.app import create_app
+from xuezhan.serve.lobby import Room
 from xuezhan.serve.replay import named_log
 from xuezhan.serve.review_jobs import ReviewLimits, ReviewRefused, Reviews, run_review
-from xuezhan.serve.tables import Room
 
 
 @pytest.fixture(scope="module")
@@ -316,7 +316,7 @@ def test_a_hand_played_at_a_room_table_is_reviewed_timeouts_and_escapes_included
     from _room_helpers import read_until, seeds_with_dealer
     from starlette.testclient import TestClient
 
-    from xuezhan.serve.tables import Pace
+    from xuezhan.serve.limits import Pace
 
     room = Room(
         pace=Pace(bot_delay=0.0, between_hands=0.0),

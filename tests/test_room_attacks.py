@@ -21,10 +21,11 @@ from _room_helpers import fast_room, read_until
 from starlette.websockets import WebSocketDisconnect
 
 from xuezhan.engine import Round
-from xuezhan.serve import app as app_mod
-from xuezhan.serve import deals, names
+from xuezhan.serve import deals, names, table_socket
+from xuezhan.serve import endpoints as app_mod
 from xuezhan.serve.app import create_app
-from xuezhan.serve.tables import Limits, Room
+from xuezhan.serve.limits import Limits
+from xuezhan.serve.lobby import Room
 
 
 @contextlib.contextmanager
@@ -383,7 +384,7 @@ def test_an_oversized_message_gets_an_error_then_the_connection_closes():
 
 
 def test_a_reader_that_stops_reading_is_dropped_after_the_send_timeout():
-    from xuezhan.serve.tables import Client
+    from xuezhan.serve.connections import Client
 
     async def main():
         c = Client()
@@ -391,10 +392,10 @@ def test_a_reader_that_stops_reading_is_dropped_after_the_send_timeout():
         c.on_drop = dropped.append
         c.sending_since = time.monotonic()  # a message on its way that never arrives
         t0 = time.monotonic()
-        await asyncio.wait_for(app_mod._watch_sends(c, 0.3), 5)
+        await asyncio.wait_for(table_socket.watch_sends(c, 0.3), 5)
         assert dropped == ["the connection reads too slowly"] and 0.3 <= time.monotonic() - t0 < 3
         c2 = Client()  # one whose sends complete is left alone
-        task = asyncio.create_task(app_mod._watch_sends(c2, 0.3))
+        task = asyncio.create_task(table_socket.watch_sends(c2, 0.3))
         await asyncio.sleep(0.6)
         assert c2.dropped is None and not task.done()
         task.cancel()
@@ -403,7 +404,7 @@ def test_a_reader_that_stops_reading_is_dropped_after_the_send_timeout():
 
 
 def test_a_slow_reader_is_dropped_with_a_bounded_queue():
-    from xuezhan.serve.tables import Client
+    from xuezhan.serve.connections import Client
 
     async def main():
         c = Client(queue_size=4)

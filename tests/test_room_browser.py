@@ -13,7 +13,8 @@ from _browser import ART
 from _room_helpers import live_server
 
 from xuezhan.serve.app import create_app
-from xuezhan.serve.tables import Limits, Pace, Room
+from xuezhan.serve.limits import Limits, Pace
+from xuezhan.serve.lobby import Room
 
 #: Each page is a new browser with its own player secret, and a name belongs to the first
 #: browser that played with it (the standings): one name per page.
@@ -133,11 +134,37 @@ def test_spectator_sees_one_players_view(base, browser):
     # the watched seat sits at the bottom, the next one (random, seat 3) on its right
     spec.wait_for_selector(".plate.pos-bottom .who[data-seat='2']")
     assert spec.get_attribute(".plate.pos-right .who", "data-seat") == "3"
-    spec.wait_for_selector("#hand .htile")
-    n = len(spec.query_selector_all("#hand .htile"))
-    assert 1 <= n <= 14
+    # a person plays at this table: the bot's tiles are private, the spectator sees backs only
+    spec.wait_for_selector("#hand .htile.back")
+    n = len(spec.query_selector_all("#hand .htile.back"))
+    assert 1 <= n <= 14 and spec.query_selector("#hand .htile[data-tile]") is None
     assert spec.query_selector("#discard-btn") is None and spec.query_selector("button[data-act]") is None
     spec.screenshot(path=str(ART / "room-spectator.png"))
+    ctx.close()
+    player.close()
+
+
+def test_a_players_tiles_reach_spectators_only_with_its_permission(base, browser):
+    """允许旁观看牌 (Settings): off by default, a spectator of the player's seat sees backs;
+    switched on, the player's own tiles; switched off again, backs."""
+    player = browser.new_page(viewport={"width": 1280, "height": 800})
+    _open_table(player, base, ("greedy", "greedy", "greedy"))
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    spec = ctx.new_page()
+    spec.goto(player.url)
+    spec.wait_for_selector("#hand .htile.back")  # seat 0 is watched by default
+    assert spec.query_selector("#hand .htile[data-tile]") is None
+    player.click("#settings-btn")
+    player.check("#settings input[name=showHand]")
+    player.click("#settings-close")
+    spec.wait_for_selector("#hand .htile[data-tile]")
+    assert spec.query_selector("#hand .htile.back") is None
+    spec.screenshot(path=str(ART / "room-spectator-allowed.png"))
+    player.click("#settings-btn")
+    player.uncheck("#settings input[name=showHand]")
+    player.click("#settings-close")
+    spec.wait_for_selector("#hand .htile.back")
+    assert spec.query_selector("#hand .htile[data-tile]") is None
     ctx.close()
     player.close()
 

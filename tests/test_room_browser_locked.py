@@ -16,7 +16,8 @@ from playwright import sync_api
 
 from xuezhan.rules import Rules
 from xuezhan.serve.app import create_app
-from xuezhan.serve.tables import Limits, Pace, Room
+from xuezhan.serve.limits import Limits, Pace
+from xuezhan.serve.lobby import Room
 from xuezhan.strategies import GreedyStrategy
 from xuezhan.strategies.guarded import observation_from_dict
 

@@ -18,8 +18,9 @@ from _room_helpers import free_port, live_server
 from websockets.sync.client import connect
 
 from xuezhan.serve.app import create_app
+from xuezhan.serve.limits import Pace
+from xuezhan.serve.lobby import Room
 from xuezhan.serve.standings import Standings
-from xuezhan.serve.tables import Pace, Room
 
 
 def _room(db: str = ":memory:", turn: float = 20.0) -> Room:

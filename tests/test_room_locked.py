@@ -22,9 +22,10 @@ from xuezhan.engine import Round
 from xuezhan.engine.actions import ANGANG, DISCARD, HU, JIAGANG
 from xuezhan.engine.script import load_script, round_from_script
 from xuezhan.serve.app import create_app
+from xuezhan.serve.limits import Pace
+from xuezhan.serve.lobby import Room
 from xuezhan.serve.locked import forced_discard, locked_seats
 from xuezhan.serve.reveal import revealed_hands
-from xuezhan.serve.tables import Pace, Room
 from xuezhan.strategies import GreedyStrategy
 from xuezhan.strategies.guarded import observation_from_dict
 

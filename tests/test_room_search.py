@@ -29,7 +29,10 @@ from xuezhan.cli import main as cli_main
 from xuezhan.engine.decisions import Sampler
 from xuezhan.serve.app import create_app
 from xuezhan.serve.bots import BUDGET_SHARE, BotCatalog
-from xuezhan.serve.tables import Client, Limits, Pace, Room, RoomError, Table
+from xuezhan.serve.connections import Client
+from xuezhan.serve.limits import Limits, Pace, RoomError
+from xuezhan.serve.lobby import Room
+from xuezhan.serve.tables import Table
 from xuezhan.strategies.search import SearchStrategy
 from xuezhan.tournament.config import ConfigError
 

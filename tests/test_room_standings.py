@@ -18,8 +18,9 @@ from _room_helpers import hand_events, read_until, seeds_with_dealer
 
 from xuezhan.cli import main
 from xuezhan.serve.app import create_app
+from xuezhan.serve.limits import Pace
+from xuezhan.serve.lobby import Room
 from xuezhan.serve.standings import SCHEMA_VERSION, Standings, StandingsError
-from xuezhan.serve.tables import Pace, Room
 
 SECRET_A = "a" * 32
 SECRET_B = "b" * 32

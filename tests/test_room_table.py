@@ -17,7 +17,8 @@ from _room_helpers import live_server
 from playwright import sync_api
 
 from xuezhan.serve.app import create_app
-from xuezhan.serve.tables import Limits, Pace, Room
+from xuezhan.serve.limits import Limits, Pace
+from xuezhan.serve.lobby import Room
 
 BOTS = ("greedy", "value", "random")  # seats 1, 2, 3; the person (Alice) sits in seat 0
 

@@ -150,8 +150,9 @@ def serve(
     _need_extra()
     from xuezhan.serve.app import create_app
     from xuezhan.serve.bots import BotCatalog
+    from xuezhan.serve.limits import Limits, Pace
+    from xuezhan.serve.lobby import Room
     from xuezhan.serve.standings import Standings, StandingsError
-    from xuezhan.serve.tables import Limits, Pace, Room
     from xuezhan.tournament.config import ConfigError
 
     try:
@@ -201,8 +202,8 @@ def view(log: Path, host: str, port: int, no_browser: bool) -> None:
         raise click.ClickException(str(exc)) from None
     url = view_url(host, port)
     click.echo(f"replay of {log}: {url}  (Ctrl-C stops it)", err=True)
+    from xuezhan.serve.lobby import Room
     from xuezhan.serve.standings import Standings
-    from xuezhan.serve.tables import Room
 
     _run(create_app(Room(ledger=Standings(":memory:")), logs=[log]), host, port, None if no_browser else url)
 

@@ -27,21 +27,30 @@ __all__ = [
     "BotMsg",
     "ClientMessage",
     "Clock",
+    "Aids",
     "ErrorMsg",
+    "FanItem",
+    "GridPayment",
+    "GridRow",
+    "GridWin",
+    "HandSummary",
     "HostMsg",
     "ProtocolError",
     "ResumeMsg",
     "RevealedHand",
     "SeatInfo",
     "SelectMsg",
+    "ShowHandMsg",
     "ServerMessage",
     "SitMsg",
     "StandMsg",
     "StartMsg",
     "StateMsg",
     "TableMsg",
+    "WaitInfo",
     "WatchMsg",
     "WelcomeMsg",
+    "Words",
     "parse_client",
 ]
 
@@ -98,6 +107,15 @@ class WatchMsg(_Msg):
     seat: Seat
 
 
+class ShowHandMsg(_Msg):
+    """A seated person's 允许旁观看牌: whether spectators watching its seat see its concealed
+    tiles during play (off until it says so; a new seat starts off). It takes effect at once
+    for everyone watching the seat; every hand is revealed at its end regardless."""
+
+    type: Literal["show_hand"]
+    allow: bool
+
+
 class SelectMsg(_Msg):
     """The player's selected tile (or none): played for it if its turn timer runs out (R10.1)."""
 
@@ -129,7 +147,7 @@ class HostMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | SelectMsg | ActMsg | ResumeMsg | HostMsg,
+    SitMsg | BotMsg | StandMsg | StartMsg | WatchMsg | ShowHandMsg | SelectMsg | ActMsg | ResumeMsg | HostMsg,
     Field(discriminator="type"),
 ]
 _CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -148,7 +166,10 @@ def parse_client(text: str | bytes) -> Any:
         loc = ".".join(str(p) for p in err["loc"] if p != "function-after")
         msg = err["msg"]
         if err["type"] == "union_tag_invalid":
-            msg = "unknown message type; expected one of sit, bot, stand, start, watch, select, act, resume, host"
+            msg = (
+                "unknown message type; expected one of sit, bot, stand, start, watch, show_hand, select, act, "
+                "resume, host"
+            )
         elif err["type"] == "union_tag_not_found":
             msg = "a message needs a 'type'"
         raise ProtocolError(f"{loc}: {msg}" if loc else msg) from None
@@ -177,6 +198,9 @@ class SeatInfo(_Msg):
     connected: bool = True
     started: bool = False
     stand_in: bool = False
+    #: Spectators watching this seat see its concealed tiles during play: a person who allows it
+    #: (``show_hand``), a bot at a table where no person plays.
+    shown: bool = False
 
 
 class TableMsg(_Msg):
@@ -225,6 +249,91 @@ class RevealedHand(_Msg):
     aside: str = ""
 
 
+class Words(_Msg):
+    """A name in Chinese and in English (the page shows the player's language)."""
+
+    zh: str
+    en: str
+
+
+class FanItem(_Msg):
+    """One fan item of a win (R5): its key, its name (the core's label, and in English), its fan."""
+
+    key: str
+    zh: str
+    en: str
+    fan: int
+
+
+class GridWin(_Msg):
+    """One win of a seat: the tile, how (``self_draw``, ``discard``, ``rob``), from whom, its fan
+    and points (R5), and its fan items (empty: a plain win, 平胡)."""
+
+    tile: TileText
+    how: Literal["self_draw", "discard", "rob"]
+    discarder: Seat | None = None
+    fan: int
+    points: int
+    items: list[FanItem] = []
+    forced: bool = False
+
+
+class GridPayment(_Msg):
+    """One payment of the hand: who paid whom (``payee`` None: a penalty paid to nobody), how
+    much, under which rule (its id, its name, its title in the rules), and the grid column it
+    adds to: ``hu`` (R3.3, R6.1-R6.3), ``kong`` (R6.4, R6.5), ``check`` (R7.2, R7.4, R7.5),
+    ``escape`` (R8)."""
+
+    payer: Seat
+    payee: Seat | None
+    amount: int
+    rule: str
+    words: Words
+    title: str
+    column: Literal["hu", "kong", "check", "escape"]
+
+
+class GridRow(_Msg):
+    """One seat's line of the end-of-hand grid: its wins, their fan, and its points by column;
+    ``total`` is the hand's change of its score (the sum of the columns)."""
+
+    seat: Seat
+    name: str
+    wins: list[GridWin] = []
+    fan: int = 0
+    hu: int = 0
+    kong: int = 0
+    check: int = 0
+    escape: int = 0
+    total: int = 0
+
+
+class HandSummary(_Msg):
+    """The end of a hand as a grid (one row per seat) and every payment, in order."""
+
+    rows: list[GridRow]
+    payments: list[GridPayment]
+    reason: str
+
+
+class WaitInfo(_Msg):
+    """A tile the hand waits on, and how many of it the seat has not seen (its own concealed
+    tiles, every river and meld counted): what is left for it in the wall and the other hands."""
+
+    tile: TileText
+    left: int
+
+
+class Aids(_Msg):
+    """The player's aids, from what its own seat knows: its waits when its hand is ready
+    (听牌), the waits each discard would leave on its turn, and the exchange or void a built-in
+    strategy would choose (换三张, 定缺, R11)."""
+
+    waits: list[WaitInfo] = []
+    discards: dict[str, list[WaitInfo]] = {}
+    suggest: str | None = None
+
+
 class StateMsg(_Msg):
     """One seat's view of the hand: its :class:`~xuezhan.engine.Observation` (``view``), the
     public views of the new events since the last state message (``events`` from index
@@ -239,6 +348,10 @@ class StateMsg(_Msg):
     type: Literal["state"] = "state"
     seat: Seat
     role: Literal["player", "spectator"]
+    #: The seat's concealed tiles are not shown to this spectator (its player does not allow it,
+    #: or a person plays against the bot it watches): ``view.hand`` is empty, ``view.drawn``
+    #: null, ``view.phase`` never ``claim``, and ``events`` are the views everyone may see.
+    hidden: bool = False
     hand_no: int
     view: dict[str, Any] | None = None
     legal: list[str] = []
@@ -260,6 +373,10 @@ class StateMsg(_Msg):
     forced: str | None = None
     forced_ms: int | None = None
     reveal: list[RevealedHand] = []
+    #: Once the hand is over: the end-of-hand grid (one row per seat) and every payment.
+    summary: HandSummary | None = None
+    #: The player's aids (and a spectator's of a seat it may see): waits, suggestions.
+    aids: Aids | None = None
     over: bool = False
     #: Once the hand is over: its id for the replay page (``/replay?log=ID``, all hands open).
     replay_id: str | None = None

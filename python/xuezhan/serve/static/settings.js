@@ -3,7 +3,7 @@
 window.XZ = window.XZ || {};
 (function (XZ) {
   const KEY = "xuezhan.settings";
-  const DEFAULTS = { sound: true, animation: true, music: false, background: "felt", tiles: "cn" };
+  const DEFAULTS = { sound: true, animation: true, music: false, background: "felt", tiles: "cn", showHand: false };
   const BACKGROUNDS = { felt: "Green felt", blue: "Blue", wood: "Wood", dark: "Dark" };
   let current = load();
   const listeners = [];
@@ -39,6 +39,7 @@ window.XZ = window.XZ || {};
           <label><input type="checkbox" name="sound"> Sound effects</label>
           <label><input type="checkbox" name="animation"> Animation</label>
           <label><input type="checkbox" name="music"> Music</label>
+          <label><input type="checkbox" name="showHand"> 允许旁观看牌 · let spectators see my tiles</label>
           <label>Background <select name="background">${Object.entries(BACKGROUNDS).map(([k, v]) => `<option value="${k}">${v}</option>`).join("")}</select></label>
           <label>Tiles <select name="tiles"><option value="cn">Chinese characters (五筒)</option><option value="label">Labels (5p)</option></select></label>
           <button value="close" id="settings-close">Close</button></form>`;

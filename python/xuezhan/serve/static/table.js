@@ -64,6 +64,7 @@
       if (m.seat !== null && m.seat !== undefined) {
         mySeat = m.seat;
         if (m.token) localStorage.setItem(TOKEN_KEY, m.token);
+        send({ type: "show_hand", allow: !!XZ.settings.get().showHand }); // 允许旁观看牌
         say(`You sit in seat ${m.seat}: the seat at the bottom of the table.`);
         if (table) renderTable();
       } else if (mySeat !== null) { // the seat moved to another tab, or was freed: we only watch
@@ -113,7 +114,12 @@
 
   function handTiles() {
     const v = st && st.view;
-    return v ? XZ.splitTiles(v.hand) : [];
+    if (!v) return [];
+    if (st.hidden) { // a private seat's tiles come only with the reveal at the end
+      const r = st.over && st.reveal && st.reveal[st.seat];
+      return r ? XZ.splitTiles(r.hand) : [];
+    }
+    return XZ.splitTiles(v.hand);
   }
 
   // Keep the player's own order: tiles that stay keep their place, new ones go to the right
@@ -263,6 +269,18 @@
     return `<span class="wins" data-seat="${s}" data-count="${tiles.length}" data-wins="${v.wins[s]}" data-aside="${v.aside[s]}"><span class="wins-count">和×${tiles.length}</span>${html}</span>`;
   }
 
+  // How many concealed tiles a seat holds, from what everyone sees: 13 less 3 a meld, and the
+  // 14th of the seat whose turn it is (the dealer's before its first discard, also while 换三张
+  // and 定缺 are chosen); a locked seat keeps its 13 and draws on its turns (R14.1).
+  function concealedCount(s) {
+    const v = st.view;
+    const w = winOf(s);
+    const inPlay = !w || lockedSeat(s);
+    const dealing = (v.phase === "exchange" || v.phase === "void") && s === v.dealer;
+    const turn = clock && clock.seat === s && !st.over && clock.kind === "turn";
+    return 13 - 3 * v.melds[s].length + (inPlay && (turn || dealing) ? 1 : 0);
+  }
+
   function portraitHTML(name, cls) {
     const p = XZ.portrait(name);
     return `<span class="portrait${cls ? " " + cls : ""}" style="background:${p.color}" aria-hidden="true">${esc(p.initials)}</span>`;
@@ -357,12 +375,8 @@
             if (nwins) tiles += winsHTML(s, style, "edge", false);
             else if (reveal[s].win_tile) tiles += `<span class="win-tile">${XZ.tileSVG(reveal[s].win_tile, style, "edge")}</span>`;
           } else if (!v.escaped[s]) {
-            // 13 less 3 a meld, and the 14th of the seat whose turn it is (the dealer's before its
-            // first discard, also while 换三张 and 定缺 are chosen)
-            const dealing = (v.phase === "exchange" || v.phase === "void") && s === v.dealer;
-            // (a locked seat keeps its 13 and draws on its turns, R14.1)
             const inPlay = !w || locked;
-            const n = 13 - 3 * v.melds[s].length + (inPlay && ((turn && clock.kind === "turn") || dealing) ? 1 : 0);
+            const n = concealedCount(s);
             for (let i = 0; i < n; i++) tiles += XZ.tileSVG(null, style, "edge" + (i === n - 1 && a.draw.has(s) && inPlay ? " fresh" : ""));
             if (nwins && locked) tiles += winsHTML(s, style, "edge", a.win.has(s));
             else if (w) tiles += `<span class="win-tile">${XZ.tileSVG(w.tile, style, "edge" + (a.win.has(s) ? " fresh" : ""))}</span>`;
@@ -397,6 +411,13 @@
     const v = st && st.view;
     const hand = $("hand");
     if (!v) { setHTML(hand, ""); return; }
+    if (st.hidden && !st.over) {
+      // the watched player keeps its tiles to itself (允许旁观看牌 is off): backs only
+      const n = v.escaped[st.seat] ? 0 : concealedCount(st.seat);
+      setHTML(hand, `<span class="hidden-note">🔒 ${esc(seatName(st.seat))} 未允许旁观看牌 · keeps its tiles private</span>` + Array.from({ length: n }, () => `<span class="htile back">${XZ.tileSVG(null, style)}</span>`).join(""));
+      hand.classList.remove("mine");
+      return;
+    }
     const drawn = v.drawn;
     const mine = st.seat;
     setHTML(hand, order.map((t, i) => {
@@ -593,7 +614,14 @@
   });
 
   XZ.settings.init();
-  XZ.settings.onChange(() => render());
+  let showHand = !!XZ.settings.get().showHand;
+  XZ.settings.onChange((cur) => {
+    if (!!cur.showHand !== showHand) {
+      showHand = !!cur.showHand;
+      if (mySeat !== null) send({ type: "show_hand", allow: showHand });
+    }
+    render();
+  });
   // Debug hook for tests and curious players: the current order of the hand.
   XZ.handOrder = () => order.slice();
   // ... and the last state message (with how many of the hand's events the page holds).
