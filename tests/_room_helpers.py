@@ -20,11 +20,12 @@ from xuezhan.serve.protocol import SERVER_ADAPTER
 FAST = {"turn_timeout": 1.0, "claim_timeout": 0.6}
 
 
-def fast_room(dealer: int = 0, limits: Limits | None = None, **overrides: Any) -> Room:
+def fast_room(dealer: int = 0, limits: Limits | None = None, claim_window: float = 0.0, **overrides: Any) -> Room:
     """A room with short timers whose matches all start with ``dealer`` dealing (R9.1): its
-    hand seeds are server-side test seeds (a client never chooses one)."""
+    hand seeds are server-side test seeds (a client never chooses one). No claim window unless
+    asked for (the tests of what it hides ask for one)."""
     return Room(
-        pace=Pace(bot_delay=0.0, between_hands=0.0),
+        pace=Pace(bot_delay=0.0, between_hands=0.0, claim_window=claim_window),
         rules_overrides={**FAST, **overrides},
         limits=limits,
         seeds=seeds_with_dealer(dealer),

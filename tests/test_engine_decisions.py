@@ -131,7 +131,7 @@ def test_a_crash_is_the_same_escape_in_a_match_the_environment_and_the_room():
     from xuezhan.serve.tables import Table
 
     async def room_hand():
-        table = Table("t", "T", RULES, BotCatalog(), 1, pace=Pace(0.0, 0.0), seeds=lambda: 4)
+        table = Table("t", "T", RULES, BotCatalog(), 1, pace=Pace(0.0, 0.0, claim_window=0.0), seeds=lambda: 4)
         for i in range(4):
             s = table.seats[i]
             s.kind, s.name, s.strategy = "bot", "x", Crasher(1) if i == 0 else GreedyStrategy()

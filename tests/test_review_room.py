@@ -319,7 +319,7 @@ def test_a_hand_played_at_a_room_table_is_reviewed_timeouts_and_escapes_included
     from xuezhan.serve.limits import Pace
 
     room = Room(
-        pace=Pace(bot_delay=0.0, between_hands=0.0),
+        pace=Pace(bot_delay=0.0, between_hands=0.0, claim_window=0.0),
         rules_overrides={"turn_timeout": 0.2, "claim_timeout": 0.1},
         seeds=seeds_with_dealer(0),
     )

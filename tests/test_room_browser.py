@@ -24,7 +24,7 @@ _PLAYER = itertools.count(1)
 @pytest.fixture(scope="module")
 def base():
     room = Room(
-        pace=Pace(bot_delay=0.05, between_hands=0.0),
+        pace=Pace(bot_delay=0.05, between_hands=0.0, claim_window=0.0),
         rules_overrides={"turn_timeout": 4.0, "claim_timeout": 1.2},  # room for a slow, loaded CI machine
         limits=Limits(max_tables_per_client=100),  # every test opens its tables from 127.0.0.1
     )

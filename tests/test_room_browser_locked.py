@@ -28,7 +28,7 @@ _XUELIU = Rules.preset("xueliu")
 @pytest.fixture(scope="module")
 def served():
     room = Room(
-        pace=Pace(bot_delay=0.0, between_hands=0.0, locked_discard=PAUSE),
+        pace=Pace(bot_delay=0.0, between_hands=0.0, claim_window=0.0, locked_discard=PAUSE),
         rules_overrides={"turn_timeout": 3.0, "claim_timeout": 1.5},
         limits=Limits(max_tables_per_client=100),
     )

@@ -25,7 +25,7 @@ from xuezhan.serve.standings import Standings
 
 def _room(db: str = ":memory:", turn: float = 20.0) -> Room:
     return Room(
-        pace=Pace(bot_delay=0.0, between_hands=0.0),
+        pace=Pace(bot_delay=0.0, between_hands=0.0, claim_window=0.0),
         rules_overrides={"turn_timeout": turn, "claim_timeout": min(turn, 1.0)},
         ledger=Standings(db),
     )

@@ -110,7 +110,7 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands, bots,
     the person's permission every spectator sees only what everyone may see (the bots' tiles
     too: a person plays against them); with it, the spectator of seat 0 sees that seat's view
     exactly, and nothing more."""
-    room = fast_room(turn_timeout=0.25, claim_timeout=0.2)
+    room = fast_room(turn_timeout=0.25, claim_timeout=0.2, claim_window=0.1)
     with TestClient(create_app(room)) as client, contextlib.ExitStack() as stack:
         t = client.post(
             "/api/tables",

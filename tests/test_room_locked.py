@@ -132,7 +132,7 @@ def test_the_reveal_lists_every_win_and_the_tiles_set_aside_R14_1():
 def _locked_table(hands: int = 4, pause: float = PAUSE):
     """A xueliu table: the person (``Me``) in seat 0, greedy bots in the others."""
     room = Room(
-        pace=Pace(bot_delay=0.0, between_hands=0.0, locked_discard=pause),
+        pace=Pace(bot_delay=0.0, between_hands=0.0, claim_window=0.0, locked_discard=pause),
         rules_overrides=dict(FAST),
         seeds=seeds_with_dealer(0),
     )

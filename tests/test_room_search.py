@@ -43,7 +43,7 @@ name = "quick-search"
 strategy = "search"
 options = { rollouts = 4, pick = 2 }
 """
-NOW = Pace(bot_delay=0.0, between_hands=0.0)
+NOW = Pace(bot_delay=0.0, between_hands=0.0, claim_window=0.0)
 
 
 def _quick_catalog(tmp_path: Path, search_seats: int = 4) -> BotCatalog:

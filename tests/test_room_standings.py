@@ -28,7 +28,7 @@ SECRET_B = "b" * 32
 
 def _room(db) -> Room:
     return Room(
-        pace=Pace(bot_delay=0.0, between_hands=0.0),
+        pace=Pace(bot_delay=0.0, between_hands=0.0, claim_window=0.0),
         rules_overrides={"turn_timeout": 0.3, "claim_timeout": 0.2},
         ledger=Standings(str(db)),
         seeds=seeds_with_dealer(0),

@@ -26,7 +26,7 @@ BOTS = ("greedy", "value", "random")  # seats 1, 2, 3; the person (Alice) sits i
 @pytest.fixture(scope="module")
 def base():
     room = Room(
-        pace=Pace(bot_delay=0.05, between_hands=0.0),
+        pace=Pace(bot_delay=0.05, between_hands=0.0, claim_window=0.0),
         rules_overrides={"turn_timeout": 6.0, "claim_timeout": 1.2},
         limits=Limits(max_tables_per_client=100),  # every test opens its tables from 127.0.0.1
     )

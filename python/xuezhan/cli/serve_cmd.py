@@ -14,7 +14,9 @@ from typing import Any
 import click
 
 from xuezhan.serve.bots import DEFAULT_SEARCH_SEATS
+from xuezhan.serve.limits import Limits, Pace
 
+_LIMITS = Limits()  # the defaults the options show
 __all__ = ["COMMANDS", "serve", "standings", "view", "view_url"]
 
 #: The standings database ``serve`` and ``standings`` use unless told otherwise.
@@ -35,13 +37,24 @@ def _need_extra() -> None:
         ) from None
 
 
-def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
+def _run(app: Any, host: str, port: int, open_url: str | None, trusted_proxies: tuple[str, ...] = ()) -> None:
     import uvicorn
 
+    # The client address is the socket's peer: uvicorn would otherwise believe X-Forwarded-For
+    # from any local connection (its default trusts 127.0.0.1), so a client on the same machine
+    # could choose the address its limits are counted by. Only a named proxy is believed.
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=WS_MAX_SIZE,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies) or None,
+    )
+    server = uvicorn.Server(config)
     if open_url:
         # Open the page once the server listens (uvicorn calls this hook after startup).
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
-        server = uvicorn.Server(config)
         orig = server.startup
 
         async def startup(sockets: Any = None) -> None:
@@ -49,9 +62,7 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
             webbrowser.open(open_url)
 
         server.startup = startup  # type: ignore[method-assign]
-        server.run()
-    else:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
+    server.run()
 
 
 @click.command("serve")
@@ -96,6 +107,15 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
     "is played for a person (at most half the turn timer).",
 )
 @click.option(
+    "--claim-window",
+    default=Pace().claim_window,
+    show_default=True,
+    type=click.FloatRange(0, 600),
+    help="Seconds every discard waits for claims at a table where a person plays, whether anyone is asked "
+    "or not, so nobody learns who was; a person asked has this long (at most the claim timeout). "
+    "0: claims are asked as R10.2 says, and the pause tells the others someone was asked.",
+)
+@click.option(
     "--turn-timeout",
     type=click.FloatRange(0.5, 600),
     default=None,
@@ -129,6 +149,56 @@ def _run(app: Any, host: str, port: int, open_url: str | None) -> None:
     type=click.FloatRange(1, 30 * 86_400),
     help="Seconds a table without any connection lives on.",
 )
+@click.option(
+    "--max-connections-per-client",
+    default=_LIMITS.max_connections_per_client,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="Open connections (websockets, requests being answered) from one client address.",
+)
+@click.option(
+    "--max-connections",
+    default=_LIMITS.max_connections,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Open connections over all clients.",
+)
+@click.option(
+    "--sits-per-minute",
+    default=_LIMITS.sits_per_minute,
+    show_default=True,
+    type=click.FloatRange(0.1, 10_000),
+    help="Sits one client address may ask for per minute (bursts of as many).",
+)
+@click.option(
+    "--password-failures",
+    default=_LIMITS.password_failures,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="Wrong passwords on one name before it is locked (the owner's browser never is).",
+)
+@click.option(
+    "--lockout",
+    default=_LIMITS.lockout,
+    show_default=True,
+    type=click.FloatRange(1, 86_400),
+    help="Seconds of a name's first lock, doubled at each further wrong password (at most a day).",
+)
+@click.option(
+    "--backoff",
+    default=_LIMITS.backoff,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    help="Seconds a client address waits after a wrong password, doubled at each further one (at most 5 min).",
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDR",
+    help="A reverse proxy in front of the room (an address or network, repeatable): the client address of "
+    "its connections is taken from its X-Forwarded-For. Without one, the socket's peer is the client.",
+)
 def serve(
     host: str,
     port: int,
@@ -137,6 +207,7 @@ def serve(
     logs_dir: Path | None,
     bot_delay: float,
     locked_discard: float,
+    claim_window: float,
     turn_timeout: float | None,
     claim_timeout: float | None,
     db: str,
@@ -144,13 +215,19 @@ def serve(
     max_tables_per_client: int,
     start_timeout: float,
     idle_timeout: float,
+    max_connections_per_client: int,
+    max_connections: int,
+    sits_per_minute: float,
+    password_failures: int,
+    lockout: float,
+    backoff: float,
+    trusted_proxies: tuple[str, ...],
 ) -> None:
     """The game room: a lobby of tables, four seats each (people or bots), spectators, replays,
     and the players' standings (积分) kept in a database."""
     _need_extra()
     from xuezhan.serve.app import create_app
     from xuezhan.serve.bots import BotCatalog
-    from xuezhan.serve.limits import Limits, Pace
     from xuezhan.serve.lobby import Room
     from xuezhan.serve.standings import Standings, StandingsError
     from xuezhan.tournament.config import ConfigError
@@ -178,11 +255,18 @@ def serve(
         max_tables_per_client=max_tables_per_client,
         start_timeout=start_timeout,
         idle_timeout=idle_timeout,
+        max_connections_per_client=max_connections_per_client,
+        max_connections=max_connections,
+        sits_per_minute=sits_per_minute,
+        sit_burst=max(1, round(sits_per_minute)),
+        password_failures=password_failures,
+        lockout=lockout,
+        backoff=backoff,
     )
-    pace = Pace(bot_delay=bot_delay, locked_discard=locked_discard)
+    pace = Pace(bot_delay=bot_delay, locked_discard=locked_discard, claim_window=claim_window)
     room = Room(catalog, pace, overrides, limits=limits, ledger=ledger)
     click.echo(f"xuezhan game room on http://{host}:{port}/  standings in {db}  (Ctrl-C stops it)", err=True)
-    _run(create_app(room, logs), host, port, None)
+    _run(create_app(room, logs), host, port, None, trusted_proxies)
 
 
 @click.command("view")

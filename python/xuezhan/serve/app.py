@@ -15,21 +15,28 @@ one seat's decisions, :mod:`xuezhan.serve.review_jobs`), ``GET /api/standings``,
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from xuezhan.serve import endpoints as E
 from xuezhan.serve.endpoints import STATIC, checked_frames
+from xuezhan.serve.gate import Gate
 from xuezhan.serve.lobby import Room
 from xuezhan.serve.review_jobs import ReviewLimits, Reviews
 from xuezhan.serve.served import Served
 from xuezhan.serve.table_socket import table_socket
 
-__all__ = ["STATIC", "checked_frames", "create_app", "routes"]
+__all__ = ["STATIC", "checked_frames", "client_gone", "create_app", "routes"]
+
+_log = logging.getLogger("xuezhan.serve")
 
 
 def routes() -> list[Route | WebSocketRoute | Mount]:
@@ -71,6 +78,18 @@ def create_app(
         await served.room.close()
         served.reviews.close()
 
-    app = Starlette(routes=routes(), lifespan=lifespan)
+    app = Starlette(
+        routes=routes(),
+        lifespan=lifespan,
+        middleware=[Middleware(Gate, limits=served.room.limits)],
+        exception_handlers={ClientDisconnect: client_gone},
+    )
     app.state.served = served
     return app
+
+
+async def client_gone(request: Request, exc: Exception) -> Response:
+    """A client that went away while sending its request (a body cut short): one line in the
+    server's log, no traceback; the answer goes nowhere."""
+    _log.info("%s %s: the client went away before its request was complete", request.method, request.url.path)
+    return Response(status_code=400)

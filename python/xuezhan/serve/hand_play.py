@@ -32,8 +32,11 @@ from typing import Any
 from xuezhan.engine import Round, act, parse_action
 from xuezhan.engine.actions import DISCARD, ESCAPE, Action, ActionError
 from xuezhan.engine.decisions import Delivery, Ruling, apply, bind_samplers, crashed, rule, time_limit, wants_sampler
+from xuezhan.engine.turn import Phase
+from xuezhan.serve.claim_window import Frozen, opens_window
 from xuezhan.serve.limits import Pace, RoomError
 from xuezhan.serve.locked import forced_discard
+from xuezhan.serve.protocol import Aids
 from xuezhan.serve.seating import Seating
 from xuezhan.tiles import parse_tiles
 
@@ -79,16 +82,25 @@ class HandPlay:
         timeouts: list[int],
         on_change: Callable[[], None],
         search_pool: Executor | None = None,
+        on_seat_change: Callable[[int], None] | None = None,
+        snapshot: Callable[[], tuple[list[bool], list[Aids | None]]] | None = None,
     ) -> None:
         self.rnd = rnd
         self.seating = seating
         self.pace = pace
         self.timeouts = timeouts
         self.on_change = on_change
+        #: What changed concerns one seat's own view only (its claim question): only the
+        #: connections that see that seat's tiles are sent it.
+        self.on_seat_change = on_seat_change or (lambda seat: on_change())
+        #: The locked seats and the aids shown now, for a claim window's picture (:mod:`.claim_window`).
+        self.snapshot = snapshot or (lambda: ([False] * 4, [None] * 4))
         self.search_pool = search_pool
         self.decision: Decision | None = None
         #: Each person's selected tile (played for it if its turn runs out, R10.1).
         self.selected: list[int | None] = [None] * 4
+        #: The open claim window (None: none): what those not asked see until it closes.
+        self.frozen: Frozen | None = None
 
     async def play(self) -> None:
         """Ask and apply every decision until the hand is over."""
@@ -116,16 +128,47 @@ class HandPlay:
             else:
                 ruling = await self._person_decision(seat, kind, limit)
             self.decision = None
+            opening = self._window_before(ruling.action)
+            n = len(rnd.events)
             apply(rnd, ruling)  # an own action the hand refuses is an escape (R10.3)
             if kind == "turn":
                 self.selected[seat] = None
-            self.on_change()
+            if opening is not None and len(rnd.events) > n and rnd.events[n].type == ruling.action.verb:
+                self.frozen = opening  # everyone sees the discard; nothing more until it closes
+                self.on_change()
+            if self.frozen is None:
+                self.on_change()
+            elif rnd.phase != Phase.CLAIM:  # the claims are decided: shown when the window closes
+                await self._close_window()
+        await self._close_window()
         deliver(rnd.events)
         for b in bots:
             if b is not None:
                 end = getattr(b, "end_hand", None)
                 if callable(end):
                     end()
+
+    def _window_before(self, action: Action) -> Frozen | None:
+        """The picture a claim window would show (taken before ``action`` is applied), when
+        ``action`` opens one: at a table where a person plays, with the window switched on."""
+        # never longer than an asked seat may think (R10.2): nobody is waited for past that
+        seconds = min(self.pace.claim_window, self.rnd.rules.claim_timeout)
+        if seconds <= 0 or not self.seating.people() or not opens_window(self.rnd, action):
+            return None
+        locked, aids = self.snapshot()
+        return Frozen.before(self.rnd, action, seconds, locked, aids)
+
+    async def _close_window(self) -> None:
+        """Wait for the open claim window's end (whatever the claims were), then show everyone
+        what followed."""
+        frozen = self.frozen
+        if frozen is None:
+            return
+        left = frozen.until - time.monotonic()
+        if left > 0:
+            await asyncio.sleep(left)
+        self.frozen = None
+        self.on_change()
 
     async def _bot_decision(self, bot: Any, seat: int, kind: str, limit: float) -> Ruling:
         """A bot's decision, in a worker thread, ruled on by the engine's seat loop (R10.3: an
@@ -163,6 +206,9 @@ class HandPlay:
         rnd = self.rnd
         loop = asyncio.get_running_loop()
         fut: asyncio.Future = loop.create_future()
+        frozen = self.frozen
+        if frozen is not None:  # asked inside a claim window: the window is the clock
+            limit = max(0.0, min(limit, frozen.until - time.monotonic()))
         self.decision = d = Decision(seat, kind, time.monotonic() + limit, limit, True, fut)
         forced = forced_discard(rnd, seat) if self.seating.seats[seat].holder is not None else None
         if forced is not None:
@@ -171,7 +217,10 @@ class HandPlay:
             pause = min(self.pace.locked_discard, limit / 2)
             d.auto, d.auto_at = forced, time.monotonic() + pause
             d.timer = loop.call_later(pause, self._play_forced, d)
-        self.on_change()
+        if frozen is not None:
+            self.on_seat_change(seat)  # the question is nobody else's business
+        else:
+            self.on_change()
         try:
             action = await asyncio.wait_for(asyncio.shield(fut), limit)
             return Ruling(action, note="locked" if d.auto_played else None)

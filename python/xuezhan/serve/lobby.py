@@ -15,9 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from xuezhan.rules import PRESETS, Rules
+from xuezhan.serve.attempts import Attempts
 from xuezhan.serve.bots import BotCatalog
 from xuezhan.serve.deals import new_seed
 from xuezhan.serve.limits import Limits, Pace, RoomError, RoomFull
+from xuezhan.serve.passwords import Passwords
 from xuezhan.serve.standings import Standings
 from xuezhan.serve.sweeping import Sweeper
 from xuezhan.serve.tables import Table
@@ -51,6 +53,10 @@ class Room:
         self._search_pool = ThreadPoolExecutor(n, thread_name_prefix="search") if n else None
         self._n = 0
         self._sweeper = Sweeper(self.limits.sweep, self.expire)
+        #: Sits and password attempts per client address and per name (backoff, lockout).
+        self.attempts = Attempts(self.limits)
+        #: Password hashing in its own thread, a bounded queue (never the bots' or the standings').
+        self.passwords = Passwords(self.limits.password_queue)
 
     def create(
         self,
@@ -126,3 +132,4 @@ class Room:
         await self._sweeper.stop()
         for t in self.tables.values():
             await t.close()
+        self.passwords.close()

@@ -158,21 +158,44 @@ class Seating:
             close_bot(s.strategy)
 
     # ------------------------------------------------------------------ people
-    def sit(self, client: Client, seat: int, name: str, player_id: int | None = None) -> str:
-        """Seat a person; its new token."""
+    def check_sit(self, client: Client, seat: int, name: str, player_id: int | None = None) -> None:
+        """Refuse (:class:`RoomError`) a sit :meth:`sit` would refuse; changes nothing."""
         if self.holds(client) is not None:
             raise RoomError(f"you already sit in seat {client.seat}")
-        s = self.seats[seat]
-        if s.kind != "empty":
+        if self.seats[seat].kind != "empty":
             raise RoomError(f"seat {seat} is taken")
         if player_id is not None and any(o.player_id == player_id for o in self.seats):
             raise RoomError(f"{name} already sits at this table")
+
+    def sit(self, client: Client, seat: int, name: str, player_id: int | None = None) -> str:
+        """Seat a person; its new token."""
+        self.check_sit(client, seat, name, player_id)
+        s = self.seats[seat]
         s.kind, s.name, s.token, s.player_id = "person", name, secrets.token_urlsafe(16), player_id
         s.holder, s.gone_since, s.started = client, None, False
         s.waiting_since = time.monotonic()
         client.seat = seat
         assert s.token is not None
         return s.token
+
+    def unsit(self, seat: int, token: str) -> None:
+        """Undo the :meth:`sit` that gave ``token`` (the player it sat as could not be kept): the
+        seat is empty again, as if nobody had sat."""
+        s = self.seats[seat]
+        if s.token == token:
+            if s.holder is not None and s.holder.seat == seat:
+                s.holder.seat = None
+            self.seats[seat] = Seat(seat)
+
+    def set_player(self, seat: int, token: str, player_id: int) -> None:
+        """The person seated in ``seat`` with ``token`` is the player ``player_id`` (a name made
+        once the seat was taken); :class:`RoomError` when that player sits here already."""
+        s = self.seats[seat]
+        if s.token != token:
+            raise RoomError("the seat was freed before your name was kept")
+        if any(o.player_id == player_id for o in self.seats if o.index != seat):
+            raise RoomError(f"{s.name} already sits at this table")
+        s.player_id = player_id
 
     def resume(self, client: Client, token: str) -> int:
         """Move the seat of ``token`` to ``client``; the seat."""

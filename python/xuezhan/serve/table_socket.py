@@ -18,14 +18,14 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from xuezhan.serve import protocol as P
+from xuezhan.serve import sitting
 from xuezhan.serve.connections import Client
-from xuezhan.serve.limits import RoomError
+from xuezhan.serve.limits import Bucket, RoomError
 from xuezhan.serve.lobby import Room
 from xuezhan.serve.served import served
-from xuezhan.serve.standings import StandingsError
 from xuezhan.serve.tables import Table
 
-__all__ = ["MAX_MESSAGE", "Bucket", "handle", "read_messages", "table_socket", "watch_sends", "write_messages"]
+__all__ = ["MAX_MESSAGE", "handle", "read_messages", "table_socket", "watch_sends", "write_messages"]
 
 _log = logging.getLogger("xuezhan.serve")
 #: Bytes of one websocket message (no client message needs more; past it: an error, then close).
@@ -74,24 +74,6 @@ def _error_to(client: Client, message: str) -> None:
     client.send(P.ErrorMsg(message=message).model_dump_json())
 
 
-class Bucket:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 async def read_messages(ws: WebSocket, client: Client, table: Table, room: Room) -> None:
     """Read the client's messages until it goes, floods or sends one too large."""
     bucket = Bucket(room.limits.rate, room.limits.burst)
@@ -131,13 +113,7 @@ async def handle(table: Table, client: Client, text: str, room: Room) -> None:
         return
     try:
         if isinstance(m, P.SitMsg):
-            player = None
-            if m.secret is not None:
-                try:
-                    player = await asyncio.to_thread(room.ledger.identify, m.name, m.secret, m.password)
-                except StandingsError as exc:
-                    raise RoomError(str(exc)) from None
-            token = table.sit(client, m.seat, m.name, player)
+            token = await sitting.sit(table, client, m, room)
             client.send(_welcome(table, room, client, m.seat, token))
             table.touch(table=True)
         elif isinstance(m, P.ResumeMsg):

@@ -37,6 +37,7 @@ from xuezhan.serve.connections import Audience, Client
 from xuezhan.serve.deals import commitment, new_seed
 from xuezhan.serve.hand_play import Decision, HandPlay
 from xuezhan.serve.limits import Limits, Pace, RoomError
+from xuezhan.serve.locked import locked_seats
 from xuezhan.serve.protocol import StateMsg, TableMsg
 from xuezhan.serve.seating import Seat, Seating
 from xuezhan.serve.standings import Standings
@@ -72,8 +73,11 @@ class Table:
     search_pool: Executor | None = None
 
     def __post_init__(self) -> None:
-        #: The shortest decision time limit of this table's rules (R10.1, R10.2): a bot's bound.
+        #: The shortest decision time limit of this table's rules (R10.1, R10.2) and its claim
+        #: window (:mod:`.claim_window`, when on): a bot's bound.
         limit = min(self.rules.turn_timeout, self.rules.claim_timeout)
+        if self.pace.claim_window > 0:
+            limit = min(limit, self.pace.claim_window)
         self.seating = Seating(self.id, self.bots, limit, self.server_searching)
         self.audience = Audience()
         self.views = PublicViews()
@@ -153,6 +157,14 @@ class Table:
     def touch(self, table: bool = False) -> None:
         """Something changed: queue a fresh state (and table) message for every connection."""
         self.audience.touch(table)
+
+    def touch_seat(self, seat: int) -> None:
+        """Something changed in ``seat``'s own view only (its claim question, :mod:`.claim_window`):
+        a fresh state for the connections that see that seat's tiles, and for nobody else."""
+        shown = self.seating.shown(seat)
+        for c in self.clients:
+            if c.sees == seat and (shown or self.holds(c) == seat):
+                c.mark_state()
 
     # ------------------------------------------------------------------ requests
     def holds(self, client: Client) -> int | None:
@@ -304,7 +316,16 @@ class Table:
             self.dealer = first_dealer(seed)
         rnd = Round.from_seed(self.rules, seed, self.dealer, list(self.scores))
         self.seed, self.commitment, self.booked = seed, commitment(seed), False
-        self.hand = HandPlay(rnd, self.seating, self.pace, self.timeouts, self.touch, self.search_pool)
+        self.hand = HandPlay(
+            rnd,
+            self.seating,
+            self.pace,
+            self.timeouts,
+            self.touch,
+            self.search_pool,
+            on_seat_change=self.touch_seat,
+            snapshot=lambda: (locked_seats(rnd), self.views.aids_now(rnd)),
+        )
         self.rnd_no = self.hand_no
         self.played += 1
         self.views.reset()

@@ -12,6 +12,7 @@ asked about a claim hidden. Every hand is revealed once it is over (``reveal``).
 
 from __future__ import annotations
 
+import bisect
 import time
 from typing import TYPE_CHECKING
 
@@ -45,9 +46,21 @@ class PublicViews:
     def reset(self) -> None:
         """A new hand."""
         self._views: list[list[dict]] = [[], [], [], [], []]
+        self._at: list[list[int]] = [[], [], [], [], []]  # each view's event index
         self._viewed = [0, 0, 0, 0, 0]
         self._aids: dict[int, tuple[int, Aids]] = {}
         self._summary: HandSummary | None = None
+
+    def aids_now(self, rnd: Round) -> list[Aids | None]:
+        """Each seat's aids as made for the hand's present moment (None: not made for anyone)."""
+        n = len(rnd.events)
+        got = [self._aids.get(s) for s in range(4)]
+        return [g[1] if g is not None and g[0] == n else None for g in got]
+
+    def upto(self, rnd: Round, seat: int, events: int) -> list[dict]:
+        """:meth:`of`, only the views of the hand's first ``events`` events."""
+        views = self.of(rnd, seat)
+        return views[: bisect.bisect_left(self._at[seat], events)]
 
     def aids(self, rnd: Round, seat: int) -> Aids:
         """``seat``'s aids (:func:`~xuezhan.serve.aids.seat_aids`), once per event and seat."""
@@ -67,24 +80,24 @@ class PublicViews:
         """The public views of ``rnd``'s events for ``seat`` (:data:`NOBODY`: what everyone may
         see) so far: the single outward filter."""
         views = self._views[seat]
+        at = self._at[seat]
         events = rnd.events
         for i in range(self._viewed[seat], len(events)):
             v = public_view(events[i], seat)
             if v is not None:
                 views.append(v)
+                at.append(i)
         self._viewed[seat] = len(events)
         return views
 
 
-def hidden_view(rnd: Round, seat: int, public: list[dict]) -> dict:
-    """``seat``'s view as a spectator sees it when its tiles are not shown: its observation
-    without its concealed tiles, its drawn tile, its own void choice before all four are
-    revealed (``public`` holds the ``voids`` event then, R11.2), and the claim it is asked
-    about (to everyone else the hand is between turns, as after any discard)."""
-    view = rnd.observation(seat).to_dict()
-    del view["legal_actions"]
-    view["hand"] = ""
-    view["drawn"] = None
+def hidden_view(view: dict, public: list[dict]) -> dict:
+    """A seat's view (an observation's dict without legal actions) as a spectator sees it when
+    the seat's tiles are not shown: without its concealed tiles, its drawn tile, its own void
+    choice before all four are revealed (``public`` holds the ``voids`` event then, R11.2), and
+    the claim it is asked about (to everyone else the hand is between turns, as after any
+    discard)."""
+    view = dict(view, hand="", drawn=None)
     if view["phase"] == "claim":
         view["phase"] = "turn"
         view["claim_tile"], view["claim_from"], view["robbing"] = None, None, False
@@ -119,24 +132,34 @@ def state_for(table: Table, client: Client) -> StateMsg:
         return StateMsg(seat=seat, role=role, hand_no=table.hand_no)  # type: ignore[arg-type]
     rnd = hand.rnd
     hidden = role != "player" and not table.seating.shown(seat)
-    views = table.views.of(rnd, NOBODY if hidden else seat)
+    key = NOBODY if hidden else seat
+    d = hand.decision
+    # While a claim window is open, a connection not shown the seat being asked sees the hand as
+    # it was right after the discard (:mod:`.claim_window`): whoever is asked or not, the same.
+    frozen = hand.frozen
+    if frozen is not None and d is not None and d.kind == "claim" and d.seat == seat and not hidden:
+        frozen = None  # the seat asked (or a spectator it lets see its tiles): the question
+    views = table.views.of(rnd, key) if frozen is None else table.views.upto(rnd, key, frozen.events)
     reset = client.hand_no != table.rnd_no or client.view_seat != seat or client.view_hidden != hidden
-    if reset:
+    if reset or client.sent > len(views):  # a connection that saw the question sees the window again
+        reset = True
         client.hand_no, client.view_seat, client.view_hidden, client.sent = table.rnd_no, seat, hidden, 0
     start = client.sent
     client.sent = len(views)
-    if hidden:
-        view, legal = hidden_view(rnd, seat, views), []
+    legal: list[str] = []
+    if frozen is not None:
+        view = frozen.views[seat]
+        if hidden:
+            view = hidden_view(view, views)
     else:
         view = rnd.observation(seat).to_dict()
-        legal = view.pop("legal_actions")
-        if role != "player" or view["phase"] == "exchange":
-            legal = []  # exchange choices are free-form (any three of one suit, R11.1)
-        else:
-            legal = [a.split(" ", 1)[1] for a in legal]
+        actions = view.pop("legal_actions")
+        if hidden:
+            view = hidden_view(view, views)
+        elif role == "player" and view["phase"] != "exchange":  # exchange choices are free-form (R11.1)
+            legal = [a.split(" ", 1)[1] for a in actions]
     clock = None
-    d = hand.decision
-    if d is not None and (d.kind != "claim" or (d.seat == seat and not hidden)):
+    if frozen is None and d is not None and (d.kind != "claim" or (d.seat == seat and not hidden)):
         # Who is asked about a claim is that seat's business only (it would tell its tiles).
         clock = Clock(
             seat=d.seat,
@@ -146,11 +169,15 @@ def state_for(table: Table, client: Client) -> StateMsg:
         )
     sel = hand.selected[seat] if role == "player" else None
     forced = forced_ms = None
-    if role == "player" and d is not None and d.seat == seat and d.auto is not None:
+    if frozen is None and role == "player" and d is not None and d.seat == seat and d.auto is not None:
         forced = str(d.auto).split(" ", 1)[1]
         forced_ms = max(0, int((d.auto_at - time.monotonic()) * 1000))
     names = seat_labels([s.name for s in table.seats], rnd.dealer)
-    over = rnd.over and table.booked
+    over = rnd.over and table.booked and frozen is None
+    if frozen is not None:
+        aids = None if hidden else frozen.aids[seat]
+    else:
+        aids = None if hidden or over else table.views.aids(rnd, seat)
     return StateMsg(
         seat=seat,
         role=role,  # type: ignore[arg-type]
@@ -165,13 +192,13 @@ def state_for(table: Table, client: Client) -> StateMsg:
         events=views[start:],
         settlement=settlement_lines(views, names) if over else [],
         names=names,
-        meld_from=[list(m) for m in rnd.meld_from],
-        locked=locked_seats(rnd),
+        meld_from=[list(m) for m in rnd.meld_from] if frozen is None else frozen.meld_from,
+        locked=locked_seats(rnd) if frozen is None else frozen.locked,
         forced=forced,
         forced_ms=forced_ms,
         reveal=revealed_hands(rnd, names) if over else [],  # never before the end
         summary=table.views.summary(rnd, names) if over else None,
-        aids=None if hidden or over else table.views.aids(rnd, seat),
+        aids=aids,
         over=over,
         replay_id=table.last_replay if over else None,
         commitment=table.commitment,
