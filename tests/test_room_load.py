@@ -65,6 +65,9 @@ def test_four_tables_fifty_spectators_each_stay_responsive():
             ":memory:",
             "--max-tables-per-client",
             str(TABLES),
+            # every spectator of this test comes from 127.0.0.1
+            "--max-connections-per-client",
+            str(TABLES * SPECTATORS + 10),
         ],
         env=env,
         stdout=subprocess.DEVNULL,

@@ -168,7 +168,7 @@ def _run(app: Any, host: str, port: int, open_url: str | None, trusted_proxies: 
     default=_LIMITS.sits_per_minute,
     show_default=True,
     type=click.FloatRange(0.1, 10_000),
-    help="Sits one client address may ask for per minute (bursts of as many).",
+    help="Sits one client address may ask for per minute on average (at most 5 at once).",
 )
 @click.option(
     "--password-failures",
@@ -258,7 +258,7 @@ def serve(
         max_connections_per_client=max_connections_per_client,
         max_connections=max_connections,
         sits_per_minute=sits_per_minute,
-        sit_burst=max(1, round(sits_per_minute)),
+        sit_burst=max(1, min(_LIMITS.sit_burst, round(sits_per_minute))),
         password_failures=password_failures,
         lockout=lockout,
         backoff=backoff,

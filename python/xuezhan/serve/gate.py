@@ -3,9 +3,10 @@ addresses as the socket gives them.
 
 :class:`Gate` is an ASGI middleware around the whole app. It counts each client address's open
 connections (websockets, and HTTP requests being answered) and all of them together; one past
-``max_connections_per_client`` or ``max_connections`` is refused before the app sees it: an HTTP
-request with ``429`` (its address) or ``503`` (the server) and a one-line JSON ``error``, a
-websocket with an ``error`` message and close code 1013 (try again later). So one address
+``max_connections_per_client`` or ``max_connections`` is refused before the app sees it, with
+``429`` (its address) or ``503`` (the server) and a one-line JSON ``error``: an HTTP request's
+answer, or a websocket handshake's denial (a server without denials: the websocket is accepted
+only to send the ``error``, then closed with code 1013, try again later). So one address
 cannot hold a thousand websockets, and all addresses together a bounded number.
 
 The client address is the socket's peer. Only when ``xuezhan serve --trusted-proxy ADDR`` names
@@ -75,25 +76,30 @@ class Gate:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+    """Refuse a connection before the app sees it, as cheaply as the server allows: an HTTP
+    answer (a websocket's handshake denied with one, where the server can; else accepted only
+    to say why, then closed with 1013, try again later)."""
     body = json.dumps({"error": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"retry-after", b"10")]
+    start = "http.response.start"
     if scope["type"] == "websocket":
         if (await receive())["type"] != "websocket.connect":
             return  # gone before the handshake
-        # accepted only to say why (a refused handshake tells a browser nothing), then closed
-        frames: list[Message] = [
-            {"type": "websocket.accept"},
-            {"type": "websocket.send", "text": json.dumps({"type": "error", "message": message})},
-            {"type": "websocket.close", "code": 1013},
-        ]
-    else:
-        frames = [
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"retry-after", b"10")],
-            },
-            {"type": "http.response.body", "body": body},
-        ]
+        if "websocket.http.response" in scope.get("extensions", {}):
+            start = "websocket.http.response.start"
+        else:
+            frames: list[Message] = [
+                {"type": "websocket.accept"},
+                {"type": "websocket.send", "text": json.dumps({"type": "error", "message": message})},
+                {"type": "websocket.close", "code": 1013},
+            ]
+            await _send_all(send, frames)
+            return
+    body_type = start.removesuffix(".start") + ".body"
+    await _send_all(send, [{"type": start, "status": status, "headers": headers}, {"type": body_type, "body": body}])
+
+
+async def _send_all(send: Send, frames: list[Message]) -> None:
     try:
         for frame in frames:
             await send(frame)

@@ -71,7 +71,7 @@ class Limits:
     #: Sits one client address may ask for per minute on average, and at once
     #: (:mod:`xuezhan.serve.attempts`).
     sits_per_minute: float = 10.0
-    sit_burst: int = 10
+    sit_burst: int = 5
     #: Failed password attempts on one name before it is locked; the lock's first length (s),
     #: doubled at each further failure up to ``lockout_max``. A browser that owns the name (its
     #: secret) is never locked out.

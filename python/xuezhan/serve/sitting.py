@@ -7,7 +7,8 @@ A ``sit`` with the browser's secret names a player of the standings (积分). Th
 2. the client address's sit rate (:class:`~xuezhan.serve.attempts.Attempts`);
 3. what the standings know of the name (a read): nobody's yet, this browser's, or another
    browser's player, which a password may prove (one attempt at a time, with the backoff and
-   the lockout of :mod:`.attempts`, checked in the password thread of :mod:`.passwords`);
+   the lockout of :mod:`.attempts`); every database step and the password's check run in the
+   room's one password thread (:mod:`.passwords`), never in the threads the bots use;
 4. the seat is taken;
 5. a new name becomes a player now, and a browser proven by its password is remembered now: a
    sit refused at any earlier step leaves no trace in the standings. A new name someone else
@@ -17,7 +18,6 @@ A ``sit`` with the browser's secret names a player of the standings (积分). Th
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -46,7 +46,7 @@ async def sit(table: Table, client: Client, m: SitMsg, room: Room) -> str:
         return table.sit(client, m.seat, m.name)
     ledger = room.ledger
     try:
-        claim = await asyncio.to_thread(ledger.lookup, m.name, secret)
+        claim = await room.passwords.run(ledger.lookup, m.name, secret)
     except StandingsError as exc:
         raise RoomError(str(exc)) from None
     if claim.player_id is None:
@@ -64,7 +64,7 @@ async def sit(table: Table, client: Client, m: SitMsg, room: Room) -> str:
     token = table.sit(client, m.seat, m.name, claim.player_id)
     if proven:  # remembered only now that the seat is taken
         try:
-            await asyncio.to_thread(ledger.add_secret, claim.player_id, secret)
+            await room.passwords.run(ledger.add_secret, claim.player_id, secret)
         except StandingsError as exc:  # the password proved it: the seat stands, unremembered
             _log.warning("table %s: this browser could not be remembered for %r: %s", table.id, m.name, exc)
     return token
@@ -79,7 +79,7 @@ async def _new_player(table: Table, client: Client, m: SitMsg, secret: str, room
         hashed = await room.passwords.hash(m.password)
     token = table.sit(client, m.seat, m.name)  # the seat first: a name is made for a seat taken
     try:
-        pid = await asyncio.to_thread(room.ledger.create_player, m.name, secret, hashed)
+        pid = await room.passwords.run(room.ledger.create_player, m.name, secret, hashed)
         table.seating.set_player(m.seat, token, pid)
     except (StandingsError, RoomError) as exc:
         table.seating.unsit(m.seat, token)
