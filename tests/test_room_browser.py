@@ -96,9 +96,15 @@ def test_play_a_whole_hand_by_clicking(base, browser):
         page.wait_for_timeout(40)
     page.screenshot(path=str(ART / "room-settlement.png"))
     assert page.is_visible("#settlement"), "the hand did not end within a minute"
-    lines = page.text_content("#settle-lines")
-    assert "the hand is over" in lines and turns >= 1
-    assert "R6" in lines or "R7" in lines or "R8" in lines
+    assert turns >= 1
+    # the end in Chinese: the grid's headers, and every payment naming its rule (id on hover)
+    assert [h.strip() for h in page.locator("#grid th").all_inner_texts()][:4] == ["玩家", "胡牌", "番型", "番数"]
+    rules = [li.get_attribute("data-rule") for li in page.locator("#payments li").all()]
+    assert rules and all(r.startswith(("R3", "R6", "R7", "R8")) for r in rules)
+    assert all(
+        li.get_attribute("title").startswith(li.get_attribute("data-rule") + " ")
+        for li in page.locator("#payments li").all()
+    )
     assert not errors
     page.close()
 
@@ -112,12 +118,13 @@ def test_discard_timer_plays_the_selected_tile(base, browser):
     chosen = first.get_attribute("data-tile")
     first.click()  # selected, never discarded by hand
     page.screenshot(path=str(ART / "room-countdown.png"))
-    page.wait_for_function(
-        "([name, t]) => [...document.querySelectorAll('#log li')]"
-        ".some(li => li.textContent.includes(name + ' discards ' + t + ' (timeout)'))",
-        arg=[alice, chosen],
-        timeout=8000,
+    # the log says so, in Chinese: "李明 打出 五筒（超时）"
+    page.wait_for_selector(
+        f"#log li[data-type='discard'][data-seat='0'][data-tile='{chosen}'][data-note='timeout']", timeout=8000
     )
+    line = page.locator(f"#log li[data-type='discard'][data-seat='0'][data-tile='{chosen}']").last.inner_text()
+    tile = page.evaluate("(t) => XZ.tileName(t)", chosen)
+    assert line == f"{alice} 打出 {tile}（超时）" and "万" in tile or "筒" in tile or "条" in tile
     page.close()
 
 
@@ -130,7 +137,7 @@ def test_spectator_sees_one_players_view(base, browser):
     spec.goto(table_url)
     spec.wait_for_selector(".who[data-seat='2']")
     spec.click(".who[data-seat='2']")
-    spec.wait_for_function("document.getElementById('role').textContent === 'Watching value'")
+    spec.wait_for_function("document.getElementById('role').textContent === '旁观 value'")
     # the watched seat sits at the bottom, the next one (random, seat 3) on its right
     spec.wait_for_selector(".plate.pos-bottom .who[data-seat='2']")
     assert spec.get_attribute(".plate.pos-right .who", "data-seat") == "3"
@@ -183,7 +190,7 @@ def test_search_is_offered_by_its_label_in_the_lobby_and_at_the_table(base, brow
     assert "looks ahead" in page.inner_text(f"{choice} option[value=search]")
     page.select_option(choice, "search")
     page.click("button[data-bot='1']")
-    page.wait_for_function("document.querySelector(\".slot[data-slot='1']\").textContent.includes('search (bot)')")
+    page.wait_for_function("document.querySelector(\".slot[data-slot='1']\").textContent.includes('search (机器人)')")
     page.close()
 
 
@@ -233,16 +240,19 @@ def test_chengdu_exchange_and_void_by_clicking(base, browser):
     page.screenshot(path=str(ART / "room-exchange.png"))
     page.click("button[data-act='exchange']")
     mine = "".join(sorted((tiles[i] for i in picked), key=_key))
-    page.wait_for_function(
-        "([name, t]) => [...document.querySelectorAll('#log li')]"
-        ".some(li => li.textContent.includes(name + ' exchanges ' + t))",
-        arg=[alice, mine],
-        timeout=8000,
-    )
+    page.wait_for_selector("#log li[data-type='exchange'][data-seat='0']", timeout=8000)
+    said = page.locator("#log li[data-type='exchange'][data-seat='0']").inner_text()
+    assert said == f"{alice} 换三张 " + page.evaluate("(ts) => XZ.splitTiles(ts).map(XZ.tileName).join('')", mine)
     page.wait_for_selector("button[data-act='void s']", timeout=15000)
     page.click("button[data-act='void s']")
     page.wait_for_selector(".plate .void", timeout=15000)  # 定缺 shown once all four chose
     assert "缺条" in page.inner_text(".pos-bottom .who")
+    # the void suit's tiles are marked and sort last (an aid, on by default)
+    page.wait_for_function("XZ.handOrder().length > 0")
+    order = page.evaluate("XZ.handOrder()")
+    suits = [t[1] for t in order if t != page.evaluate("XZ.lastState().view.drawn")]
+    assert "s" not in suits or suits[suits.index("s") :] == ["s"] * (len(suits) - suits.index("s")), order
+    assert page.locator("#hand .htile.void-tile").count() == sum(t[1] == "s" for t in order)
     page.screenshot(path=str(ART / "room-void.png"))
     page.close()
 
@@ -258,8 +268,8 @@ def test_replay_viewer_steps_forward_and_back(tmp_path, browser):
         page.goto(url + "/replay?log=f0")
         page.wait_for_selector(".rseat")
         assert page.inner_text("#event").startswith("dealt")
-        # a tournament log names no one: the seats are "seat N"; a table's hand has its names
-        assert page.inner_text(".rseat[data-seat='1'] .nm") == "seat 1"
+        # a tournament log names no one: the seats are "1 号位"; a table's hand has its names
+        assert page.inner_text(".rseat[data-seat='1'] .nm") == "1 号位"
         # all four hands open: 14 + 13 + 13 + 13 tiles at the deal
         sizes = [len(page.locator(f".rseat[data-seat='{s}'] .hand .tile").all()) for s in range(4)]
         assert sorted(sizes) == [13, 13, 13, 14]

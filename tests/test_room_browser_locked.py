@@ -12,14 +12,12 @@ from typing import Any
 import pytest
 from _browser import ART
 from _room_helpers import live_server
-from playwright import sync_api
+from _room_pages import click_action, greedy_choice
 
 from xuezhan.rules import Rules
 from xuezhan.serve.app import create_app
 from xuezhan.serve.limits import Limits, Pace
 from xuezhan.serve.lobby import Room
-from xuezhan.strategies import GreedyStrategy
-from xuezhan.strategies.guarded import observation_from_dict
 
 PAUSE = 1.0  # the forced discard's pause (the room's default); the turn timer is 3 s
 _XUELIU = Rules.preset("xueliu")
@@ -40,29 +38,6 @@ def _state(page) -> dict[str, Any] | None:
     return page.evaluate("XZ.lastState()")
 
 
-def _greedy(st: dict[str, Any]) -> str:
-    """The greedy strategy's choice from the page's own state message (every win taken)."""
-    if "hu" in st["legal"]:
-        return "hu"
-    d = dict(st["view"], legal_actions=[f"{st['seat']} {a}" for a in st["legal"]])
-    bot = GreedyStrategy()
-    bot.reset(st["seat"], _XUELIU)
-    return str(bot.act(observation_from_dict(d))).split(" ", 1)[1]
-
-
-def _click_action(page, action: str) -> None:
-    """Play ``action`` as a person does: a discard by selecting the tile and a right click,
-    anything else by its button."""
-    try:
-        if action.startswith("discard "):
-            page.locator(f"#hand .htile[data-tile='{action.split()[1]}']").last.click(timeout=2000)
-            page.locator("#hand .htile.selected").click(button="right", timeout=2000)
-        else:
-            page.locator(f"#actions button[data-act='{action}']").click(timeout=2000)
-    except sync_api.Error:
-        pass  # the table moved on under the click (a claim ran out): the next decision comes
-
-
 def _play_until(page, stop, seconds: float = 150.0) -> dict[str, Any]:
     """Play the person's decisions (greedy) until ``stop(state)``; bounded in time."""
     acted = None
@@ -75,7 +50,7 @@ def _play_until(page, stop, seconds: float = 150.0) -> dict[str, Any]:
             at = (st["hand_no"], st["n_events"])
             if at != acted and st["forced"] is None:
                 acted = at
-                _click_action(page, _greedy(st))
+                click_action(page, greedy_choice(st, _XUELIU))
                 continue
         if st and st["over"] and page.is_visible("#next-btn"):
             page.click("#next-btn")
@@ -112,7 +87,7 @@ def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(serve
     assert n_wins >= 1 and st["forced"] == f"discard {drawn}"
     # the page says the seat is locked: its plate's tag, the note, its wins in front of it
     assert page.locator(".plate.pos-bottom .locked").is_visible()
-    assert "locked" in page.locator("#locked-note").inner_text()
+    assert "锁牌" in page.locator("#locked-note").inner_text()
     mine = page.locator("#my-melds .wins[data-seat='0']")
     assert mine.get_attribute("data-count") == str(n_wins)
     assert mine.get_attribute("data-wins") == st["view"]["wins"][0]
@@ -137,11 +112,8 @@ def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(serve
     assert width <= 400, f"the page is {width}px wide on a 390px phone"
 
     # 2. the person does nothing: the table discards the drawn tile after the pause
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('#log li')]"
-        ".some((li) => li.textContent.includes('(locked hand, played for it)'))",
-        timeout=int((PAUSE + 2.5) * 1000),
-    )
+    page.wait_for_selector("#log li[data-type='discard'][data-note='locked']", timeout=int((PAUSE + 2.5) * 1000))
+    assert page.locator("#log li[data-note='locked']").last.inner_text().endswith("（锁牌，自动打出）")
     waited = time.monotonic() - seen_at
     assert waited >= PAUSE * 0.5, waited  # the person saw it first (the page took part of the pause)
     assert table.timeouts == [0, 0, 0, 0]
@@ -160,11 +132,13 @@ def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(serve
 
     # 4. the hand's end: the panel lists each seat's wins, as the engine has them
     st = _play_until(page, lambda s: s["over"])
-    page.wait_for_selector("#settlement:not([hidden]) .rev")
+    page.wait_for_selector("#settlement:not([hidden]) #grid tr.grow")
     res = table.rnd.hand_result()
     for s in range(4):
         won = [w.tile for w in res.wins if w.seat == s]
-        row = page.locator(f"#reveal .rev[data-seat='{s}']")
+        row = page.locator(f"#grid tr.grow[data-seat='{s}']")
+        # the grid lists each of its wins with its tile, as the engine has them
+        assert row.locator(".gwin").evaluate_all("(ws) => ws.map((w) => w.dataset.tile)") == won
         if len(won) and table.rnd.locked(s):
             assert row.locator(".wins").get_attribute("data-count") == str(len(won))
             assert row.locator(".wins").get_attribute("data-wins") == "".join(won)

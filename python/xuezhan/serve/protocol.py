@@ -176,6 +176,13 @@ def parse_client(text: str | bytes) -> Any:
 
 
 # ----------------------------------------------------------------------- server -> client
+class Words(_Msg):
+    """A name in Chinese and in English (the page shows the player's language)."""
+
+    zh: str
+    en: str
+
+
 class WelcomeMsg(_Msg):
     """First message on a connection: who you are at this table and the bots on offer."""
 
@@ -189,6 +196,8 @@ class WelcomeMsg(_Msg):
     bots: list[str]
     #: Each offered bot's label: what it is in a few words (``search``: looks ahead, slower).
     bot_labels: dict[str, str] = Field(default_factory=dict)
+    #: Each payment rule's name in Chinese and English (the engine's registry), for the log.
+    rule_words: dict[str, Words] = Field(default_factory=dict)
 
 
 class SeatInfo(_Msg):
@@ -247,13 +256,6 @@ class RevealedHand(_Msg):
     #: is the points of all its wins) and its self-drawn winning tiles set aside (R14.1).
     wins: list[TileText] = []
     aside: str = ""
-
-
-class Words(_Msg):
-    """A name in Chinese and in English (the page shows the player's language)."""
-
-    zh: str
-    en: str
 
 
 class FanItem(_Msg):

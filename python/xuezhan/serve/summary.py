@@ -35,7 +35,7 @@ from xuezhan.engine.fired import PAYMENTS
 from xuezhan.rules import FAN_NAMES
 from xuezhan.serve.protocol import FanItem, GridPayment, GridRow, GridWin, HandSummary, Words
 
-__all__ = ["COLUMNS", "bilingual", "hand_summary", "rule_words"]
+__all__ = ["COLUMNS", "RULE_WORDS", "bilingual", "hand_summary", "rule_words"]
 
 #: The grid column each payment rule adds to.
 COLUMNS: Mapping[str, str] = {
@@ -72,6 +72,10 @@ def bilingual(label: str) -> Words:
 def rule_words(rule: str) -> Words:
     """A payment rule's name (the engine's registry), in both languages."""
     return bilingual(PAYMENTS.get(rule, rule))
+
+
+#: Every payment rule's name in both languages (the table's event log names payments with it).
+RULE_WORDS: Mapping[str, Words] = {rule: rule_words(rule) for rule in PAYMENTS}
 
 
 @cache

@@ -23,6 +23,7 @@ from xuezhan.serve.connections import Client
 from xuezhan.serve.limits import Bucket, RoomError
 from xuezhan.serve.lobby import Room
 from xuezhan.serve.served import served
+from xuezhan.serve.summary import RULE_WORDS
 from xuezhan.serve.tables import Table
 
 __all__ = ["MAX_MESSAGE", "handle", "read_messages", "table_socket", "watch_sends", "write_messages"]
@@ -45,7 +46,11 @@ async def table_socket(ws: WebSocket) -> None:
     client = Client(ws.client.host if ws.client else "", lim.send_queue)
     closing = asyncio.Event()
     client.on_drop = lambda why: closing.set()
-    client.send(P.WelcomeMsg(table=table.id, bots=room.bots.names, bot_labels=room.bots.labels).model_dump_json())
+    client.send(
+        P.WelcomeMsg(
+            table=table.id, bots=room.bots.names, bot_labels=room.bots.labels, rule_words=dict(RULE_WORDS)
+        ).model_dump_json()
+    )
     table.join(client)
     writer = asyncio.create_task(write_messages(ws, client, table))
     reader = asyncio.create_task(read_messages(ws, client, table, room))

@@ -25,7 +25,7 @@ from typing import Any
 from xuezhan.engine.fired import PAYMENTS
 from xuezhan.rules import FAN_NAMES
 
-__all__ = ["RULE_NAMES", "WINDS", "payment_text", "seat_labels", "seat_wind", "settlement_lines"]
+__all__ = ["RULE_NAMES", "WINDS", "count", "payment_text", "seat_labels", "seat_wind", "settlement_lines"]
 
 #: What each payment rule is called (R3.3, R6, R7, R8): the engine's registry.
 RULE_NAMES: Mapping[str, str] = PAYMENTS
@@ -51,6 +51,15 @@ def seat_labels(names: Sequence[str], dealer: int) -> list[str]:
         else:
             out.append(n)
     return out
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, singular for one: ``count(1, "point")`` is ``'1 point'``.
+
+    >>> count(1, "point"), count(2, "point"), count(-1, "point")
+    ('1 point', '2 points', '-1 point')
+    """
+    return f"{n} {noun}" if abs(n) == 1 else f"{n} {noun}s"
 
 
 def _seat_namer(names: Sequence[str] | None) -> Callable[[int], str]:
@@ -92,7 +101,8 @@ def _win_text(e: Mapping[str, Any], who: Callable[[int], str]) -> str:
     }.get(e.get("how", ""), "")
     items = ", ".join(f"{_ITEM_NAMES.get(k, k)} +{v}" for k, v in (e.get("items") or {}).items()) or "平胡"
     forced = " (compulsory, R4.4)" if e.get("forced") else ""
-    return f"{who(e['seat'])} wins on {e['tile']} {how}{forced}: {e['fan']} fan, {e['points']} points [{items}]"
+    points = count(e["points"], "point")
+    return f"{who(e['seat'])} wins on {e['tile']} {how}{forced}: {e['fan']} fan, {points} [{items}]"
 
 
 def settlement_lines(events: Iterable[Mapping[str, Any]], names: Sequence[str] | None = None) -> list[str]:

@@ -26,11 +26,14 @@
     return Array.from(h, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  // "matches" / "DIFFERS" / a command to check it by hand.
+  const t = (key, params) => (XZ.t ? XZ.t(key, params) : key);
+
+  // The check of a revealed seed: its code ("matches", "differs", "unchecked": no WebCrypto)
+  // and its words in the page's language (for "unchecked", the command to check it by hand).
   async function verdict(seed, commitment) {
     const got = await commitmentOf(seed);
-    if (got === null) return `check: printf 'xuezhan-deal:${seed}' | sha256sum`;
-    return got === commitment ? "✓ matches: the deal was fixed before play" : "✗ DIFFERS from the commitment";
+    if (got === null) return { code: "unchecked", text: t("fair_check", { seed }) };
+    return got === commitment ? { code: "matches", text: t("fair_matches") } : { code: "differs", text: t("fair_differs") };
   }
 
   function badge() {
@@ -55,13 +58,13 @@
     shown = key;
     const el = badge();
     el.dataset.commitment = m.commitment;
-    el.title = `Deal commitment (SHA-256 of the hand's seed, fixed before play): ${m.commitment}`;
-    el.textContent = `deal ${m.commitment.slice(0, 12)}…`;
+    el.title = t("fair_title", { c: m.commitment });
+    el.textContent = `${t("fair_deal")} ${m.commitment.slice(0, 12)}…`;
     if (m.seed) {
       el.dataset.seed = m.seed;
       verdict(m.seed, m.commitment).then((v) => {
-        el.textContent = `deal ${m.commitment.slice(0, 12)}… seed ${m.seed} ${v}`;
-        el.dataset.verdict = v;
+        el.textContent = `${t("fair_deal")} ${m.commitment.slice(0, 12)}… ${t("fair_seed")} ${m.seed} ${v.text}`;
+        el.dataset.verdict = v.code;
       });
     }
   }
@@ -69,12 +72,12 @@
   // The replay page: the stored commitment and seed, checked here.
   function onReplay(doc) {
     const el = badge();
-    if (!doc.commitment) { el.textContent = doc.seed ? `seed ${doc.seed}` : ""; return; }
+    if (!doc.commitment) { el.textContent = doc.seed ? `${t("fair_seed")} ${doc.seed}` : ""; return; }
     el.dataset.commitment = doc.commitment;
-    el.textContent = `seed ${doc.seed} · commitment ${doc.commitment}`;
+    el.textContent = `${t("fair_seed")} ${doc.seed} · ${t("fair_commitment")} ${doc.commitment}`;
     verdict(doc.seed, doc.commitment).then((v) => {
-      el.textContent = `seed ${doc.seed} · commitment ${doc.commitment} · ${v}`;
-      el.dataset.verdict = v;
+      el.textContent = `${t("fair_seed")} ${doc.seed} · ${t("fair_commitment")} ${doc.commitment} · ${v.text}`;
+      el.dataset.verdict = v.code;
     });
   }
 

@@ -25,7 +25,7 @@ window.XZ = window.XZ || {};
       start: "开始", seats_h: "座位", seats_hint: "四个座位坐满且每位玩家按下“开始”后开局。",
       sat: "你坐在 {n} 号位：牌桌下方的座位。",
       in_wall: "牌墙", last_tiles: "最后几张", wall_title: "牌墙剩余张数",
-      k_turn: "出牌", k_claim: "吃碰杠", k_exchange: "换三张", k_void: "定缺",
+      k_turn: "出牌", k_claim: "碰杠胡", k_exchange: "换三张", k_void: "定缺",
       discard: "打出", hu: "胡", zimo: "自摸", gang: "杠", peng: "碰", pass: "过",
       kong_n: "杠 {tile}", exchange_btn: "换这三张", void_btn: "缺{suit}",
       discard_drawn: "打出摸到的牌", discards_it: "{name} 打出",
@@ -71,10 +71,13 @@ window.XZ = window.XZ || {};
       bg_felt: "绿色台呢", bg_blue: "蓝色", bg_wood: "木纹", bg_dark: "深色",
       // the standings and replay pages
       st_title: "积分榜", st_player: "玩家", st_points: "积分", st_hands: "局数", st_none: "还没有玩家：入座打一局。",
-      st_more: "更多", st_when: "时间", st_table: "牌桌", st_seat: "座位", st_what: "内容", st_total: "{points}，共 {hands} 局",
+      st_more: "更多", st_when: "时间", st_table: "牌桌", st_seat: "座位", st_what: "内容", st_total: "{points}，共 {hands}",
       st_hand: "一局", st_escape: "逃跑罚分（R8）", st_reset: "清零", st_replay: "回放",
       rp_title: "牌局回放", rp_pick: "— 本服务器的牌局 —", rp_file: "或选择文件", rp_first: "« 开头", rp_last: "最后 »",
       rp_settle: "结算", rp_wall: "牌墙：{n}", rp_review: "复盘", rp_review_go: "复盘这个座位", seat_word: "{n} 号位",
+      fair_deal: "牌局承诺", fair_seed: "种子", fair_commitment: "承诺", fair_matches: "✓ 相符：发牌在开局前已定",
+      fair_differs: "✗ 与承诺不符", fair_check: "自行核对：printf 'xuezhan-deal:{seed}' | sha256sum",
+      fair_title: "发牌承诺（本局种子的 SHA-256，开局前已定）：{c}",
     },
     en: {
       lang_name: "English",
@@ -136,6 +139,9 @@ window.XZ = window.XZ || {};
       st_hand: "hand", st_escape: "escape penalty (逃跑, R8)", st_reset: "reset (清零)", st_replay: "Replay",
       rp_title: "Replay", rp_pick: "— a log of this server —", rp_file: "or a file", rp_first: "« First", rp_last: "Last »",
       rp_settle: "Settlement", rp_wall: "Wall: {n}", rp_review: "Review", rp_review_go: "Review seat", seat_word: "seat {n}",
+      fair_deal: "deal", fair_seed: "seed", fair_commitment: "commitment", fair_matches: "✓ matches: the deal was fixed before play",
+      fair_differs: "✗ DIFFERS from the commitment", fair_check: "check: printf 'xuezhan-deal:{seed}' | sha256sum",
+      fair_title: "Deal commitment (SHA-256 of the hand's seed, fixed before play): {c}",
     },
   };
 
@@ -192,6 +198,16 @@ window.XZ = window.XZ || {};
     for (const el of r.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
     for (const el of r.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
     document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
+  }
+
+  // Chromium lays out text that needs a slice of the room's font while the slice is still on
+  // its way with another font, and does not always lay it out again once it came (the text
+  // stays tofu); a change of a property that shapes text, once a font has loaded, makes it.
+  if (document.fonts && document.fonts.addEventListener) {
+    document.fonts.addEventListener("loadingdone", () => {
+      const root = document.documentElement;
+      root.style.letterSpacing = root.style.letterSpacing === "0.01px" ? "0px" : "0.01px";
+    });
   }
 
   XZ.t = t;

@@ -12,7 +12,8 @@
   function show(doc_, src) {
     doc = doc_;
     i = 0;
-    $("name").textContent = `${doc.name} · ${doc.preset || ""} · seed ${doc.seed}`;
+    // the seed (39 digits) wraps: it never widens a phone's page
+    $("name").textContent = `${doc.name} · ${doc.preset || ""}`;
     $("pos").max = doc.frames.length - 1;
     $("settle-lines").innerHTML = doc.settlement.map((l) => `<li>${esc(l)}</li>`).join("");
     XZ.fair.onReplay(doc);
@@ -34,7 +35,7 @@
     $("pos").value = i;
     $("count").textContent = `${i} / ${doc.frames.length - 1}`;
     $("event").textContent = f.text;
-    $("wall").textContent = `Wall: ${f.wall_count}`;
+    $("wall").textContent = XZ.t("rp_wall", { n: f.wall_count });
     $("seats").innerHTML = [0, 1, 2, 3].map((s) => {
       const hand = XZ.splitTiles(f.hands[s]).map((t) => XZ.tileSVG(t, style, "small")).join("");
       const melds = f.melds[s].map(([k, t]) => `<span class="meld${k === "angang" ? " concealed" : ""}">${XZ.tileSVG(t, style, "small").repeat(k === "peng" ? 3 : 4)}</span>`).join("");
@@ -44,7 +45,9 @@
         + (f.locked && f.locked[s] ? ' <span class="locked" title="won and stays in: its hand is locked (R14.2)">锁 locked</span>' : "");
       // each win's tile, in order; the self-drawn ones lie set aside in front of the seat (R14.1)
       const wins = nwins ? `<div class="wins" data-wins="${f.wins[s]}" data-aside="${f.aside[s]}">和 ${XZ.splitTiles(f.wins[s]).map((t) => `<span class="win-tile">${XZ.tileSVG(t, style, "small")}</span>`).join("")}</div>` : "";
-      const name = doc.names && doc.names[s] ? doc.names[s] : `seat ${s}`;
+      // a tournament's log names no one: its seats are "seat N", said in the page's language
+      const given = doc.names && doc.names[s] ? doc.names[s] : `seat ${s}`;
+      const name = /^seat \d$/.test(given) ? XZ.t("seat_word", { n: s }) : given;
       const wind = "东南西北"[(s - doc.dealer + 4) % 4];
       return `<div class="rseat" data-seat="${s}"><div class="who"><b class="nm">${esc(name)}</b> <span class="wind">${wind}</span>${doc.dealer === s ? ' <span class="dealer">庄</span>' : ""}
         ${f.voids[s] ? `<span class="void">缺${XZ.suitName(f.voids[s])}</span>` : ""} <span class="score">${f.deltas[s] > 0 ? "+" : ""}${f.deltas[s]}</span>${status}</div>

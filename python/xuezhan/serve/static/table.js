@@ -1,12 +1,16 @@
 // The table page: one websocket (docs/room.md), the view of one seat, and the interactions of
 // the original game: left click selects, right click discards the selection (or sorts the hand
 // when nothing is selected), a countdown on every decision (right click on it passes a claim).
+// Every word comes from i18n.js (Chinese first); the end-of-hand grid and the aids are the
+// server's (state.summary, state.aids), shown as the player's settings ask.
 "use strict";
 (function (XZ) {
   const $ = (id) => document.getElementById(id);
+  const t = XZ.t;
   const tableId = decodeURIComponent(location.pathname.split("/").pop());
   const TOKEN_KEY = "xuezhan.token." + tableId;
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
   let ws = null;
   let mySeat = null;
@@ -21,18 +25,27 @@
   const xsel = new Set(); // exchange choice (indices)
   let clock = null;
   let lastTick = -1;
+  let settleHidden = false; // the player folded the end-of-hand panel away
+  let settleFor = ""; // the hand the panel was last opened for
   // What just happened, for the animations of one render only (then cleared): the seats that
   // discarded, drew, claimed (a meld) or won in the newest state message.
   let anim = { discard: new Set(), draw: new Set(), meld: new Set(), win: new Set() };
   let logTouched = false; // the reader scrolled the event list away from its end
+  let messageTimer = null;
+  // Each payment rule's name in both languages: the server's (the engine's registry).
+  const ruleWords = {};
 
   function send(obj) {
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj));
   }
+  // A short message over the table (it goes after a few seconds; errors stay a little longer).
   function say(text, isError) {
     const m = $("message");
     m.textContent = text || "";
     m.classList.toggle("error", !!isError);
+    m.classList.toggle("shown", !!text);
+    clearTimeout(messageTimer);
+    if (text) messageTimer = setTimeout(() => m.classList.remove("shown"), isError ? 7000 : 4000);
     if (isError) XZ.sound.play("error");
   }
 
@@ -48,11 +61,11 @@
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = (ev) => {
       if (ev.code === 4404) { // the server has no such table: say so, do not retry forever
-        say("No such table on this server (it may have closed: idle tables expire): open one in the lobby.", true);
-        $("turn").textContent = "No such table";
+        say(t("no_table"), true);
+        $("turn").textContent = t("no_table_short");
         return;
       }
-      say("Connection lost; reconnecting…", true);
+      say(t("reconnecting"), true);
       setTimeout(connect, 1000);
     };
   }
@@ -61,11 +74,12 @@
     if (m.type === "welcome") {
       bots = m.bots;
       botLabels = m.bot_labels || {};
+      Object.assign(ruleWords, m.rule_words || {});
       if (m.seat !== null && m.seat !== undefined) {
         mySeat = m.seat;
         if (m.token) localStorage.setItem(TOKEN_KEY, m.token);
         send({ type: "show_hand", allow: !!XZ.settings.get().showHand }); // 允许旁观看牌
-        say(`You sit in seat ${m.seat}: the seat at the bottom of the table.`);
+        say(t("sat", { n: m.seat }));
         if (table) renderTable();
       } else if (mySeat !== null) { // the seat moved to another tab, or was freed: we only watch
         mySeat = null;
@@ -93,16 +107,19 @@
     for (const e of fresh) {
       if (e.type === "discard") XZ.sound.play("discard");
       else if (e.type === "draw" && e.tile) XZ.sound.play("draw");
-      else if (e.type === "meld" || e.type === "angang") XZ.sound.play("claim");
-      else if (e.type === "win") XZ.sound.play("win");
+      else if (e.type === "meld") XZ.sound.play(e.meld === "peng" ? "peng" : "gang");
+      else if (e.type === "angang") XZ.sound.play("gang");
+      else if (e.type === "win") XZ.sound.play(e.how === "self_draw" ? "zimo" : "hu");
     }
     // a reset (a new hand, another seat watched, a reconnection) animates nothing
+    const pays = [];
     if (!m.reset) {
       for (const e of fresh) {
         if (e.type === "discard") anim.discard.add(e.seat);
         else if (e.type === "draw") anim.draw.add(e.seat);
         else if (e.type === "meld" || e.type === "angang") anim.meld.add(e.seat);
         else if (e.type === "win") anim.win.add(e.seat);
+        else if (e.type === "pay") pays.push(e);
       }
     }
     st = m;
@@ -110,6 +127,19 @@
     reconcileHand();
     if (table) renderSeating();
     render();
+    floatPayments(pays);
+  }
+
+  function voidSuit() {
+    const v = st && st.view;
+    return v && XZ.settings.get().aidVoids ? v.voids[st.seat] : null;
+  }
+
+  // The display order of a hand: by suit and rank, the void suit last (when that aid is on).
+  function sortHand(tiles) {
+    const vs = voidSuit();
+    const key = (x) => (x[1] === vs ? 100 : 0) + XZ.tileKey(x);
+    return tiles.slice().sort((a, b) => key(a) - key(b));
   }
 
   function handTiles() {
@@ -123,27 +153,27 @@
   }
 
   // Keep the player's own order: tiles that stay keep their place, new ones go to the right
-  // (the drawn tile last). A new hand starts sorted.
+  // (the drawn tile last). A new hand starts sorted, and so does a hand whose void is chosen.
   function reconcileHand() {
     if (!st.view) { order = []; sel = -1; return; }
     const tiles = handTiles();
-    const key = `${st.hand_no}:${st.seat}`;
+    const key = `${st.hand_no}:${st.seat}:${st.hidden}:${voidSuit() || ""}`;
     if (key !== orderKey) {
       orderKey = key;
-      order = XZ.sortTiles(tiles);
+      order = sortHand(tiles);
       sel = -1;
       xsel.clear();
       return;
     }
     const pool = {};
-    for (const t of tiles) pool[t] = (pool[t] || 0) + 1;
+    for (const x of tiles) pool[x] = (pool[x] || 0) + 1;
     const selTile = sel >= 0 ? order[sel] : null;
     const kept = [];
-    for (const t of order) if (pool[t] > 0) { kept.push(t); pool[t]--; }
+    for (const x of order) if (pool[x] > 0) { kept.push(x); pool[x]--; }
     const drawn = st.view.drawn;
     let extra = [];
-    for (const t in pool) for (let i = 0; i < pool[t]; i++) extra.push(t);
-    extra = XZ.sortTiles(extra);
+    for (const x in pool) for (let i = 0; i < pool[x]; i++) extra.push(x);
+    extra = sortHand(extra);
     if (drawn && extra.includes(drawn)) { extra.splice(extra.indexOf(drawn), 1); extra.push(drawn); }
     const changed = kept.length !== order.length || extra.length;
     order = kept.concat(extra);
@@ -168,29 +198,27 @@
 
   function discardSelected() {
     if (sel < 0) return false;
-    const t = order[sel];
-    if (myDecision() === "turn" && st.legal.includes(`discard ${t}`)) {
-      send({ type: "act", action: `discard ${t}` });
+    const x = order[sel];
+    if (myDecision() === "turn" && st.legal.includes(`discard ${x}`)) {
+      send({ type: "act", action: `discard ${x}` });
       sel = -1;
       render();
     } else if (myDecision() === "turn") {
-      say(`You may not discard ${t} now` + (st.view.voids[st.seat] ? " (void suit first, R11.2)" : ""), true);
+      say(t("may_not_discard", { tile: XZ.tileName(x) }) + (st.view.voids[st.seat] ? t("void_first") : ""), true);
     }
     return true;
   }
 
-  function sortHand() {
-    order = XZ.sortTiles(order);
+  function sortMine() {
+    order = sortHand(order);
     sel = -1;
     xsel.clear();
     render();
   }
 
   // ------------------------------------------------------------------ rendering
-  const WIND = "东南西北";
-  const WIND_EN = ["East", "South", "West", "North"];
   const POS = ["bottom", "right", "top", "left"];
-  const MELD_NAME = ["pung", "kong", "concealed kong"];
+  const MELD_KEY = ["peng", "gang", "e_angang"];
 
   // Assign only when the markup changed: the DOM (and any animation in it) stays as it is
   // when an update did not touch that part of the table.
@@ -200,18 +228,29 @@
 
   // What the table calls a seat: the hand's names from the server (two bots of one kind told
   // apart by their wind), else the seat's name.
+  const WIND_EN = ["East", "South", "West", "North"];
   function seatName(s) {
-    if (st && st.names && st.names.length === 4 && st.view) return st.names[s];
+    if (st && st.names && st.names.length === 4 && st.view) {
+      // two seats of one name are told apart by their seat wind: "greedy (East)" / "greedy（东）"
+      const m = / \((East|South|West|North)\)$/.exec(st.names[s]);
+      if (m && XZ.i18n.lang() === "zh") return `${st.names[s].slice(0, m.index)}（${t("wind")[WIND_EN.indexOf(m[1])]}）`;
+      return st.names[s];
+    }
     const info = table && table.seats[s];
-    if (!info || info.kind === "empty") return `Seat ${s}`;
+    if (!info || info.kind === "empty") return t("seat_n", { n: s });
     return info.name;
+  }
+
+  function windName(w) {
+    return XZ.i18n.lang() === "zh" ? t("wind")[w] : WIND_EN[w];
   }
 
   function renderTable() {
     $("table-name").textContent = table.name;
     document.title = `xuezhan — ${table.name}`;
-    $("match-info").textContent = `${table.preset} · hand ${Math.min(table.hand_no + (table.status === "playing" ? 1 : 0), table.hands)}/${table.hands} · ${table.spectators} watching`;
+    $("match-info").textContent = `${table.preset} · ${t("hand_of", { n: XZ.i18n.handNo(table), of: table.hands })} · ${t("watching_n", { n: table.spectators })}`;
     $("seating").hidden = table.status === "playing";
+    document.body.classList.toggle("seating-open", table.status !== "playing" && !(st && st.over && st.view));
     renderSeating();
     render();
   }
@@ -223,20 +262,20 @@
       let body;
       if (info.kind === "empty") {
         body = mySeat === null
-          ? `<input class="name" placeholder="your name" maxlength="24" value="${esc(localStorage.getItem("xuezhan.name") || "")}"><button data-sit="${s}">Sit here</button>`
-          : "<em>empty</em>";
-        body += ` <select class="bot">${bots.map((b) => `<option value="${esc(b)}">${esc(botLabels[b] || b)}</option>`).join("")}</select><button data-bot="${s}">Seat bot</button>`;
+          ? `<input class="name" placeholder="${esc(t("your_name"))}" maxlength="24" value="${esc(localStorage.getItem("xuezhan.name") || "")}"><button data-sit="${s}">${esc(t("sit_here"))}</button>`
+          : `<em>${esc(t("empty"))}</em>`;
+        body += ` <select class="bot">${bots.map((b) => `<option value="${esc(b)}">${esc(botLabels[b] || b)}</option>`).join("")}</select><button data-bot="${s}">${esc(t("seat_bot"))}</button>`;
       } else if (info.kind === "bot") {
-        body = `${esc(info.name)} (bot) <button data-stand="${s}">Remove</button>`;
+        body = `${esc(info.name)} (${esc(t("bot"))}) <button data-stand="${s}">${esc(t("remove"))}</button>`;
       } else {
-        body = `${esc(info.name)} ${info.started ? "✓ started" : "· not started"}${info.connected ? "" : " · gone"}`;
-        if (s === mySeat) body += ` <button data-stand="${s}">Leave seat</button>`;
+        body = `${esc(info.name)} ${info.started ? esc(t("started")) : esc(t("not_started"))}${info.connected ? "" : " · " + esc(t("gone"))}`;
+        if (s === mySeat) body += ` <button data-stand="${s}">${esc(t("leave_seat"))}</button>`;
       }
-      parts.push(`<div class="slot" data-slot="${s}"><b>Seat ${s}</b> ${body}</div>`);
+      parts.push(`<div class="slot" data-slot="${s}"><b>${esc(t("seat_n", { n: s }))}</b> ${body}</div>`);
     }
     // The first Start of a match is here; between hands the one "Start next hand" button is in
     // the end-of-hand panel.
-    if (mySeat !== null && !table.seats[mySeat].started && !(st && st.over)) parts.push(`<button id="start-btn" class="big">Start</button>`);
+    if (mySeat !== null && !table.seats[mySeat].started && !(st && st.over)) parts.push(`<button id="start-btn" class="big">${esc(t("start"))}</button>`);
     setHTML($("seat-slots"), parts.join(""));
   }
 
@@ -260,12 +299,12 @@
     const tiles = v && v.wins ? XZ.splitTiles(v.wins[s]) : [];
     if (!tiles.length) return "";
     const aside = XZ.splitTiles(v.aside[s]);
-    const marks = tiles.map((t) => {
-      const i = aside.indexOf(t);
+    const marks = tiles.map((x) => {
+      const i = aside.indexOf(x);
       if (i >= 0) aside.splice(i, 1);
       return i >= 0;
     });
-    const html = tiles.map((t, i) => `<span class="win-tile${marks[i] ? " aside" : ""}" title="${esc(`win ${i + 1}: ${t}${marks[i] ? ", self-drawn, set aside" : ""}`)}">${XZ.tileSVG(t, style, cls + (fresh && i === tiles.length - 1 ? " fresh" : ""))}</span>`).join("");
+    const html = tiles.map((x, i) => `<span class="win-tile${marks[i] ? " aside" : ""}" title="${esc(`${i + 1}: ${XZ.tileName(x)}${marks[i] ? " " + t("how_self") : ""}`)}">${XZ.tileSVG(x, style, cls + (fresh && i === tiles.length - 1 ? " fresh" : ""))}</span>`).join("");
     return `<span class="wins" data-seat="${s}" data-count="${tiles.length}" data-wins="${v.wins[s]}" data-aside="${v.aside[s]}"><span class="wins-count">和×${tiles.length}</span>${html}</span>`;
   }
 
@@ -288,27 +327,29 @@
 
   // A meld, its claimed tile lying sideways at the end that points to the seat it came from
   // (the giver on the melder's left: the first tile; across: the middle; right: the last).
-  function meldHTML(kind, t, melder, giver, style, cls) {
+  function meldHTML(kind, x, melder, giver, style, cls) {
     const n = kind === 0 ? 3 : 4;
     let turned = -1;
-    if (giver !== null && giver !== undefined && kind !== 2) {
+    const given = giver !== null && giver !== undefined && kind !== 2;
+    if (given) {
       const rel = (giver - melder + 4) % 4; // 1 next (right), 2 across, 3 previous (left)
       turned = rel === 3 ? 0 : rel === 2 ? 1 : n - 1;
     }
     let tiles = "";
     for (let i = 0; i < n; i++) {
       const hidden = kind === 2 && (i === 0 || i === 3);
-      tiles += XZ.tileSVG(hidden ? null : t, style, cls, { side: i === turned });
+      tiles += XZ.tileSVG(hidden ? null : x, style, cls, { side: i === turned });
     }
-    const from = giver !== null && giver !== undefined && kind !== 2 ? ` from ${seatName(giver)}` : "";
-    return `<span class="meld${kind === 2 ? " concealed" : ""}" data-from="${giver === null || giver === undefined ? "" : giver}" title="${esc(`${MELD_NAME[kind]} of ${t}${from}`)}">${tiles}</span>`;
+    const what = kind === 2 ? t("e_angang", { seat: seatName(melder), tile: XZ.tileName(x) })
+      : t(kind === 0 ? "e_peng" : "e_gang", { seat: seatName(melder), tile: XZ.tileName(x), from: given ? seatName(giver) : "?" });
+    return `<span class="meld${kind === 2 ? " concealed" : ""}" data-kind="${MELD_KEY[kind]}" data-from="${given ? giver : ""}" title="${esc(what)}">${tiles}</span>`;
   }
 
   function meldsOf(s, style, cls, fresh) {
     const v = st && st.view;
     if (!v) return "";
     const from = (st.meld_from && st.meld_from[s]) || [];
-    const ms = v.melds[s].map(([kind, t], i) => meldHTML(kind, t, s, from[i], style, cls));
+    const ms = v.melds[s].map(([kind, x], i) => meldHTML(kind, x, s, from[i], style, cls));
     if (fresh && ms.length) ms[ms.length - 1] = ms[ms.length - 1].replace('class="meld', 'class="meld fresh');
     return ms.join("");
   }
@@ -318,14 +359,26 @@
     switch (r.result) {
       case "won": {
         const n = r.wins ? r.wins.length : 1; // several when winners stay (R14)
-        return short ? (n > 1 ? `和×${n} won` : "和 won") : `和 won${n > 1 ? ` ${n} times` : ""}, ${r.value} points`;
+        return n > 1 ? `${t("r_won")}×${n}` : t("r_won");
       }
-      case "ready": return short ? "ready 听牌" : `ready 听牌 (查叫) · waits ${r.waits.join(" ")} · worth ${r.value}`;
-      case "not_ready": return "not ready 未听 (查叫)";
-      case "pig": return "pig 花猪";
-      case "escaped": return "escaped 逃跑";
-      default: return short ? "no win" : "no win (the hand ended with three wins)";
+      case "ready": return short ? t("r_ready") : t("r_ready_waits", { waits: r.waits.map(XZ.tileName).join(" ") });
+      case "not_ready": return t("r_not_ready");
+      case "pig": return t("r_pig");
+      case "escaped": return t("r_escaped");
+      default: return t("r_playing");
     }
+  }
+
+  // The newest discard still lying in its river (a claimed tile leaves it): marked on the table.
+  function lastDiscard() {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      if (e.type === "discard") {
+        const claimed = events.slice(i + 1).some((x) => x.type === "meld" && x.from === e.seat);
+        return claimed ? null : e;
+      }
+    }
+    return null;
   }
 
   function render() {
@@ -337,6 +390,7 @@
     const reveal = st && st.over && st.reveal && st.reveal.length === 4 ? st.reveal : null;
     const a = anim;
     anim = { discard: new Set(), draw: new Set(), meld: new Set(), win: new Set() };
+    const last = v ? lastDiscard() : null;
     for (let s = 0; s < 4; s++) {
       const pos = (s - vs + 4) % 4;
       const info = table.seats[s];
@@ -351,27 +405,34 @@
       let status = "";
       if (reveal) status = `<span class="result r-${reveal[s].result}">${esc(resultText(reveal[s], true))}</span>`;
       else if (locked) status = `<span class="won">和×${nwins}</span>`;
-      else if (w) status = `<span class="won">和 ${w.fan} fan${w.from === null ? " 自摸" : ""}</span>`;
-      else if (v && v.escaped[s]) status = `<span class="escaped">escaped</span>`;
+      else if (w) status = `<span class="won">${esc(t("won_fan", { fan: w.fan }))}${w.from === null ? " 自摸" : ""}</span>`;
+      else if (v && v.escaped[s]) status = `<span class="escaped">${esc(t("escaped"))}</span>`;
       const plate = document.querySelector(`.plate[data-pos="${pos}"]`);
       plate.className = `plate pos-${POS[pos]}${turn ? " turn" : ""}${s === vs ? " seen" : ""}${w ? " has-won" : ""}${locked ? " is-locked" : ""}`;
-      const watch = st && st.role === "spectator" && s !== vs ? ` title="Watch ${esc(name)}"` : ` title="${esc(name)}"`;
+      plate.dataset.seat = s;
+      const watch = st && st.role === "spectator" && s !== vs ? ` title="${esc(t("watch_who", { name }))}"` : ` title="${esc(name)}"`;
       const plain = info.kind === "empty" ? name : info.name; // the wind is shown beside it
+      const shown = info.shown ? ' <span class="shown-tag" title="允许旁观看牌">👁</span>' : "";
       setHTML(plate, `<div class="who${st && st.role === "spectator" ? " watchable" : ""}" data-seat="${s}"${watch}>
-          ${portraitHTML(plain, (a.win.has(s) ? "fresh-win" : "") + (info.kind === "bot" ? " bot" : ""))}
-          <div class="id"><span class="nm">${esc(plain)}</span>
-          <span class="tags">${wind >= 0 ? `<span class="wind" title="${WIND_EN[wind]} (seat wind)">${WIND[wind]}</span>` : ""}${v && v.dealer === s ? '<span class="dealer" title="dealer">庄</span>' : ""}${voids[s] ? `<span class="void" title="void suit">缺${XZ.suitName(voids[s])}</span>` : ""}${info.kind === "person" && !info.connected ? '<span class="gone">gone</span>' : ""}${locked ? '<span class="locked" title="won and stays in: its hand is locked, it discards what it draws unless it wins (R14.2)">锁 locked</span>' : ""}</span>
+          <span class="avatar">${portraitHTML(plain, (a.win.has(s) ? "fresh-win" : "") + (info.kind === "bot" ? " bot" : ""))}<span class="secs"></span></span>
+          <div class="id"><span class="nm">${esc(plain)}</span>${shown}
+          <span class="tags">${wind >= 0 ? `<span class="wind" title="${esc(t("wind_title", { w: windName(wind) }))}">${t("wind")[wind]}</span>` : ""}${v && v.dealer === s ? `<span class="dealer" title="${esc(t("dealer_title"))}">庄</span>` : ""}${voids[s] ? `<span class="void" title="${esc(t("void_title"))}">缺${XZ.suitName(voids[s])}</span>` : ""}${info.kind === "person" && !info.connected ? `<span class="gone">${esc(t("gone"))}</span>` : ""}${locked ? `<span class="locked" title="${esc(t("locked_title"))}">${esc(t("locked_tag"))}</span>` : ""}</span>
           <span class="score">${score}${delta ? ` <span class="delta">(${delta > 0 ? "+" : ""}${delta})</span>` : ""}</span>${status}</div></div>`);
-      // the river: rows of six in front of the seat
+      // the river: rows of six in front of the seat, the newest discard marked
       const river = v ? XZ.splitTiles(v.discards[s]) : [];
-      const rhtml = river.map((t, i) => XZ.tileSVG(t, style, i === river.length - 1 && a.discard.has(s) ? "fresh" : "")).join("");
+      const rhtml = river.map((x, i) => {
+        const cls = [];
+        if (i === river.length - 1 && a.discard.has(s)) cls.push("fresh");
+        if (last && last.seat === s && i === river.length - 1) cls.push("last");
+        return XZ.tileSVG(x, style, cls.join(" "));
+      }).join("");
       setHTML(document.querySelector(`.river[data-pos="${pos}"]`), rhtml);
       // the other seats' hands along the table's edges: backs and melds; open at the end
       if (pos !== 0) {
         let tiles = "";
         if (v) {
           if (reveal) {
-            tiles = XZ.splitTiles(reveal[s].hand).map((t) => XZ.tileSVG(t, style, "edge")).join("");
+            tiles = XZ.splitTiles(reveal[s].hand).map((x) => XZ.tileSVG(x, style, "edge")).join("");
             if (nwins) tiles += winsHTML(s, style, "edge", false);
             else if (reveal[s].win_tile) tiles += `<span class="win-tile">${XZ.tileSVG(reveal[s].win_tile, style, "edge")}</span>`;
           } else if (!v.escaped[s]) {
@@ -389,19 +450,25 @@
         setHTML($("my-melds"), meldsOf(s, style, "mine", a.meld.has(s)) + mine);
       }
       const mark = document.querySelector(`.wind-mark[data-pos="${pos}"]`);
-      mark.textContent = wind >= 0 ? WIND[wind] : "";
+      mark.textContent = wind >= 0 ? t("wind")[wind] : "";
       mark.classList.toggle("dealer-mark", !!(v && v.dealer === s));
       mark.classList.toggle("turn", !!turn);
     }
-    $("wall").innerHTML = v ? `<b>${v.wall_count}</b> <span>${v.last_tiles ? "last tiles" : "in the wall"}</span>` : "–";
-    const turnText = !v ? (table.status === "over" ? "The match is over" : "Waiting for players")
-      : st.over ? "The hand is over" : clock ? `${seatName(clock.seat)}: ${clock.kind}` : "…";
-    $("turn").textContent = turnText;
-    setHTML($("claim-tile"), v && v.claim_tile && !st.over && myDecision() === "claim" ? `<span>${esc(seatName(v.claim_from))} discards</span>${XZ.tileSVG(v.claim_tile, style, "small")}` : "");
-    $("role").textContent = st ? (st.role === "player" ? `You: ${seatName(st.seat)}` : `Watching ${seatName(st.seat)}`) : mySeat === null ? "Spectator" : "";
+    $("wall").innerHTML = v ? `<b>${v.wall_count}</b> <span>${esc(v.last_tiles ? t("last_tiles") : t("in_wall"))}</span>` : "–";
+    // whose decision it is: the name, then what kind (two lines, so a phone's small centre shows both)
+    const turnHTML = !v ? esc(table.status === "over" ? t("match_over") : t("waiting_players"))
+      : st.over ? esc(t("hand_over")) : clock ? `<span class="acts">${esc(seatName(clock.seat))}</span><span class="kind">${esc(t("k_" + clock.kind))}</span>` : "…";
+    setHTML($("turn"), turnHTML);
+    $("turn").dataset.seat = clock && v && !st.over ? clock.seat : "";
+    setHTML($("claim-tile"), v && v.claim_tile && !st.over && myDecision() === "claim" ? `<span>${esc(t("discards_it", { name: seatName(v.claim_from) }))}</span>${XZ.tileSVG(v.claim_tile, style, "small")}` : "");
+    $("role").textContent = st ? (st.role === "player" ? t("you_are", { name: seatName(st.seat) }) : t("watching_who", { name: seatName(st.seat) })) : mySeat === null ? t("spectator") : "";
+    $("role").dataset.seat = st ? st.seat : "";
+    $("role").dataset.role = st ? st.role : "";
+    document.body.classList.toggle("seating-open", table.status !== "playing" && !(st && st.over && st.view));
     renderHand(style, a);
     renderActions();
     renderLocked();
+    renderAid(style);
     renderLog();
     renderSettlement(style);
     tickClock();
@@ -414,18 +481,28 @@
     if (st.hidden && !st.over) {
       // the watched player keeps its tiles to itself (允许旁观看牌 is off): backs only
       const n = v.escaped[st.seat] ? 0 : concealedCount(st.seat);
-      setHTML(hand, `<span class="hidden-note">🔒 ${esc(seatName(st.seat))} 未允许旁观看牌 · keeps its tiles private</span>` + Array.from({ length: n }, () => `<span class="htile back">${XZ.tileSVG(null, style)}</span>`).join(""));
+      setHTML(hand, `<span class="hidden-note">🔒 ${esc(t("hidden_note", { name: seatName(st.seat) }))}</span>` + Array.from({ length: n }, () => `<span class="htile back">${XZ.tileSVG(null, style)}</span>`).join(""));
       hand.classList.remove("mine");
       return;
     }
     const drawn = v.drawn;
     const mine = st.seat;
-    setHTML(hand, order.map((t, i) => {
+    const aids = st.aids || {};
+    const set = XZ.settings.get();
+    const vs = voidSuit();
+    const ting = set.aidWaits && aids.discards ? aids.discards : {};
+    const suggested = set.aidSuggest && aids.suggest && aids.suggest.startsWith("exchange ") ? XZ.splitTiles(aids.suggest.split(" ")[1]) : [];
+    setHTML(hand, order.map((x, i) => {
       const cls = ["htile"];
       if (i === sel || xsel.has(i)) cls.push("selected");
-      if (drawn && i === order.length - 1 && t === drawn) cls.push("drawn");
-      if (drawn && i === order.length - 1 && t === drawn && a.draw.has(mine)) cls.push("fresh");
-      return `<span class="${cls.join(" ")}" data-i="${i}" data-tile="${t}">${XZ.tileSVG(t, style)}</span>`;
+      if (drawn && i === order.length - 1 && x === drawn) cls.push("drawn");
+      if (drawn && i === order.length - 1 && x === drawn && a.draw.has(mine)) cls.push("fresh");
+      if (vs && x[1] === vs) cls.push("void-tile");
+      let badge = "";
+      if (ting[x]) { cls.push("ting"); badge = '<span class="ting-badge">听</span>'; }
+      const k = suggested.indexOf(x);
+      if (k >= 0) { cls.push("suggest"); suggested.splice(k, 1); }
+      return `<span class="${cls.join(" ")}" data-i="${i}" data-tile="${x}">${XZ.tileSVG(x, style)}${badge}</span>`;
     }).join(""));
     hand.classList.toggle("mine", st.role === "player");
   }
@@ -433,127 +510,238 @@
   function renderActions() {
     const d = myDecision();
     const b = [];
+    const set = XZ.settings.get();
+    const suggest = set.aidSuggest && st && st.aids ? st.aids.suggest : null;
     if (d === "turn") {
       const can = sel >= 0 && st.legal.includes(`discard ${order[sel]}`);
-      b.push(`<button data-act="discard" ${can ? "" : "disabled"} id="discard-btn">Discard</button>`);
-      if (st.legal.includes("hu")) b.push(`<button data-act="hu" class="hu">Hu 和</button>`);
+      if (st.legal.includes("hu")) b.push(`<button data-act="hu" class="hu big">${esc(st.view.drawn ? t("zimo") : t("hu"))}</button>`);
+      b.push(`<button data-act="discard" ${can ? "" : "disabled"} id="discard-btn" class="big">${esc(t("discard"))}</button>`);
       // a locked hand (R14.2): one click discards the drawn tile (the table does it by itself
       // after a short pause when that is the only legal move, st.forced)
       const drawn = st.view.drawn;
       if (lockedSeat(st.seat) && drawn && !st.legal.includes("hu") && st.legal.includes(`discard ${drawn}`)) {
-        b.push(`<button data-act="discard ${drawn}" id="discard-drawn-btn" class="big">Discard drawn tile ${XZ.tileSVG(drawn, XZ.settings.get().tiles, "small")}</button>`);
+        b.push(`<button data-act="discard ${drawn}" id="discard-drawn-btn" class="big">${esc(t("discard_drawn"))} ${XZ.tileSVG(drawn, XZ.settings.get().tiles, "small")}</button>`);
       }
-      for (const a of st.legal) if (a.startsWith("angang") || a.startsWith("jiagang")) b.push(`<button data-act="${a}">Kong ${a.split(" ")[1]}</button>`);
+      for (const x of st.legal) if (x.startsWith("angang") || x.startsWith("jiagang")) b.push(`<button data-act="${x}" class="gang big">${esc(t("kong_n", { tile: XZ.tileName(x.split(" ")[1]) }))}</button>`);
     } else if (d === "claim") {
-      const names = { hu: "Hu 和", gang: "Kong 杠", peng: "Peng 碰", pass: "Pass 过" };
-      for (const a of ["hu", "gang", "peng", "pass"]) if (st.legal.includes(a)) b.push(`<button data-act="${a}" class="${a}">${names[a]}</button>`);
+      for (const x of ["hu", "gang", "peng", "pass"]) if (st.legal.includes(x)) b.push(`<button data-act="${x}" class="${x} big">${esc(t(x))}</button>`);
     } else if (d === "exchange") {
-      b.push(`<button data-act="exchange" ${xsel.size === 3 ? "" : "disabled"}>Exchange these 3 (换三张)</button>`);
+      b.push(`<button data-act="exchange" class="big" ${xsel.size === 3 ? "" : "disabled"}>${esc(t("exchange_btn"))}</button>`);
     } else if (d === "void") {
-      for (const a of st.legal) b.push(`<button data-act="${a}">Void 缺${XZ.suitName(a.split(" ")[1])}</button>`);
+      for (const x of st.legal) {
+        const mark = suggest === x ? " suggest" : "";
+        b.push(`<button data-act="${x}" class="big${mark}">${esc(t("void_btn", { suit: XZ.suitName(x.split(" ")[1]) }))}</button>`);
+      }
     }
     setHTML($("actions"), b.join(""));
   }
 
-  // The player's own locked hand (R14.2), said in words under the actions.
+  // The player's own locked hand (R14.2), said in words beside the actions.
   function renderLocked() {
     const box = $("locked-note");
     const mine = st && st.role === "player" && !st.over && lockedSeat(st.seat);
     box.hidden = !mine;
     if (!mine) return;
     const n = st.view.wins[st.seat].length / 2;
-    let text = `Your hand is locked 锁: you won ${n === 1 ? "once" : `${n} times`} and stay in (血流成河). You win on a tile that completes it; any other tile you draw is discarded.`;
-    if (st.forced) text += ` The table discards ${st.forced.split(" ")[1]} for you in a moment.`;
+    let text = t("locked_note", { n });
+    if (st.forced) text += " " + t("locked_soon", { tile: XZ.tileName(st.forced.split(" ")[1]) });
     box.textContent = text;
+  }
+
+  // The aids: the waits of a ready hand with what is left of each, or those of the selected
+  // discard; the exchange and void suggestions (each only when switched on in the settings).
+  function renderAid(style) {
+    const box = $("aid");
+    const aids = st && !st.over && st.aids;
+    const set = XZ.settings.get();
+    let html = "";
+    const list = (ws) => ws.map((w) => `<span class="wait" data-tile="${w.tile}">${XZ.tileSVG(w.tile, style, "small")}<small>${esc(t("aid_left", { n: w.left }))}</small></span>`).join("");
+    if (aids && set.aidWaits) {
+      const chosen = sel >= 0 ? order[sel] : null;
+      if (chosen && aids.discards && aids.discards[chosen]) html = `<span>${esc(t("aid_if", { tile: XZ.tileName(chosen) }))}</span>${list(aids.discards[chosen])}`;
+      else if (aids.waits && aids.waits.length) html = `<span>${esc(t("aid_waits"))}</span>${list(aids.waits)}`;
+    }
+    if (aids && set.aidSuggest && aids.suggest && !html) {
+      const [verb, arg] = aids.suggest.split(" ");
+      html = `<span class="suggest-text">${esc(verb === "exchange" ? t("aid_suggest_ex", { tiles: XZ.splitTiles(arg).map(XZ.tileName).join(" ") }) : t("aid_suggest_void", { suit: XZ.suitName(arg) }))}</span>`;
+    }
+    box.hidden = !html;
+    setHTML(box, html);
   }
 
   function describe(e) {
     const n = (s) => seatName(s);
+    const tn = XZ.tileName;
     switch (e.type) {
-      case "start": return `Hand starts; ${n(e.dealer)} deals`;
-      case "draw": return `${n(e.seat)} draws${e.tile ? " " + e.tile : ""}${e.replacement ? " (kong replacement)" : ""}`;
-      case "discard": return `${n(e.seat)} discards ${e.tile}${e.default || e.note === "timeout" ? " (timeout)" : e.note === "locked" ? " (locked hand, played for it)" : ""}`;
-      case "meld": return e.meld === "jiagang" ? `${n(e.seat)} adds ${e.tile} to its pung (kong)` : `${n(e.seat)} ${e.meld === "peng" ? "pungs 碰" : "kongs 杠"} ${e.tile} from ${n(e.from)}`;
-      case "angang": return `${n(e.seat)}: concealed kong ${e.tile}`;
-      case "jiagang": return `${n(e.seat)} adds ${e.tile} to its pung`;
-      case "win": return `${n(e.seat)} wins 和 on ${e.tile}${e.how === "self_draw" ? " by self-draw 自摸" : e.from !== null ? ` from ${n(e.from)}` : ""}: ${e.fan} fan`;
-      case "pay": return `${n(e.from)} pays ${e.to === null ? "the penalty" : n(e.to)} ${e.amount} (${e.rule})`;
-      case "peng": case "gang": case "hu": case "pass": return `${n(e.seat)}: ${e.type}`;
-      case "exchange": return `${n(e.seat)} exchanges ${e.tiles || "three tiles"}`;
-      case "exchanged": return `the tiles pass ${e.direction}`;
-      case "received": return `${n(e.seat)} receives ${e.tiles || "three tiles"}`;
-      case "voids": return `voids: ${e.voids.map((x, i) => `${n(i)} 缺${XZ.suitName(x)}`).join(", ")}`;
-      case "pig": return `${n(e.seat)} is a pig 花猪`;
-      case "ready": return `${n(e.seat)} is ready 听牌, worth ${e.value}`;
-      case "escape": return `${n(e.seat)} escapes`;
-      case "last_tiles": return `last tiles: ${e.wall_count} left`;
-      case "end": return `the hand is over (${e.reason})`;
+      case "start": return t("e_start", { dealer: n(e.dealer) });
+      case "draw": return (e.tile ? t("e_draw_t", { seat: n(e.seat), tile: tn(e.tile) }) : t("e_draw", { seat: n(e.seat) })) + (e.replacement ? t("e_repl") : "");
+      case "discard": return t("e_discard", { seat: n(e.seat), tile: tn(e.tile) }) + (e.default || e.note === "timeout" ? t("e_timeout") : e.note === "locked" ? t("e_locked") : "");
+      case "meld":
+        if (e.meld === "jiagang") return t("e_jiagang", { seat: n(e.seat), tile: tn(e.tile) });
+        return t(e.meld === "peng" ? "e_peng" : "e_gang", { seat: n(e.seat), tile: tn(e.tile), from: n(e.from) });
+      case "angang": return t("e_angang", { seat: n(e.seat), tile: tn(e.tile) });
+      case "jiagang": return t("e_jiagang", { seat: n(e.seat), tile: tn(e.tile) });
+      case "win": {
+        const how = e.how === "self_draw" ? t("e_win_self") : e.how === "rob" && e.from !== null ? t("e_win_rob", { from: n(e.from) }) : e.from !== null ? t("e_win_from", { from: n(e.from) }) : "";
+        return t("e_win", { seat: n(e.seat), tile: tn(e.tile) }) + how + t("e_fan", { fan: e.fan });
+      }
+      case "pay": {
+        const rule = payName(e.rule);
+        return e.to === null ? t("e_penalty", { from: n(e.from), amount: XZ.points(e.amount), rule }) : t("e_pay", { from: n(e.from), to: n(e.to), amount: XZ.points(e.amount), rule });
+      }
+      case "peng": case "gang": case "hu": case "pass": return t("e_claim", { seat: n(e.seat), what: t(e.type) });
+      case "exchange": return t("e_exchange", { seat: n(e.seat), tiles: e.tiles ? XZ.splitTiles(e.tiles).map(tn).join("") : t("e_three") });
+      case "exchanged": return t("e_exchanged", { dir: t("dir_" + e.direction) });
+      case "received": return t("e_received", { seat: n(e.seat), tiles: e.tiles ? XZ.splitTiles(e.tiles).map(tn).join("") : t("e_three") });
+      case "voids": return t("e_voids", { list: e.voids.map((x, i) => `${n(i)} 缺${XZ.suitName(x)}`).join("，") });
+      case "pig": return t("e_pig", { seat: n(e.seat) });
+      case "ready": return t("e_ready", { seat: n(e.seat), value: e.value });
+      case "escape": return t("e_escape", { seat: n(e.seat) });
+      case "last_tiles": return t("e_last", { n: e.wall_count });
+      case "end": return t("e_end", { reason: t("end_" + e.reason) });
       default: return e.type + (e.seat !== undefined ? ` ${n(e.seat)}` : "");
     }
+  }
+
+  function payName(rule) {
+    const w = ruleWords[rule];
+    return w ? XZ.i18n.name(w) : rule;
   }
 
   function renderLog() {
     const box = $("log-box");
     const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-    const items = events.filter((e) => e.type !== "pass").slice(-200).map((e) => `<li>${esc(describe(e))}</li>`);
+    const items = events.filter((e) => e.type !== "pass").slice(-200).map((e) => {
+      const attrs = `data-type="${e.type}"${e.seat !== undefined ? ` data-seat="${e.seat}"` : ""}${e.tile ? ` data-tile="${e.tile}"` : ""}${e.note ? ` data-note="${esc(e.note)}"` : e.default ? ' data-note="timeout"' : ""}${e.rule ? ` data-rule="${esc(e.rule)}" title="${esc(e.rule)}"` : ""}`;
+      return `<li ${attrs}>${esc(describe(e))}</li>`;
+    });
     const before = $("log").__html;
     setHTML($("log"), items.join(""));
     // the newest event stays in view (unless the reader scrolled back to read older ones)
     if ($("log").__html !== before && (atEnd || !logTouched)) box.scrollTop = box.scrollHeight;
   }
 
+  // ------------------------------------------------------------------ the end of the hand
+  function winCell(w, style) {
+    const how = w.how === "self_draw" ? t("how_self") : w.discarder === null ? t(w.how === "rob" ? "how_rob" : "how_discard")
+      : t(w.how === "rob" ? "how_rob_from" : "how_from", { from: seatName(w.discarder) });
+    return `<div class="gwin" data-tile="${w.tile}" data-how="${w.how}">${XZ.tileSVG(w.tile, style, "small")} <span>${esc(how)}</span></div>`;
+  }
+
+  function fansCell(w) {
+    const items = w.items.length ? w.items.map((i) => `<span class="fan-item" title="${esc(i.key)}">${esc(XZ.i18n.name(i))}${i.fan ? ` +${i.fan}` : ""}</span>`).join(" ") : `<span class="fan-item">${esc(t("pinghu"))}</span>`;
+    return `<div class="gfans">${items}</div>`;
+  }
+
+  function pointsCell(n, col, rules) {
+    return `<td class="pts ${n > 0 ? "plus" : n < 0 ? "minus" : "zero"}" data-col="${col}" data-label="${esc(t("g_" + (col === "hu" ? "hu_pts" : col)))}"${rules ? ` title="${esc(rules)}"` : ""}>${n ? signed(n) : "·"}</td>`;
+  }
+
+  function renderGrid(style) {
+    const s = st.summary;
+    if (!s) { setHTML($("grid"), ""); setHTML($("payments"), ""); return; }
+    for (const p of s.payments) ruleWords[p.rule] = p.words;
+    const reveal = st.reveal || [];
+    const rulesOf = (seat, col) => s.payments.filter((p) => p.column === col && (p.payer === seat || p.payee === seat)).map((p) => p.title).filter((x, i, a) => a.indexOf(x) === i).join("; ");
+    const head = `<thead><tr><th>${esc(t("g_player"))}</th><th>${esc(t("g_hu"))}</th><th>${esc(t("g_fans"))}</th><th>${esc(t("g_fan"))}</th><th>${esc(t("g_hu_pts"))}</th><th>${esc(t("g_kong"))}</th><th>${esc(t("g_check"))}</th><th>${esc(t("g_escape"))}</th><th>${esc(t("g_total"))}</th></tr></thead>`;
+    const rows = s.rows.map((r) => {
+      const rv = reveal[r.seat];
+      const info = table.seats[r.seat];
+      const tiles = rv ? XZ.splitTiles(rv.hand).map((x) => XZ.tileSVG(x, style, "small")).join("") : "";
+      const melds = meldsOf(r.seat, style, "small", false);
+      // its wins: every win's tile in order when winners stay (R14), else the tile it won on
+      const won = lockedSeat(r.seat) ? winsHTML(r.seat, style, "small", false) : rv && rv.win_tile ? `<span class="win-tile">${XZ.tileSVG(rv.win_tile, style, "small")}</span>` : "";
+      const result = rv ? `<span class="result r-${rv.result}">${esc(resultText(rv, false))}</span>` : "";
+      return `<tr class="grow" data-seat="${r.seat}">
+        <td class="gplayer" data-label="${esc(t("g_player"))}">${portraitHTML(info.kind === "empty" ? r.name : info.name, "mini")}<b>${esc(seatName(r.seat))}</b> ${result}
+          <div class="rev-tiles">${tiles}${won}<span class="rev-melds">${melds}</span></div></td>
+        <td data-col="wins" data-label="${esc(t("g_hu"))}">${r.wins.map((w) => winCell(w, style)).join("") || "·"}</td>
+        <td data-col="fans" data-label="${esc(t("g_fans"))}">${r.wins.map(fansCell).join("") || "·"}</td>
+        <td data-col="fan" data-label="${esc(t("g_fan"))}">${r.wins.length ? r.wins.map((w) => `<div>${w.fan}</div>`).join("") : "·"}</td>
+        ${pointsCell(r.hu, "hu", rulesOf(r.seat, "hu"))}${pointsCell(r.kong, "kong", rulesOf(r.seat, "kong"))}${pointsCell(r.check, "check", rulesOf(r.seat, "check"))}${pointsCell(r.escape, "escape", rulesOf(r.seat, "escape"))}
+        <td class="total ${r.total > 0 ? "plus" : r.total < 0 ? "minus" : "zero"}" data-col="total" data-label="${esc(t("g_total"))}">${signed(r.total)}</td></tr>`;
+    });
+    setHTML($("grid"), head + `<tbody>${rows.join("")}</tbody>`);
+    const pays = s.payments.map((p) => {
+      const who = p.payee === null ? t("g_penalty", { from: seatName(p.payer) }) : t("g_pays", { from: seatName(p.payer), to: seatName(p.payee) });
+      return `<li data-rule="${esc(p.rule)}" data-payer="${p.payer}" data-payee="${p.payee === null ? "" : p.payee}" data-amount="${p.amount}" title="${esc(p.title)}"><span class="pay-who">${esc(who)}</span> <b>${esc(XZ.points(p.amount))}</b> <span class="pay-rule">${esc(XZ.i18n.name(p.words))}</span></li>`;
+    });
+    setHTML($("payments"), pays.join(""));
+  }
+
   function renderSettlement(style) {
     const box = $("settlement");
-    if (!st || !st.over || !st.view) { box.hidden = true; return; }
-    box.hidden = false;
-    $("settle-title").textContent = `Hand ${st.hand_no + 1} is over`;
+    const show = $("settle-show");
+    if (!st || !st.over || !st.view) { box.hidden = true; show.hidden = true; document.body.classList.remove("settling"); return; }
+    const key = `${st.hand_no}:${st.commitment}`;
+    if (key !== settleFor) { settleFor = key; settleHidden = false; } // a new end opens the panel
+    box.hidden = settleHidden;
+    show.hidden = !settleHidden;
+    document.body.classList.toggle("settling", !settleHidden);
+    $("settle-title").textContent = t("settle_title", { n: st.hand_no + 1 });
+    renderGrid(style);
     const v = st.view;
-    const rows = (st.reveal || []).map((r) => {
-      const tiles = XZ.splitTiles(r.hand).map((t) => XZ.tileSVG(t, style, "small")).join("");
-      const melds = meldsOf(r.seat, style, "small", false);
-      const win = lockedSeat(r.seat) ? winsHTML(r.seat, style, "small", false) : r.win_tile ? `<span class="win-tile">${XZ.tileSVG(r.win_tile, style, "small")}</span>` : "";
-      const d = v.deltas[r.seat];
-      const info = table.seats[r.seat];
-      return `<li class="rev r-${r.result}" data-seat="${r.seat}">${portraitHTML(info.kind === "empty" ? r.name : info.name, "mini")}<div><b>${esc(r.name)}</b> <span class="result r-${r.result}">${esc(resultText(r))}</span> <span class="score">${d > 0 ? "+" : ""}${d}</span>
-        <div class="rev-tiles">${tiles}${win}<span class="rev-melds">${melds}</span></div></div></li>`;
-    });
-    setHTML($("reveal"), rows.join(""));
-    setHTML($("settle-lines"), st.settlement.map((l) => `<li>${esc(l)}</li>`).join(""));
-    $("settle-scores").textContent = `Scores: ${v.scores.map((x, i) => `${seatName(i)} ${x + v.deltas[i]}`).join(" · ")}`;
+    $("settle-scores").textContent = `${t("scores")}: ${v.scores.map((x, i) => `${seatName(i)} ${x + v.deltas[i]}`).join(" · ")}`;
     const replay = $("settle-replay");
     replay.hidden = !st.replay_id;
     if (st.replay_id) replay.href = `/replay?log=${encodeURIComponent(st.replay_id)}`;
     // exactly one button starts the next hand, here
     let next = "";
     if (mySeat !== null && table.status !== "playing") {
-      if (table.seats[mySeat].started) next = `<p class="hint">Waiting for the other players to start…</p>`;
-      else if (table.status === "over") next = `<button id="next-btn" data-start="1" class="big">Start a new match</button>`;
-      else next = `<button id="next-btn" data-start="1" class="big">Start next hand</button>`;
+      if (table.seats[mySeat].started) next = `<p class="hint">${esc(t("waiting_others"))}</p>`;
+      else if (table.status === "over") next = `<button id="next-btn" data-start="1" class="big">${esc(t("new_match"))}</button>`;
+      else next = `<button id="next-btn" data-start="1" class="big">${esc(t("next_hand"))}</button>`;
     }
     setHTML($("next-box"), next);
   }
 
+  // A floating +N / −N over each plate a payment touched (Settings → aids), as it happens.
+  function floatPayments(pays) {
+    if (!pays.length || !XZ.settings.get().aidFloat || !table) return;
+    const sum = [0, 0, 0, 0];
+    for (const p of pays) {
+      sum[p.from] -= p.amount;
+      if (p.to !== null) sum[p.to] += p.amount;
+    }
+    sum.forEach((n, s) => {
+      if (!n) return;
+      const plate = document.querySelector(`.plate[data-seat="${s}"]`);
+      if (!plate) return;
+      const el = document.createElement("span");
+      el.className = `float-delta ${n > 0 ? "plus" : "minus"}`;
+      el.textContent = signed(n);
+      plate.appendChild(el);
+      setTimeout(() => el.remove(), 1800);
+    });
+  }
+
   // ------------------------------------------------------------------ the clock (server-owned)
   // Drawn on every state message (so the countdown shows with the decision's buttons) and ten
-  // times a second.
+  // times a second: the seconds in the centre, a ring round the acting seat's portrait.
   function tickClock() {
     const el = $("clock");
+    const ring = document.querySelector(".plate.turn .avatar");
     if (!clock || (st && st.over)) { el.hidden = true; return; }
     el.hidden = false;
     const left = Math.max(0, clock.deadline - performance.now());
     const secs = Math.ceil(left / 1000);
+    const frac = left / Math.max(1, clock.total_ms);
     $("clock-s").textContent = secs;
-    $("clock-bar").style.width = `${(100 * left) / Math.max(1, clock.total_ms)}%`;
-    el.classList.toggle("mine", st && st.role === "player" && clock.seat === st.seat);
+    $("clock-bar").style.width = `${100 * frac}%`;
+    if (ring) {
+      ring.style.setProperty("--p", frac.toFixed(3));
+      ring.querySelector(".secs").textContent = secs;
+    }
+    el.classList.toggle("mine", !!(st && st.role === "player" && clock.seat === st.seat));
     if (myDecision() && secs <= 3 && secs !== lastTick) { lastTick = secs; XZ.sound.play("tick"); }
   }
   setInterval(tickClock, 100);
 
   // ------------------------------------------------------------------ input
   $("hand").addEventListener("click", (ev) => {
-    const t = ev.target.closest(".htile");
-    if (!t || !st || st.role !== "player") return;
-    const i = +t.dataset.i;
+    const x = ev.target.closest(".htile");
+    if (!x || !st || st.role !== "player" || x.classList.contains("back")) return;
+    const i = +x.dataset.i;
     if (myDecision() === "exchange") {
       if (xsel.has(i)) xsel.delete(i);
       else if (xsel.size < 3) xsel.add(i);
@@ -563,14 +751,14 @@
     render();
   });
   document.addEventListener("contextmenu", (ev) => {
-    if (ev.target.closest("dialog, input, select, header")) return;
+    if (ev.target.closest("dialog, input, select, header, #settlement")) return;
     ev.preventDefault();
     if (!st || st.role !== "player") return;
     if (ev.target.closest("#clock")) {
       if (myDecision() === "claim") send({ type: "act", action: "pass" });
       return;
     }
-    if (!discardSelected()) sortHand();
+    if (!discardSelected()) sortMine();
   });
   $("actions").addEventListener("click", (ev) => {
     const btn = ev.target.closest("button");
@@ -598,13 +786,17 @@
       send({ type: "stand", seat: +btn.dataset.stand });
     }
   });
-  $("board").addEventListener("click", (ev) => {
+  const watchClick = (ev) => {
     const who = ev.target.closest(".who");
     if (who && mySeat === null) send({ type: "watch", seat: +who.dataset.seat });
-  });
+  };
+  $("board").addEventListener("click", watchClick);
+  $("bottom-bar").addEventListener("click", watchClick);
   $("next-box").addEventListener("click", (ev) => {
     if (ev.target.closest("button[data-start]")) send({ type: "start" });
   });
+  $("settle-hide").addEventListener("click", () => { settleHidden = true; render(); });
+  $("settle-show").addEventListener("click", () => { settleHidden = false; render(); });
   $("log-box").addEventListener("scroll", () => {
     const box = $("log-box");
     logTouched = box.scrollHeight - box.scrollTop - box.clientHeight >= 40;
@@ -615,11 +807,14 @@
 
   XZ.settings.init();
   let showHand = !!XZ.settings.get().showHand;
+  let lang = XZ.i18n.lang();
   XZ.settings.onChange((cur) => {
     if (!!cur.showHand !== showHand) {
       showHand = !!cur.showHand;
       if (mySeat !== null) send({ type: "show_hand", allow: showHand });
     }
+    if (XZ.i18n.lang() !== lang) { lang = XZ.i18n.lang(); if (table) renderTable(); }
+    if (st) reconcileHand(); // the void-suit aid may sort the hand anew
     render();
   });
   // Debug hook for tests and curious players: the current order of the hand.
