@@ -160,6 +160,16 @@ class HandRunner:
         spec = self.config.strategies[entry]
         return self._build(entry, seed=derive_seed(game.seed, "strategy", seat, spec.options.get("seed", "")))
 
+    def play_chunk(self, chunk_id: int) -> Any:
+        """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table."""
+        from xuezhan.tournament.results import rows_to_table
+        from xuezhan.tournament.scheduling import chunk_games, game
+
+        rows: list[dict] = []
+        for index in chunk_games(self.config, chunk_id):
+            rows.extend(self.play(game(self.config, index)))
+        return rows_to_table(rows)
+
     def play(self, game: Game) -> list[dict[str, Any]]:
         seated = [self._seat(game, seat) for seat in range(SEATS)]
         rules = self.rules
