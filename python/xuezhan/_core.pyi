@@ -248,6 +248,13 @@ class NativeHand:
         exchange: int | None = None,
         record: bool = True,
     ) -> NativeHand: ...
+    @staticmethod
+    def from_state(rules: NativeRules, state: dict[str, Any], record: bool = False) -> NativeHand:
+        """The hand a Python round's state describes (``xuezhan.native.round_state``)."""
+    def copy(self) -> NativeHand: ...
+    def rollouts(self, actions: list[tuple[int, str, Any]], lineup: NativeLineup, seed: int) -> list[list[int]]:
+        """Each action played on a copy and the hand played out by ``lineup`` (fresh policies,
+        seat ``s``'s random seeded ``seed + s``): each copy's final deltas."""
     @property
     def cur(self) -> int | None: ...
     @property

@@ -35,9 +35,12 @@ import pyarrow as pa
 
 from xuezhan import _core
 from xuezhan.rules import FAN_ITEMS, Rules, RulesLike, as_rules
+from xuezhan.tiles import TILE_STR
 
 __all__ = [
     "ENGINES",
+    "from_round",
+    "round_state",
     "MIN_TIMEOUT",
     "NATIVE_STRATEGIES",
     "Entry",
@@ -226,3 +229,110 @@ def play(
         lines = cols["lines"]
         arrays["log"] = pa.array([lines[i // 4] if i % 4 == 0 else None for i in range(4 * n)], pa.list_(pa.string()))
     return pa.table(arrays)
+
+
+_DIRECTION_INDEX = {"next": 0, "prev": 1, "across": 2}
+_FIRED_BIT = {rule_id: i for i, rule_id in enumerate(FIRED_IDS)}
+_ITEM_BIT = {item: i for i, item in enumerate(FAN_ITEMS)}
+_KIND = {name: k for k, name in enumerate(TILE_STR)}
+
+
+def _action(a: Any) -> tuple[int, str, Any]:
+    return (a.seat, a.verb, a.arg)
+
+
+def from_round(rnd: Any, *, record: bool = False) -> Any:
+    """The native engine's copy of a Python :class:`~xuezhan.engine.Round` at its pending
+    decision (a round being played, or a determinized sample): its wall, seats, turn and
+    ledger, to be played on natively (``play_out``, ``rollouts``); ``record``: keep the events
+    from here on (``events()``). The rules must be ones the native engine plays
+    (:class:`NativeUnsupported` names the option).
+
+        >>> from xuezhan.engine import Round
+        >>> r = Round.from_seed("leshan", 3, dealer=0)
+        >>> h = from_round(r)
+        >>> h.cur == r.turn.cur, h.legal() == [(a.seat, a.verb, a.arg) for a in r.turn.legal]
+        (True, True)
+    """
+    return _core.NativeHand.from_state(native_rules(rnd.rules), round_state(rnd), record)
+
+
+def round_state(rnd: Any) -> dict[str, Any]:
+    """The state of a Python round as :func:`from_round` hands it to the native engine (plain
+    values: bytes, ints, tuples), in the layout ``NativeHand.from_state`` reads."""
+    wall, seats, turn, ledger = rnd.wall, rnd.seats, rnd.turn, rnd.ledger
+    kongs = ledger.kongs
+
+    def kong_index(rec: Any) -> int | None:
+        if rec is None:
+            return None
+        for i, k in enumerate(kongs):
+            if k is rec:
+                return i
+        raise ValueError("from_round: the turn's kong is not one of the ledger's kongs")
+
+    f = turn.flags
+    w = turn.claims
+    claims = None
+    if w is not None:
+        meld = None if w.meld is None else (w.meld[0], w.meld[1] == "gang")
+        claims = (
+            *(w.tile, w.frm, w.robbing, w.ctx, kong_index(w.kong)),
+            *(list(w.queue), w.asked, list(w.hu), meld, list(w.fan)),
+        )
+    state = {
+        "dealer": rnd.dealer,
+        "exchange": None if rnd.exchange_dir is None else _DIRECTION_INDEX[rnd.exchange_dir],
+        "wall": {"tiles": bytes(wall.tiles), "dealt": bytes(wall.dealt), "pos": wall.pos, "seen": bytes(wall.seen)},
+        "seats": {
+            "counts": [bytes(c) for c in seats.counts],
+            "melds": [bytes(m) for m in seats.melds],
+            "meld_from": [list(m) for m in seats.meld_from],
+            "river": [bytes(r) for r in seats.river],
+            "aside": [bytes(a) for a in seats.aside],
+            "won": list(seats.won),
+            "escaped": list(seats.escaped),
+            "active": list(seats.active),
+            "void": list(seats.void),
+            "mask": list(seats.mask),
+            "lock": list(seats.lock),
+            "voids_known": seats.voids_known,
+        },
+        "turn": {
+            "phase": int(turn.phase),
+            "cur": turn.cur,
+            "legal": [_action(a) for a in turn.legal],
+            "discard_mask": turn.discard_mask,
+            "drawn": turn.drawn,
+            "flags": (f.replacement, f.last_tile, f.after_peng, f.heaven, kong_index(f.kong)),
+            "any_claim": turn.any_claim,
+            "first_drawn": list(turn.first_drawn),
+            "claim_group": turn.claim_group,
+            "claims": claims,
+            "last_phase": turn.last_phase,
+            "x_choice": list(turn.x_choice),
+            "v_choice": list(turn.v_choice),
+        },
+        "ledger": {
+            "deltas": list(ledger.deltas),
+            "fired": sum(1 << _FIRED_BIT[x] for x in ledger.fired),
+            "defaults_used": ledger.defaults_used,
+            "wins": [
+                (
+                    x.seat,
+                    x.frm,
+                    _KIND[x.tile],
+                    x.fan,
+                    x.raw_fan,
+                    x.points,
+                    [(_ITEM_BIT[k], v) for k, v in x.items.items()],
+                    x.how,
+                    x.forced,
+                    x.group,
+                )
+                for x in ledger.wins
+            ],
+            "kongs": [(k.seat, k.kind, k.how, k.frm, list(k.pay), k.transferred, k.refunded) for k in kongs],
+        },
+    }
+    return state

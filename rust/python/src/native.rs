@@ -534,6 +534,74 @@ impl NativeHand {
         Ok(NativeHand { hand, seed: None })
     }
 
+    /// The hand a Python round's state describes (``xuezhan.native.from_round`` writes the
+    /// dict), at its pending decision; ``record``: keep the events from here on.
+    #[staticmethod]
+    #[pyo3(signature = (rules, state, record = false))]
+    fn from_state(
+        rules: &NativeRules,
+        state: &Bound<'_, PyDict>,
+        record: bool,
+    ) -> PyResult<NativeHand> {
+        Ok(NativeHand {
+            hand: hand_from_state(rules.0, state, record)?,
+            seed: None,
+        })
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> NativeHand {
+        NativeHand {
+            hand: self.hand.clone(),
+            seed: self.seed,
+        }
+    }
+
+    /// Each action of `actions` (of the seat to decide) played on a copy of this hand, and the
+    /// rest of the hand by `lineup` (fresh policies, the `random` of seat `s` seeded `seed + s`,
+    /// as a Python rollout builds them): each copy's final deltas.
+    fn rollouts(
+        &mut self,
+        py: Python<'_>,
+        actions: Vec<(u8, String, Py<PyAny>)>,
+        lineup: &NativeLineup,
+        seed: i64,
+    ) -> PyResult<Vec<[i64; 4]>> {
+        if lineup.specs.len() != 4 {
+            return Err(PyValueError::new_err(
+                "rollouts: the line-up has one entry per seat",
+            ));
+        }
+        let mut acts = Vec::with_capacity(actions.len());
+        for (seat, verb, arg) in &actions {
+            acts.push(parse_action(*seat, verb, arg.bind(py))?);
+        }
+        let specs = lineup.specs.clone();
+        py.detach(|| {
+            self.guard(move |h| {
+                let rules = h.rules;
+                let mut out = Vec::with_capacity(acts.len());
+                for a in acts {
+                    let mut copy = h.clone();
+                    copy.apply(a, false).map_err(|e| e.0)?;
+                    let mut policies: Vec<Policy> = (0..4u8)
+                        .map(|s| {
+                            Policy::new(
+                                &specs[s as usize],
+                                s,
+                                &rules,
+                                Some(seed as i128 + s as i128),
+                            )
+                        })
+                        .collect();
+                    play_out(&mut copy, &mut policies);
+                    out.push(copy.ledger.deltas);
+                }
+                Ok(out)
+            })
+        })
+    }
+
     /// The seat whose decision is pending (None once the hand is over).
     #[getter]
     fn cur(&self) -> Option<u8> {
@@ -656,4 +724,316 @@ pub fn native_seeds(seed: i64, seat: u8, option: &str) -> (u8, i64) {
 /// The ids the native engine fires, in bit order.
 pub fn fired_ids() -> Vec<&'static str> {
     core::hand::FIRED.to_vec()
+}
+
+// ---------------------------------------------------------------- a Python round's state
+
+fn item<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    d.get_item(key)?
+        .ok_or_else(|| PyValueError::new_err(format!("from_state: the state has no {key:?}")))
+}
+
+fn get<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    item(d, key)?.extract().map_err(|e| {
+        PyValueError::new_err(format!("from_state: {key}: {}", Into::<PyErr>::into(e)))
+    })
+}
+
+fn dict<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyDict>> {
+    item(d, key)?
+        .cast_into::<PyDict>()
+        .map_err(|_| PyValueError::new_err(format!("from_state: {key} is not a dict")))
+}
+
+fn kinds(what: &str, v: &[u8]) -> PyResult<()> {
+    match v.iter().find(|&&k| k >= 27) {
+        Some(k) => Err(PyValueError::new_err(format!(
+            "from_state: {what}: {k} is not a tile kind"
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn counts27(what: &str, v: Vec<u8>) -> PyResult<core::Counts> {
+    let c: core::Counts = v.try_into().map_err(|v: Vec<u8>| {
+        PyValueError::new_err(format!("from_state: {what} has {} counts, not 27", v.len()))
+    })?;
+    if c.iter().any(|&n| n > 4) {
+        return Err(PyValueError::new_err(format!(
+            "from_state: {what} holds more than four of a kind"
+        )));
+    }
+    Ok(c)
+}
+
+fn seat_ok(what: &str, s: u8) -> PyResult<u8> {
+    if s < 4 {
+        Ok(s)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "from_state: {what}: {s} is not a seat"
+        )))
+    }
+}
+
+type WinTuple = (
+    u8,
+    Option<u8>,
+    u8,
+    u8,
+    u8,
+    u64,
+    Vec<(u8, u8)>,
+    String,
+    bool,
+    i64,
+);
+type KongTuple = (u8, u8, String, Option<u8>, Vec<(u8, i64)>, bool, bool);
+type ClaimTuple = (
+    u8,
+    u8,
+    bool,
+    u8,
+    Option<usize>,
+    Vec<u8>,
+    usize,
+    Vec<u8>,
+    Option<(u8, bool)>,
+    [u8; 4],
+);
+
+/// The hand whose state `state` describes (the layout `xuezhan.native.from_round` writes).
+fn hand_from_state(rules: HandRules, state: &Bound<'_, PyDict>, record: bool) -> PyResult<Hand> {
+    use core::hand::{
+        ClaimWindow, KongHow, KongRecord, Ledger, Melds, Seats, Turn, TurnFlags, Wall, Win, WinHow,
+    };
+    let dealer = seat_ok("dealer", get(state, "dealer")?)?;
+    let exchange_dir: Option<u8> = get(state, "exchange")?;
+    // the wall
+    let w = dict(state, "wall")?;
+    let tiles: Vec<u8> = get(&w, "tiles")?;
+    kinds("wall.tiles", &tiles)?;
+    let pos: usize = get(&w, "pos")?;
+    if pos > tiles.len() {
+        return Err(PyValueError::new_err(
+            "from_state: wall.pos is past the wall's end",
+        ));
+    }
+    let wall = Wall {
+        tiles,
+        dealt: counts27("wall.dealt", get(&w, "dealt")?)?,
+        pos,
+        seen: counts27("wall.seen", get(&w, "seen")?)?,
+    };
+    // the seats
+    let s = dict(state, "seats")?;
+    let counts: Vec<Vec<u8>> = get(&s, "counts")?;
+    let melds: Vec<Vec<u8>> = get(&s, "melds")?;
+    let meld_from: Vec<Vec<Option<u8>>> = get(&s, "meld_from")?;
+    let river: Vec<Vec<u8>> = get(&s, "river")?;
+    let aside: Vec<Vec<u8>> = get(&s, "aside")?;
+    let four = |what: &str, n: usize| -> PyResult<()> {
+        if n == 4 {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "from_state: seats.{what} has {n} seats, not 4"
+            )))
+        }
+    };
+    for (what, n) in [
+        ("counts", counts.len()),
+        ("melds", melds.len()),
+        ("meld_from", meld_from.len()),
+        ("river", river.len()),
+        ("aside", aside.len()),
+    ] {
+        four(what, n)?;
+    }
+    let mut seats = Seats::deal(
+        &[vec![], vec![], vec![], vec![]],
+        rules.stay,
+        get(&s, "voids_known")?,
+    );
+    for i in 0..4 {
+        seats.counts[i] = counts27("seats.counts", counts[i].clone())?;
+        if melds[i].len() > 4 || meld_from[i].len() != melds[i].len() {
+            return Err(PyValueError::new_err(
+                "from_state: seats.melds: at most four melds, each with its discarder",
+            ));
+        }
+        let mut ms = Melds::default();
+        for (&code, &frm) in melds[i].iter().zip(&meld_from[i]) {
+            let m = core::Meld::from_code(code)
+                .map_err(|e| PyValueError::new_err(format!("from_state: {e}")))?;
+            ms.push(m, frm);
+        }
+        seats.melds[i] = ms;
+        kinds("seats.river", &river[i])?;
+        kinds("seats.aside", &aside[i])?;
+        seats.river[i] = river[i].clone();
+        seats.aside[i] = aside[i].clone();
+    }
+    seats.won = get(&s, "won")?;
+    seats.escaped = get(&s, "escaped")?;
+    seats.active = get(&s, "active")?;
+    seats.n_active = seats.active.iter().filter(|&&a| a).count() as u8;
+    seats.void = get(&s, "void")?;
+    if seats.void.iter().any(|&v| !(-1..=2).contains(&v)) {
+        return Err(PyValueError::new_err(
+            "from_state: seats.void: each is -1 or a suit 0-2",
+        ));
+    }
+    seats.mask = get(&s, "mask")?;
+    seats.lock = get(&s, "lock")?;
+    // the ledger
+    let l = dict(state, "ledger")?;
+    let mut ledger = Ledger::new(record);
+    ledger.deltas = get(&l, "deltas")?;
+    ledger.fired = get(&l, "fired")?;
+    ledger.defaults_used = get(&l, "defaults_used")?;
+    let wins: Vec<WinTuple> = get(&l, "wins")?;
+    for (seat, frm, tile, fan, raw_fan, points, items, how, forced, group) in wins {
+        let mut its = [0u8; core::item::COUNT];
+        for (b, f) in items {
+            if (b as usize) < its.len() {
+                its[b as usize] = f;
+            }
+        }
+        let how = match how.as_str() {
+            "self_draw" => WinHow::SelfDraw,
+            "discard" => WinHow::Discard,
+            "rob" => WinHow::Rob,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "from_state: a win's how {other:?}"
+                )))
+            }
+        };
+        ledger.wins.push(Win {
+            seat: seat_ok("ledger.wins", seat)?,
+            frm,
+            tile,
+            fan,
+            raw_fan,
+            points,
+            items: its,
+            how,
+            forced,
+            group,
+        });
+    }
+    let kongs: Vec<KongTuple> = get(&l, "kongs")?;
+    for (seat, kind, how, frm, pay, transferred, refunded) in kongs {
+        let how = match how.as_str() {
+            "gang" => KongHow::Gang,
+            "angang" => KongHow::Angang,
+            "jiagang" => KongHow::Jiagang,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "from_state: a kong's how {other:?}"
+                )))
+            }
+        };
+        ledger.kongs.push(KongRecord {
+            seat: seat_ok("ledger.kongs", seat)?,
+            kind,
+            how,
+            frm,
+            pay,
+            transferred,
+            refunded,
+        });
+    }
+    let n_kongs = ledger.kongs.len();
+    let kong_ok = |k: Option<usize>| -> PyResult<Option<usize>> {
+        match k {
+            Some(i) if i >= n_kongs => Err(PyValueError::new_err(
+                "from_state: a kong index past the ledger's kongs",
+            )),
+            _ => Ok(k),
+        }
+    };
+    // the turn
+    let t = dict(state, "turn")?;
+    let phase = match get::<u8>(&t, "phase")? {
+        0 => Phase::Exchange,
+        1 => Phase::Void,
+        2 => Phase::Turn,
+        3 => Phase::Claim,
+        4 => Phase::Over,
+        p => return Err(PyValueError::new_err(format!("from_state: turn.phase {p}"))),
+    };
+    let mut legal = Vec::new();
+    let raw_legal = item(&t, "legal")?;
+    for a in raw_legal.try_iter()? {
+        let (seat, verb, arg): (u8, String, Bound<'_, PyAny>) = a?.extract()?;
+        legal.push(parse_action(seat_ok("turn.legal", seat)?, &verb, &arg)?);
+    }
+    let (replacement, last_tile, after_peng, heaven, kong): (
+        bool,
+        bool,
+        bool,
+        bool,
+        Option<usize>,
+    ) = get(&t, "flags")?;
+    let claims: Option<ClaimTuple> = get(&t, "claims")?;
+    let claims = match claims {
+        None => None,
+        Some((tile, frm, robbing, ctx, kong, queue, asked, hu, meld, fan)) => Some(ClaimWindow {
+            tile,
+            frm: seat_ok("turn.claims", frm)?,
+            robbing,
+            ctx,
+            kong: kong_ok(kong)?,
+            queue,
+            asked,
+            hu,
+            meld,
+            fan,
+        }),
+    };
+    let x_choice: [Option<[u8; 3]>; 4] = get(&t, "x_choice")?;
+    let turn = Turn {
+        phase,
+        cur: get::<Option<u8>>(&t, "cur")?
+            .map(|c| seat_ok("turn.cur", c))
+            .transpose()?,
+        legal,
+        discard_mask: get(&t, "discard_mask")?,
+        drawn: get(&t, "drawn")?,
+        flags: TurnFlags {
+            replacement,
+            last_tile,
+            after_peng,
+            heaven,
+            kong: kong_ok(kong)?,
+        },
+        any_claim: get(&t, "any_claim")?,
+        first_drawn: get(&t, "first_drawn")?,
+        claim_group: get(&t, "claim_group")?,
+        claims,
+        last_phase: get(&t, "last_phase")?,
+        x_choice,
+        v_choice: get(&t, "v_choice")?,
+    };
+    let hand = Hand {
+        rules,
+        dealer,
+        exchange_dir,
+        hands0: Vec::new(),
+        wall,
+        seats,
+        turn,
+        ledger,
+    };
+    hand.check_invariants()
+        .map_err(|e| PyValueError::new_err(format!("from_state: {e}")))?;
+    if hand.turn.cur.is_some() == hand.is_over() || (!hand.is_over() && hand.turn.legal.is_empty())
+    {
+        return Err(PyValueError::new_err(
+            "from_state: a hand not over has a pending decision with legal actions",
+        ));
+    }
+    Ok(hand)
 }

@@ -40,7 +40,8 @@ impl Melds {
         &self.list[..self.len as usize]
     }
 
-    pub(crate) fn push(&mut self, m: Meld, from: Option<u8>) {
+    /// Adds a meld taken from `from`'s discard (None: a concealed kong).
+    pub fn push(&mut self, m: Meld, from: Option<u8>) {
         let i = self.len as usize;
         self.list[i] = m;
         self.from[i] = from;
