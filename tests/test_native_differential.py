@@ -287,9 +287,10 @@ def test_native_rollouts_equal_python_samples_of_each_action():
             continue
         actions = rnd.legal_actions(rnd.turn.cur)
         seat = rnd.turn.cur
-        expected = play_sample(clone(rnd, (rnd.rules, rnd.core)), seat, actions, Rollouts("value"), 11)
+        expected = play_sample(clone(rnd, (rnd.rules, rnd.core)), seat, actions, Rollouts("value", native=False), 11)
         got = native.from_round(rnd).rollouts([_native_action(a) for a in actions], native.lineup(["value"] * 4), 11)
         assert [d[seat] for d in got] == expected
+        assert play_sample(rnd, seat, actions, Rollouts("value"), 11) == expected  # the native path
 
 
 def test_from_round_refuses_a_state_that_breaks_conservation():

@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from xuezhan.tournament.config import ConfigError, TournamentConfig
 from xuezhan.tournament.results import SCHEMA
-from xuezhan.tournament.scheduling import Game, chunk_games, game
+from xuezhan.tournament.scheduling import Game, GameArrays, chunk_games, game_arrays
 
 __all__ = ["NativeRunner", "native_obstacle", "resolve_engine", "runner_for"]
 
@@ -73,61 +73,66 @@ class NativeRunner:
         rules = config.build_rules()
         self.rules = rules
         self.rules_id = rules.rules_id
-        self.labels = np.array(config.labels, dtype=object)
+        self._labels = pa.array(config.labels, pa.string())
+        self._rules_id = pa.array([rules.rules_id], pa.string())
         self.lineup = native.lineup([native.Entry(str(s.strategy), s.options) for s in config.strategies])
 
-    def play_games(self, games: Sequence[Game]) -> pa.Table:
-        """The rows of ``games`` in (hand, seat) order, as an Arrow table of the results schema."""
+    def play_games(self, games: Sequence[Game] | GameArrays, threads: int = 1) -> pa.Table:
+        """The rows of ``games`` in (hand, seat) order, as an Arrow table of the results schema;
+        ``threads``: the native engine's threads (the table is the same for any count)."""
         from xuezhan import native
 
-        n = len(games)
-        seeds = np.fromiter((g.seed for g in games), dtype=np.int64, count=n)
-        seatings = np.array([g.seating for g in games], dtype=np.uint8).reshape(n, 4)
+        g = games if isinstance(games, GameArrays) else _arrays(games)
         logs = bool(self.config.hand_logs)
-        t = native.play(self.rules, seeds, self.lineup, seatings=seatings, logs=logs)
+        t = native.play(self.rules, g.seed, self.lineup, seatings=g.seating, logs=logs, threads=threads)
         if logs:
-            self._write_logs(games, t.column("log").to_pylist()[::4])
-        entry = t.column("entry").to_numpy()
+            self._write_logs(g, t.column("log").to_pylist()[::4])
+        n = len(g.index)
+        entry = t.column("entry").combine_chunks()
         columns: dict[str, Any] = {
-            "hand": np.repeat(np.fromiter((g.index for g in games), dtype=np.int64, count=n), 4),
-            "seed_index": np.repeat(np.fromiter((g.seed_index for g in games), dtype=np.int64, count=n), 4),
-            "rotation": np.repeat(np.fromiter((g.rotation for g in games), dtype=np.int8, count=n), 4),
-            "seed": t.column("seed"),
-            "rules_id": pa.array(np.full(4 * n, self.rules_id, dtype=object), pa.string()),
-            "entry": t.column("entry"),
-            "strategy": pa.array(self.labels[entry], pa.string()),
+            "hand": pa.array(np.repeat(g.index, 4)),
+            "seed_index": pa.array(np.repeat(g.seed_index, 4)),
+            "rotation": pa.array(np.repeat(g.rotation, 4)),
+            "rules_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(4 * n, np.int8)), self._rules_id),
+            "strategy": pa.DictionaryArray.from_arrays(entry, self._labels),
+            "timeouts": pa.array(np.zeros(4 * n, dtype=np.int8)),  # no clock, no timeout (R10)
         }
-        for name in SCHEMA.names:
-            if name not in columns and name != "timeouts":
-                columns[name] = t.column(name)
-        columns["timeouts"] = np.zeros(4 * n, dtype=np.int8)  # no clock, no timeout (R10)
-        arrays = [
-            pa.array(columns[f.name]).cast(f.type)
-            if not isinstance(columns[f.name], pa.ChunkedArray)
-            else columns[f.name].cast(f.type)
-            for f in SCHEMA
-        ]
+        arrays = []
+        for f in SCHEMA:
+            a = columns[f.name] if f.name in columns else t.column(f.name).combine_chunks()
+            arrays.append(a if a.type == f.type else a.cast(f.type))  # only the strings are cast
         return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
-    def _write_logs(self, games: Sequence[Game], lines: list[list[str]]) -> None:
+    def _write_logs(self, games: GameArrays, lines: list[list[str]]) -> None:
         from xuezhan.engine.events import dumps
         from xuezhan.engine.log import header_of
         from xuezhan.engine.setup import deal
         from xuezhan.tournament.hand_logs import write_log_lines
 
-        for g, body in zip(games, lines, strict=True):
-            dealer = _dealer(g.seed)
-            hands, wall, direction = deal(g.seed, dealer)
+        for index, seed, body in zip(games.index.tolist(), games.seed.tolist(), lines, strict=True):
+            dealer = _dealer(seed)
+            hands, wall, direction = deal(seed, dealer)
             exchange = direction if self.rules.exchange_three else None
-            head = dumps(header_of(self.rules, g.seed, dealer, hands, wall, exchange))
-            write_log_lines([head, *body], self.config.hand_logs, g.index)  # type: ignore[arg-type]
+            head = dumps(header_of(self.rules, seed, dealer, hands, wall, exchange))
+            write_log_lines([head, *body], self.config.hand_logs, index)  # type: ignore[arg-type]
 
-    def play_chunk(self, chunk_id: int) -> pa.Table:
+    def play_chunk(self, chunk_id: int, threads: int = 1) -> pa.Table:
         """The rows of one chunk's hands, in (hand, seat) order."""
-        return self.play_games([game(self.config, i) for i in chunk_games(self.config, chunk_id)])
+        return self.play_games(game_arrays(self.config, chunk_games(self.config, chunk_id)), threads)
 
     def close(self) -> None:
         """Nothing to release (no processes)."""
+
+
+def _arrays(games: Sequence[Game]) -> GameArrays:
+    n = len(games)
+    return GameArrays(
+        np.fromiter((g.index for g in games), dtype=np.int64, count=n),
+        np.fromiter((g.seed_index for g in games), dtype=np.int64, count=n),
+        np.fromiter((g.rotation for g in games), dtype=np.int8, count=n),
+        np.fromiter((g.seed for g in games), dtype=np.int64, count=n),
+        np.array([g.seating for g in games], dtype=np.uint8).reshape(n, 4),
+    )
 
 
 def _dealer(seed: int) -> int:

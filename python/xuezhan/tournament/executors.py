@@ -33,7 +33,7 @@ import pyarrow as pa
 
 from xuezhan.strategies.botprocess import kill_all
 from xuezhan.tournament.config import TournamentConfig
-from xuezhan.tournament.engines import runner_for
+from xuezhan.tournament.engines import resolve_engine, runner_for
 from xuezhan.tournament.folder import forget_inherited_locks
 from xuezhan.tournament.options import EXECUTORS
 
@@ -126,6 +126,9 @@ def execute(config: TournamentConfig, pending: Collection[int], *, on_chunk: OnC
     finished = on_chunk
 
     workers = min(config.effective_workers, max(1, len(pending)))
+    if resolve_engine(config) == "native":
+        _execute_threads(config, pending, finished, workers)
+        return
     if workers <= 1:
         runner = runner_for(config)
         try:
@@ -179,6 +182,46 @@ def execute(config: TournamentConfig, pending: Collection[int], *, on_chunk: OnC
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+def _execute_threads(config: TournamentConfig, pending: Collection[int], finished: OnChunk, workers: int) -> None:
+    """:func:`execute` for the native engine: threads of this process instead of a process pool
+    (the engine releases the GIL while it plays; nothing to start, copy or kill). The same
+    lazy, bounded queue and the same Ctrl-C behaviour: queued chunks are cancelled, chunks in
+    progress finish and are handed over, then the interrupt is re-raised."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    runner = runner_for(config)
+    if workers <= 1:
+        for chunk_id in pending:
+            finished(chunk_id, runner.play_chunk(chunk_id))
+        return
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="xuezhan-native")
+    futures: dict[Future, int] = {}
+    queue = iter(pending)
+    try:
+        for chunk_id in queue:
+            futures[pool.submit(runner.play_chunk, chunk_id)] = chunk_id
+            if len(futures) >= 2 * workers:
+                break
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                chunk_id = futures.pop(fut)
+                finished(chunk_id, fut.result())
+            for _ in done:
+                nxt = next(queue, None)
+                if nxt is not None:
+                    futures[pool.submit(runner.play_chunk, nxt)] = nxt
+    except KeyboardInterrupt:
+        for fut in futures:
+            fut.cancel()
+        for fut, chunk_id in futures.items():
+            if not fut.cancelled():
+                finished(chunk_id, fut.result())
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def cpu_count() -> int:
