@@ -171,6 +171,11 @@ class HandRunner:
         return rows_to_table(rows)
 
     def play(self, game: Game) -> list[dict[str, Any]]:
+        """The four rows of one tournament hand (and its hand log, when the run keeps them)."""
+        return self.play_round(game)[0]
+
+    def play_round(self, game: Game) -> tuple[list[dict[str, Any]], Round]:
+        """:meth:`play`, and the finished round itself (for its log)."""
         seated = [self._seat(game, seat) for seat in range(SEATS)]
         rules = self.rules
         for seat, strategy in enumerate(seated):
@@ -187,7 +192,7 @@ class HandRunner:
             end = getattr(strategy, "end_hand", None)
             if callable(end):
                 end()
-        return rows_from_round(rnd, timeouts, game, self.labels, self.rules_id)
+        return rows_from_round(rnd, timeouts, game, self.labels, self.rules_id), rnd
 
 
 def rows_from_round(
