@@ -3,17 +3,12 @@ so a module-level function) against one database file, starting together at a ba
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
-import time
 from typing import Any
 
 from xuezhan.serve.standings import Standings, StandingsError
 
 #: Seconds a worker waits at the start barrier before it gives up (the tests stay bounded).
 BARRIER_WAIT = 60.0
-#: Seconds the reset worker goes on resetting while others book.
-RESET_FOR = 20.0
 
 
 def _outcome(fn: Any) -> tuple[str, Any]:
@@ -54,47 +49,48 @@ def claim(dbs: list[str], name: str, secret: str, barrier: Any) -> list[tuple[st
     return out
 
 
-def book(db: str, players: list[int], hands: int, barrier: Any) -> tuple[str, Any]:
-    """Book ``hands`` hands, each giving +1 to the first and -1 to the second of ``players``."""
+def book(db: str, players: list[int], hands: int, rounds: int, barrier: Any) -> tuple[str, Any]:
+    """In each of ``rounds`` rounds (all workers starting each round together), book ``hands``
+    hands giving +1 to the first of ``players`` and -1 to the second."""
     led = Standings(db)
     try:
-        barrier.wait(BARRIER_WAIT)
 
         def booked() -> int:
             seats = [players[0], players[1], None, None]
-            for i in range(hands):
-                led.book_hand("T", "leshan", i, "c", ["{}"], seats, [1, -1, 0, 0], [0] * 4)
-            return hands
+            for r in range(rounds):
+                barrier.wait(BARRIER_WAIT)
+                for i in range(hands):
+                    led.book_hand("T", "leshan", r * hands + i, "c", ["{}"], seats, [1, -1, 0, 0], [0] * 4)
+            return rounds * hands
 
         return _outcome(booked)
     finally:
         led.close()
 
 
-def reset(db: str, hands: int, barrier: Any) -> tuple[str, Any]:
-    """Reset the standings (清零) again and again while others book, until ``hands`` hands are
-    booked (or :data:`RESET_FOR` seconds passed); how many resets found something to reset."""
+def reset(db: str, rounds: int, barrier: Any) -> tuple[str, Any]:
+    """In each of ``rounds`` rounds, reset the standings (清零) while the others book; how many
+    resets found something to reset."""
     led = Standings(db)
     try:
-        barrier.wait(BARRIER_WAIT)
 
         def resets() -> int:
-            done, until = 0, time.monotonic() + RESET_FOR
-            with contextlib.closing(sqlite3.connect(db)) as c:
-                while c.execute("SELECT count(*) FROM hands").fetchone()[0] < hands and time.monotonic() < until:
-                    done += led.reset() > 0
-            return done + led.reset()
+            done = 0
+            for _ in range(rounds):
+                barrier.wait(BARRIER_WAIT)
+                done += led.reset() > 0
+            return done
 
         return _outcome(resets)
     finally:
         led.close()
 
 
+def book_or_reset(db: str, what: str, players: list[int], hands: int, rounds: int, barrier: Any) -> tuple[str, Any]:
+    """:func:`book` or :func:`reset`, by ``what`` (one race mixes both)."""
+    return book(db, players, hands, rounds, barrier) if what == "book" else reset(db, rounds, barrier)
+
+
 def reported(queue: Any, index: int, fn: Any, args: tuple) -> None:
     """Run ``fn(*args)`` in a process and put ``(index, outcome)`` on ``queue``."""
     queue.put((index, fn(*args)))
-
-
-def book_or_reset(db: str, what: str, players: list[int], n: int, barrier: Any) -> tuple[str, Any]:
-    """:func:`book` or :func:`reset`, by ``what`` (one race mixes both)."""
-    return book(db, players, n, barrier) if what == "book" else reset(db, n, barrier)

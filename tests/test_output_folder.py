@@ -25,10 +25,9 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from _cli_helpers import cli, one_error
 from _results_helpers import start_interruptible
-from click.testing import CliRunner, Result
 
-from xuezhan.cli import main
 from xuezhan.rules import Rules, RulesError
 from xuezhan.study import StudyConfigError, load_study, run_study, study_from_dict
 from xuezhan.tournament import TournamentConfig, run
@@ -58,21 +57,6 @@ chunk = 4
 workers = 1
 strategies = ["random", "greedy", "random", "greedy"]
 """
-
-
-def cli(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def one_error(r: Result, code: int, *words: str) -> str:
-    """Exit ``code``, exactly one ``Error:`` line holding ``words``, no traceback."""
-    assert r.exit_code == code, r.output
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    errors = [line for line in r.output.splitlines() if line.startswith("Error: ")]
-    assert len(errors) == 1 and "Traceback" not in r.output, r.output
-    for w in words:
-        assert w in errors[0], (w, errors[0])
-    return errors[0]
 
 
 def write(path: Path, text: str) -> Path:

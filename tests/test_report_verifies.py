@@ -17,9 +17,8 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner, Result
+from _cli_helpers import cli, one_error
 
-from xuezhan.cli import main
 from xuezhan.tournament.driver import play
 from xuezhan.tournament.results import load_results
 
@@ -51,21 +50,6 @@ def run_a(runs, tmp_path) -> Path:
     dst = tmp_path / "a"
     shutil.copytree(runs["a"], dst)
     return dst
-
-
-def cli(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def one_error(r: Result, code: int, *words: str) -> str:
-    """Exit ``code``, exactly one ``Error:`` line holding ``words``, no traceback."""
-    assert r.exit_code == code, r.output
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    errors = [line for line in r.output.splitlines() if line.startswith("Error: ")]
-    assert len(errors) == 1 and "Traceback" not in r.output, r.output
-    for w in words:
-        assert w in errors[0], (w, errors[0])
-    return errors[0]
 
 
 def in_process_of_its_own(*args: str) -> subprocess.CompletedProcess[str]:

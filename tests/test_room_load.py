@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import statistics
-import subprocess
-import sys
 import time
 import urllib.request
 
 import websockets
-from _room_helpers import free_port
+from _room_helpers import serve_process
 
 TABLES, SPECTATORS, SECONDS = 4, 50, 6.0
 
@@ -47,43 +44,13 @@ async def _spectate(url: str, seat: int, stop: float, lat: list, counts: list) -
 
 
 def test_four_tables_fifty_spectators_each_stay_responsive():
-    port = free_port()
-    env = dict(os.environ)
     # the server runs the installed package, as this test does (not the source tree, whose
     # compiled core exists only in a development install)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "xuezhan",
-            "serve",
-            "--port",
-            str(port),
-            "--bot-delay",
-            "0.05",
-            "--db",
-            ":memory:",
-            "--max-tables-per-client",
-            str(TABLES),
-            # every spectator of this test comes from 127.0.0.1
-            "--max-connections-per-client",
-            str(TABLES * SPECTATORS + 10),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/api/tables", timeout=1).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.1)
+    args = ["--bot-delay", "0.05", "--db", ":memory:", "--max-tables-per-client", str(TABLES)]
+    # every spectator of this test comes from 127.0.0.1
+    args += ["--max-connections-per-client", str(TABLES * SPECTATORS + 10)]
+    with serve_process(*args) as base:
+        port = int(base.rsplit(":", 1)[1])
         ids = [
             _post(
                 base + "/api/tables",
@@ -105,9 +72,6 @@ def test_four_tables_fifty_spectators_each_stay_responsive():
             )
 
         asyncio.run(asyncio.wait_for(main(), timeout=30))
-    finally:
-        proc.terminate()
-        proc.wait(10)
     lat.sort()
     median = statistics.median(lat)
     p99 = lat[int(0.99 * (len(lat) - 1))]

@@ -105,16 +105,19 @@ def test_resets_racing_bookings_each_bring_every_player_back_to_zero(how, tmp_pa
     led = Standings(str(db))
     a, b = led.identify("A", "a" * 32), led.identify("B", "b" * 32)
     led.close()
-    hands = 150
+    hands, rounds = 5, 40  # each round the three start together, so resets meet bookings
     got = race(
         how,
         W.book_or_reset,
-        [(str(db), "book", [a, b], hands), (str(db), "book", [b, a], hands), (str(db), "reset", [], 2 * hands)],
+        [
+            (str(db), "book", [a, b], hands, rounds),
+            (str(db), "book", [a, b], hands, rounds),
+            (str(db), "reset", [], hands, rounds),
+        ],
     )
-    assert [kind for kind, _ in got] == ["ok"] * 3, got
-    assert got[2][1] > 1, "the resets ran while hands were booked"
+    assert got[:2] == [("ok", rounds * hands)] * 2 and got[2][0] == "ok", got
     entries = _rows(db, "SELECT id, player_id, kind, points FROM entries ORDER BY id")
-    assert sum(1 for e in entries if e[2] == "hand") == 4 * hands
+    assert sum(1 for e in entries if e[2] == "hand") == 2 * 2 * rounds * hands
     running = {a: 0, b: 0}
     checked = 0
     for _id, pid, kind, points in entries:
@@ -141,7 +144,7 @@ def test_two_servers_on_one_database_both_seat_their_players_and_book_their_hand
     from _room_helpers import play_seat, serve_process
 
     db = tmp_path / "room.db"
-    args = ("--db", str(db), "--bot-delay", "0", "--turn-timeout", "5", "--claim-timeout", "5")
+    args = ("--db", str(db), "--bot-delay", "0", "--turn-timeout", "5", "--claim-timeout", "5", "--claim-window", "0")
     with serve_process(*args) as a, serve_process(*args) as b:
 
         def table(base: str) -> str:

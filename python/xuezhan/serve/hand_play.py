@@ -138,8 +138,11 @@ class HandPlay:
                 self.on_change()
             if self.frozen is None:
                 self.on_change()
-            elif rnd.phase != Phase.CLAIM:  # the claims are decided: shown when the window closes
-                await self._close_window()
+            else:
+                if kind == "claim" and bot is None:
+                    self.on_seat_change(seat)  # the person who answered: the question is gone
+                if rnd.phase != Phase.CLAIM:  # the claims are decided: shown when the window closes
+                    await self._close_window()
         await self._close_window()
         deliver(rnd.events)
         for b in bots:
