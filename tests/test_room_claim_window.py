@@ -124,12 +124,9 @@ def _play(deals: Deals, which: str, monkeypatch) -> dict[str, list]:
     return seen
 
 
-def _discard_gap(stream: list, discard_view: int) -> float:
-    """Seconds from the message that shows the window's discard to the one that shows what
-    followed it."""
-    t_discard = next(t for t, m in stream if m["events_from"] + len(m["events"]) > discard_view)
-    t_next = next(t for t, m in stream if m["events_from"] + len(m["events"]) > discard_view + 1)
-    return t_next - t_discard
+def _arrivals(stream: list, view: int) -> float:
+    """When the first message showing the observer's ``view``-th event (0-based) arrived."""
+    return next(t for t, m in stream if m["events_from"] + len(m["events"]) > view)
 
 
 def test_the_message_streams_do_not_tell_whether_a_seat_was_asked_about_a_claim(deals, monkeypatch):
@@ -141,15 +138,26 @@ def test_the_message_streams_do_not_tell_whether_a_seat_was_asked_about_a_claim(
     rnd = deals.round("not_asked")
     while len(rnd.events) <= deals.discard:
         rnd.apply(rnd.default_action(), default=True)
-    for name in [f"player {s}" for s in range(4) if s != ASKED] + [f"spectator of {s}" for s in range(4)]:
-        key = int(name[-1]) if name.startswith("player") else 4
+    others = [f"player {s}" for s in range(4) if s != ASKED] + [f"spectator of {s}" for s in range(4)]
+
+    def key(name: str) -> int:
+        return int(name[-1]) if name.startswith("player") else 4
+
+    def view_of_discard(name: str) -> int:
+        return sum(1 for e in rnd.events[: deals.discard] if public_view(e, key(name)) is not None)
+
+    for name in others:
         a = [_normal(m) for _, m in asked[name]]
         b = [_normal(m) for _, m in not_asked[name]]
         assert a == b, f"{name} receives other messages when seat {ASKED} is asked"
-        # the discard's sequel is shown only when the window closes, in both hands
-        discard_view = sum(1 for e in rnd.events[: deals.discard] if public_view(e, key) is not None)
-        for stream in (asked[name], not_asked[name]):
-            assert _discard_gap(stream, discard_view) >= 0.9 * WINDOW, name
+    # the discard's sequel reaches nobody before the window closes, in either hand: measured
+    # from the first moment anyone was shown the discard (no later than the discard itself)
+    gaps = []
+    for streams in (asked, not_asked):
+        shown = min(_arrivals(streams[name], view_of_discard(name)) for name in others)
+        gaps += [_arrivals(streams[name], view_of_discard(name) + 1) - shown for name in others]
+    print(f"\nthe discard's sequel reached the others {min(gaps) * 1000:.0f} ms or more after it (window {WINDOW} s)")
+    assert min(gaps) >= 0.9 * WINDOW, gaps
 
 
 @pytest.mark.parametrize("preset", ["leshan", "chengdu", "xueliu"])

@@ -31,7 +31,7 @@ SCREENS = {"laptop": (1280, 800), "phone": (390, 844), "sideways": (844, 390)}
 @pytest.fixture(scope="module")
 def base():
     room = Room(
-        pace=Pace(bot_delay=0.0, between_hands=0.0, locked_discard=0.3),
+        pace=Pace(bot_delay=0.0, between_hands=0.0, locked_discard=0.3, claim_window=0.0),
         rules_overrides={"turn_timeout": 6.0, "claim_timeout": 3.0},  # room for a loaded CI machine
         limits=Limits(max_tables_per_client=100),
         seeds=lambda: 3,  # every hand the same deal (server-side: a test's own room)

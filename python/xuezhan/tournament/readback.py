@@ -40,7 +40,7 @@ from xuezhan.tournament.config import SEATS, ConfigError, TournamentConfig, conf
 from xuezhan.tournament.errors import RunRefused
 from xuezhan.tournament.folder import FINAL, MANIFEST, PARTS, STUDY_MANIFEST, Manifest, read_manifest
 
-__all__ = ["ResultsRefused", "read_folder", "run_of", "verify_finished"]
+__all__ = ["ResultsRefused", "read_file", "read_folder", "run_of", "verify_finished"]
 
 
 class ResultsRefused(ValueError):
@@ -75,10 +75,6 @@ def run_of(out: Path) -> tuple[Manifest, TournamentConfig]:
     if config.identity() != manifest.identity or config.n_games != manifest.n_games:
         raise ResultsRefused(f"{path}: a damaged manifest: its configuration is not the run it names")
     return manifest, config
-
-
-def _refused(exc: ValueError) -> ResultsRefused:
-    return exc if isinstance(exc, ResultsRefused) else ResultsRefused(str(exc))
 
 
 def verify_finished(out: Path, manifest: Manifest, config: TournamentConfig) -> None:
@@ -116,21 +112,58 @@ def verify_finished(out: Path, manifest: Manifest, config: TournamentConfig) -> 
 
 def read_folder(out: Path, columns: Sequence[str] | None = None, categories: bool = False) -> pd.DataFrame:
     """The results of the run in the output folder ``out``, verified (see the module's
-    docstring): its final table once it finished, else the chunks stored so far. ``columns``
-    and ``categories`` as for :func:`~.results.load_results`."""
+    docstring): its final table once it finished, else the chunks stored so far
+    (``FileNotFoundError``: none yet). A folder that is no run's (no ``manifest.json``, no
+    ``parts/``) is read as its ``results.parquet`` file is (:func:`read_file`). ``columns`` and
+    ``categories`` as for :func:`~.results.load_results`."""
     from xuezhan.tournament.driver import games_of
-    from xuezhan.tournament.results import checked_frame, read_table, table_to_frame
+    from xuezhan.tournament.results import checked_frame, table_to_frame
     from xuezhan.tournament.store import PartError, parts_folder, read_stored
 
-    manifest, config = run_of(out)
     path = out / FINAL
+    try:
+        parts = parts_folder(out)
+    except PartError as exc:
+        raise ResultsRefused(str(exc)) from None
+    if parts is None and not os.path.lexists(out / MANIFEST) and not os.path.lexists(out / STUDY_MANIFEST):
+        if not os.path.lexists(path):
+            raise FileNotFoundError(f"{out}: no {FINAL} and no {PARTS}/ folder: not a tournament output folder")
+        return read_file(path, columns, categories)
+    manifest, config = run_of(out)
     if os.path.lexists(path):
         verify_finished(out, manifest, config)
-        return checked_frame(read_table(path, columns, categories), path, columns)
+        return read_file(path, columns, categories, verified=True)
+    if parts is None:
+        raise FileNotFoundError(f"{out}: no {FINAL} and no {PARTS}/ folder: the run has stored no hands yet")
     try:
-        if parts_folder(out) is None:
-            raise ResultsRefused(f"{out}: no {FINAL} and no {PARTS}/ folder: the run has stored no hands yet")
         table = read_stored(out, manifest.identity, games_of(config), columns)
     except PartError as exc:
-        raise _refused(exc) from None
+        raise ResultsRefused(str(exc)) from None
     return checked_frame(table_to_frame(table), out / PARTS, columns)
+
+
+def read_file(
+    path: Path, columns: Sequence[str] | None = None, categories: bool = False, *, verified: bool = False
+) -> pd.DataFrame:
+    """A results table file. A run's ``results.parquet`` (its footer names its run) is checked
+    against its own checksums first (``verified``: already checked against its run); a table
+    without them (a user's own, a CSV) is read as it is."""
+    from xuezhan.tournament.results import checked_frame, read_table
+    from xuezhan.tournament.store import RUN_KEY, PartError, final_footer, verify_final
+
+    if not verified and path.suffix == ".parquet" and _names_a_run(path, RUN_KEY):
+        try:
+            verify_final(final_footer(path))
+        except PartError as exc:
+            raise ResultsRefused(str(exc)) from None
+    return checked_frame(read_table(path, columns, categories), path, columns)
+
+
+def _names_a_run(path: Path, key: str) -> bool:
+    """Whether the Parquet file ``path`` says in its footer which run wrote it."""
+    import pyarrow.parquet as pq
+
+    try:
+        return key.encode() in (pq.read_metadata(path).metadata or {})
+    except Exception:  # noqa: BLE001 - not readable: read_table names the fault
+        return False

@@ -228,10 +228,11 @@ def load_results(path: str | Path, *, columns: Sequence[str] | None = None, cate
     A folder gives its ``results.parquet`` when the run finished, else the chunks stored so far
     (a report of an interrupted run), each verified against the run its manifest names
     (:mod:`.readback`: checksums, run, hands; a mismatch is a ``ValueError`` naming the file). A
-    run's ``results.parquet`` named directly is verified the same way; another table file (one a
-    user wrote, a CSV) is read as it is. ``columns`` reads only those columns (a million-hand
-    table is read in a fraction of the memory); ``categories`` reads the string columns as
-    pandas categoricals (dictionary-encoded: a byte or two per row). Errors
+    run's ``results.parquet`` named directly is verified the same way; without its manifest,
+    against its own checksums; another table file (one a user wrote, a CSV) is read as it is.
+    ``columns`` reads only those columns (a million-hand table is read in a fraction of the
+    memory); ``categories`` reads the string columns as pandas categoricals (dictionary-encoded:
+    a byte or two per row). Errors
     (``ValueError``, ``FileNotFoundError``) name the file and what is wrong (e.g. the missing
     columns).
     """
@@ -242,9 +243,10 @@ def load_results(path: str | Path, *, columns: Sequence[str] | None = None, cate
         return read_folder(p, columns, categories)
     if not p.exists():
         raise FileNotFoundError(f"{p}: no such results file or folder")
+    from xuezhan.tournament.readback import read_file, run_of, verify_finished
+
     if p.name == FINAL and os.path.lexists(p.parent / MANIFEST):
         # a run's own table, named by its path: verified as its folder is
-        from xuezhan.tournament.readback import run_of, verify_finished
-
         verify_finished(p.parent, *run_of(p.parent))
-    return checked_frame(read_table(p, columns, categories), p, columns)
+        return read_file(p, columns, categories, verified=True)
+    return read_file(p, columns, categories)
