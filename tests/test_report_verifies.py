@@ -232,3 +232,14 @@ def test_a_studys_folder_is_refused_naming_the_variant_folders_to_report(tmp_pat
     one_error(cli("report", str(out), "--no-plots"), 2, "a study's output folder", "variants")
     variant = next((out / "variants").iterdir())
     assert cli("report", str(variant), "--no-plots").exit_code == 0
+
+
+def test_a_runs_table_copied_on_its_own_is_checked_against_its_own_checksums(runs, tmp_path):
+    alone = tmp_path / "copy.parquet"
+    shutil.copy(runs["a"] / "results.parquet", alone)
+    assert load_results(alone).equals(load_results(runs["a"]))
+    data = bytearray(alone.read_bytes())
+    start, end = _data_ranges(alone)[9]  # the delta column's pages
+    data[end - 2] ^= 0x04
+    alone.write_bytes(bytes(data))
+    one_error(cli("report", str(alone), "--no-plots"), 2, "copy.parquet")
