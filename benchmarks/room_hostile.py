@@ -126,7 +126,7 @@ async def _guess(url: str, headers: dict, names: list[str], stop: float, seen: C
                                     ("checked: wrong", "give its password"),
                                     ("backoff", "from your address: wait"),
                                     ("lockout", "too many wrong passwords"),
-                                    ("busy password thread", "busy checking passwords"),
+                                    ("busy password thread", "busy checking"),
                                     ("one at a time", "being checked"),
                                     ("connection cap", "too many connections"),
                                     ("sit rate", "too many sits"),
@@ -145,6 +145,8 @@ async def _guess(url: str, headers: dict, names: list[str], stop: float, seen: C
                         break
     except websockets.ConnectionClosed as exc:
         seen["connection cap" if exc.rcvd is not None and exc.rcvd.code == 1013 else "connection closed"] += 1
+    except websockets.InvalidStatus as exc:  # the handshake denied
+        seen[f"connection refused ({exc.response.status_code})"] += 1
     except Exception as exc:  # noqa: BLE001 - a refused or dropped connection is counted
         seen[f"connection {type(exc).__name__}"] += 1
 
