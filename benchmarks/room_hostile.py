@@ -10,8 +10,9 @@ it), and whether any bot decision ran out of time (R10). The attack, first from 
 websockets of one address, then from one websocket of each of ``--addresses`` addresses
 (``X-Forwarded-For`` through ``--trusted-proxy 127.0.0.1``): every socket sits with a wrong
 password on names that have one, as fast as the room answers, each answer read before the next
-guess. Printed for the calm phase and the attack: state messages per second, the longest gap
-between two, latency median and 99th percentile, bot timeouts, the median time of
+guess. Printed for the calm phase and each attack: state messages per second, the table's
+longest silence while a hand is in play, latency median and 99th percentile, bot timeouts, the
+median time of
 ``GET /api/tables``, and what the attackers got back (how many guesses were checked, refused
 by the backoff, the lockout, the busy password thread, or the connection cap). The phases: calm,
 then one address, then many addresses (the attack on a table of its own, with a free seat).
@@ -55,6 +56,10 @@ def _request(url: str, body: dict | None = None, headers: dict | None = None) ->
         return exc.code, json.loads(exc.read() or b"{}")
 
 
+#: The pause of a table of bots between two hands (``Pace.between_hands``).
+BETWEEN_HANDS = 4.0
+
+
 class Watch:
     """The healthy table's spectator: arrival times, latencies, bot timeouts."""
 
@@ -65,13 +70,19 @@ class Watch:
 
     def phase(self, start: float, end: float) -> dict:
         got = [(a, x) for a, x in zip(self.arrivals, self.latency, strict=True) if start <= a[0] < end]
-        # gaps within a hand in play (the pause between hands is the table's, not a delay)
-        gaps = [b[0][0] - a[0][0] for a, b in zip(got, got[1:], strict=False) if a[0][1] == b[0][1] and not a[0][2]]
+        # the longest silence of the table inside the phase: between two messages (or a message
+        # and the phase's start or end), less the pause between hands after a hand's last one
+        # (the table's own, not a delay)
+        silence = 0.0
+        before = [a for a in self.arrivals if a[0] < start]
+        prev = (start, before[-1][2] if before else False)
+        for t, _, over in [a for a, _ in got] + [(end, 0, False)]:
+            silence = max(silence, t - prev[0] - (BETWEEN_HANDS if prev[1] else 0.0))
+            prev = (t, over)
         lat = sorted(x for _, x in got)
         return {
             "per_s": len(got) / (end - start),
-            "max_gap": max(gaps, default=float("nan")),
-            "gap99": sorted(gaps)[int(0.99 * (len(gaps) - 1))] if gaps else float("nan"),
+            "silence": silence,
             "lat50": statistics.median(lat) if lat else float("nan"),
             "lat99": lat[int(0.99 * (len(lat) - 1))] if lat else float("nan"),
         }
@@ -265,9 +276,9 @@ def main() -> None:
         for i, label in enumerate(phases):
             p = w.phase(ends[i], ends[i + 1])
             print(
-                f"  {label:>14}: {p['per_s']:.1f} state messages/s; gap between two in a hand: longest "
-                f"{p['max_gap'] * 1000:.0f} ms, p99 {p['gap99'] * 1000:.0f} ms; latency median {p['lat50']:.1f} ms, "
-                f"p99 {p['lat99']:.1f} ms; GET /api/tables median {http[label]:.1f} ms"
+                f"  {label:>14}: {p['per_s']:.1f} state messages/s, longest silence in a hand "
+                f"{p['silence'] * 1000:.0f} ms; latency median {p['lat50']:.1f} ms, p99 {p['lat99']:.1f} ms; "
+                f"GET /api/tables median {http[label]:.1f} ms"
             )
         print(f"  bot decisions that ran out of time (R10): {w.timeouts}")
         for label in phases[1:]:
