@@ -10,7 +10,11 @@ One module per job:
   match), :mod:`.seating` (seats, tokens, the host), :mod:`.hand_play` (one hand over the
   engine's seat loop, the person's clock), :mod:`.connections` (each connection's queue, the
   fan-out), :mod:`.views` (what each connection is sent), :mod:`.sweeping` (idle seats and
-  tables), :mod:`.booking` (a finished hand into :mod:`.standings`), :mod:`.limits`;
+  tables), :mod:`.booking` (a finished hand into :mod:`.standings`), :mod:`.limits`,
+  :mod:`.claim_window` (what those not asked see while a discard's claims are decided);
+- what one client may do: :mod:`.gate` (connections per address and in total), :mod:`.sitting`
+  (a sit checked, the name proven, then made a player), :mod:`.attempts` (sits and password
+  attempts, the backoff and the lockout), :mod:`.passwords` (the password thread);
 - words and pictures: :mod:`.words` (the settlement and seat names in words), :mod:`.reveal`
   (every hand shown at the end), :mod:`.locked` (血流成河's locked hands), :mod:`.replay` (replay
   frames from hand logs), :mod:`.review_jobs` (reviews in worker processes), :mod:`.bots`,
