@@ -355,5 +355,5 @@ def test_engine_choice_falls_back_or_refuses_naming_the_entry_or_option():
     assert resolve_engine(fast_clock.replace(engine="auto")) == "python"
     with pytest.raises(ConfigError, match="engine: expected one of auto, native, python"):
         builtins.replace(engine="rust")
-    with pytest.raises(native.NativeUnsupported, match='value has no option "speed"'):
+    with pytest.raises(native.NativeUnsupported, match="value has no option 'speed'"):
         native.lineup([native.Entry("value", {"speed": 3}), "random", "random", "random"])
