@@ -1,0 +1,79 @@
+"""The terminal report of a tournament (:func:`format_report`): the header, the verdict, the
+per-strategy tables and the biggest losses, laid out by rich; :func:`print_report` prints it
+and writes the page, at the end of a run and again from ``xuezhan report``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from xuezhan.reporting import bullets, table, terminal_text
+from xuezhan.tournament.report.header import ReportHeader
+from xuezhan.tournament.report.losses import format_lost_hands, lost_hands
+from xuezhan.tournament.report.summary import pairwise, summarize
+from xuezhan.tournament.report.tables import TextTable, strategy_tables
+from xuezhan.tournament.report.verdict import verdicts
+
+__all__ = ["format_report", "format_summary", "print_report"]
+
+
+def format_summary(summary: pd.DataFrame, *, title: str | None = None) -> str:
+    """The per-strategy tables of :func:`summarize` as terminal text (rich)."""
+    main, more = strategy_tables(summary)
+    return terminal_text([*([title] if title else []), _rich(main), _rich(more)])
+
+
+def _rich(t: TextTable) -> Any:
+    return table(t.caption, ((h, "right" if k == "num" else "left") for h, k in t.columns), t.rows)
+
+
+def format_report(
+    df: pd.DataFrame,
+    header: ReportHeader,
+    *,
+    summary: pd.DataFrame | None = None,
+    out: Path | None = None,
+) -> str:
+    """The terminal report: the header, the verdict, the per-strategy tables and (with hand
+    logs) the biggest losses. ``xuezhan tournament`` and ``xuezhan report`` print this."""
+    from rich.text import Text
+
+    if summary is None:
+        summary = summarize(df)
+    seating = f" ({header.seating} seating)" if header.seating else ""
+    # the header is never wrapped: the command line must paste back into a shell whole
+    lines = [f"{header.title} on {header.walls:,} walls{seating}"]
+    lines += [f"{label}: {value}" for label, value in header.items() if label != "hands"]
+    parts: list[Any] = []
+    if len(summary) > 1:
+        parts.append(Text("Verdict (paired: each comparison on the same walls, 95% intervals):"))
+        parts.append(bullets(v.sentence for v in verdicts(pairwise(df), list(summary.index))))
+        parts.append(Text(""))
+    main, more = strategy_tables(summary)
+    parts += [_rich(main), Text(""), _rich(more)]
+    text = "\n".join(lines) + "\n\n" + terminal_text(parts)
+    lost = format_lost_hands(lost_hands(df, out)) if out is not None else ""
+    return text + ("\n\n" + lost if lost else "")
+
+
+def print_report(
+    df: pd.DataFrame,
+    out: Path | None,
+    header: ReportHeader,
+    *,
+    page: bool = True,
+    echo: Callable[[str], None] = print,
+) -> None:
+    """Print the terminal report and write the page: what ``xuezhan tournament`` does at the end
+    of a run and ``xuezhan report`` does again from the results, with the same words."""
+    from xuezhan.tournament.report.page import write_report
+
+    summary = summarize(df)
+    echo(format_report(df, header, summary=summary, out=out))
+    if out is not None and page:
+        paths = write_report(df, out, summary=summary, header=header)
+        echo(f"report: {paths['html']}  (plots, summary.csv and rules.csv beside it)")
