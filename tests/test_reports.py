@@ -169,6 +169,37 @@ def test_terminal_report_snapshot():
     assert all(cell_len(line) <= 100 for line in text.splitlines())
 
 
+def _bulleted(text: str) -> list[str]:
+    """The items of a bulleted list laid out by rich: a "- " line and its indented continuations."""
+    items: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            items.append(line[2:])
+        elif line.startswith("  ") and items and not line.startswith("   "):
+            items[-1] += " " + line.strip()
+        elif items and not line.strip():
+            break
+    return items
+
+
+@pytest.mark.parametrize("width", [80, 60, 120])
+def test_terminal_report_follows_the_width_with_whole_verdicts_and_cells(width):
+    """At the terminal's width (80 columns here) no line is wider, so the terminal never wraps
+    the verdict; each sentence wraps at words only, and no table cell is cut."""
+    df = three_strategies()
+    text = format_report(df, HEADER, width=width)
+    lines = text.splitlines()
+    assert all(cell_len(line) <= width for line in lines if not line.startswith("command: "))
+    verdict = text[text.index("Verdict") :]
+    assert _bulleted(verdict.split("\n", 1)[1]) == [v.sentence for v in verdicts(pairwise(df), ["alpha", "beta", "gamma"])]
+    summary = summarize(df)
+    for name, r in summary.iterrows():
+        rows = [line.split() for line in lines if line.startswith(f"{name} ")]
+        cells = [c for row in rows for c in row[1:]]  # a table split by columns repeats the name
+        for value in (number(r.mean_delta, 2, signed=True), number(r.rating, 2), number(r.rating_sigma, 2)):
+            assert value in cells, (name, value)
+
+
 def test_report_command_prints_what_the_run_printed(tmp_path):
     toml = tmp_path / "t.toml"
     toml.write_text(
@@ -187,8 +218,16 @@ def test_report_command_prints_what_the_run_printed(tmp_path):
         assert words in printed
     # the command as typed: the options given, none of the defaults
     assert f"command: xuezhan tournament {toml} --output {out} --no-progress --logs\n" in printed
-    assert "The biggest losses, to replay" in printed and "pip install 'xuezhan[serve]'" in printed
-    assert "xuezhan view" in printed
+    assert "The biggest losses" in printed and "pip install 'xuezhan[serve]'" in printed
+    assert "xuezhan view LOG" in printed and "xuezhan review " in printed
+    # on an 80-column terminal (COLUMNS, as rich reads it) the report is 80 columns wide, but
+    # for the commands, which must paste whole
+    narrow = runner.invoke(main, ["report", str(out), "--no-plots"], env={"COLUMNS": "80"})
+    assert narrow.exit_code == 0, narrow.output
+    long = [line for line in narrow.stdout.splitlines() if cell_len(line) > 80]
+    assert long and all(line.startswith("command: ") or "xuezhan review " in line for line in long)
+    pasted = ("command: ", "  ")  # the command line and the losses' commands
+    assert any(cell_len(line) > 80 for line in printed.splitlines() if not line.startswith(pasted))  # 100 columns
 
 
 # ----------------------------------------------------------------------------- the study

@@ -85,7 +85,9 @@ def tournament_command(
     if not no_report:
         _print_report(df, out, header, True)  # with hand logs, the report lists the biggest losses
     elif hand_logs:
-        click.echo(format_lost_hands(lost_hands(df, out)))
+        from xuezhan.reporting import terminal_width
+
+        click.echo(format_lost_hands(lost_hands(df, out), terminal_width()))
 
 
 @click.command("report")

@@ -12,7 +12,7 @@ import pandas as pd
 
 from xuezhan.reporting import number, png_data_uri, render_page
 from xuezhan.tournament.report.header import ReportHeader, load_header
-from xuezhan.tournament.report.losses import VIEW_NEEDS, lost_hands
+from xuezhan.tournament.report.losses import VIEW_NEEDS, lost_hands, review_command
 from xuezhan.tournament.report.plots import report_plots
 from xuezhan.tournament.report.summary import pairwise, rule_frequencies, summarize
 from xuezhan.tournament.report.tables import rules_table, strategy_tables
@@ -69,13 +69,14 @@ def write_report(
         notes.append(f"Ratings are computed over {RATED_HANDS:,} of the {n_hands:,} hands, spread evenly.")
     lost = [
         {
-            "strategy": n,
-            "hand": h,
-            "delta": number(d, 0, signed=True),
-            "href": f"{w.parent.name}/{w.name}",
-            "path": str(w),
+            "strategy": w.strategy,
+            "hand": w.hand,
+            "seat": w.seat,
+            "delta": number(w.delta, 0, signed=True),
+            "href": f"{w.log.parent.name}/{w.log.name}",
+            "review": review_command(w),
         }
-        for n, h, d, w in lost_hands(df, out)
+        for w in lost_hands(df, out)
     ]
     page = render_page(
         "tournament.html.j2",
