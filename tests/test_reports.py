@@ -191,7 +191,9 @@ def test_terminal_report_follows_the_width_with_whole_verdicts_and_cells(width):
     lines = text.splitlines()
     assert all(cell_len(line) <= width for line in lines if not line.startswith("command: "))
     verdict = text[text.index("Verdict") :]
-    assert _bulleted(verdict.split("\n", 1)[1]) == [v.sentence for v in verdicts(pairwise(df), ["alpha", "beta", "gamma"])]
+    assert _bulleted(verdict.split("\n", 1)[1]) == [
+        v.sentence for v in verdicts(pairwise(df), ["alpha", "beta", "gamma"])
+    ]
     summary = summarize(df)
     for name, r in summary.iterrows():
         rows = [line.split() for line in lines if line.startswith(f"{name} ")]

@@ -277,7 +277,9 @@ def bullets(lines: Iterable[str], mark: str = "-") -> RenderableType:
 
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
-    grid.add_column()
+    # "fold", not rich's default "ellipsis": a wrapped line holding wide (CJK) characters keeps a
+    # trailing space one column too wide, which "ellipsis" would turn into "…" over the last word
+    grid.add_column(overflow="fold")
     for line in lines:
         grid.add_row(mark, line)
     return grid

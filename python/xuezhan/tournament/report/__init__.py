@@ -25,9 +25,11 @@ from xuezhan.tournament.report.header import (
     ReportHeader,
     command_line,
     describe_rules,
+    folder_header,
     load_header,
     run_header,
     save_header,
+    saved_header,
 )
 from xuezhan.tournament.report.losses import VIEW_NEEDS, format_lost_hands, lost_hands
 from xuezhan.tournament.report.page import write_report
@@ -47,6 +49,7 @@ __all__ = [
     "Verdict",
     "command_line",
     "describe_rules",
+    "folder_header",
     "format_lost_hands",
     "format_pairwise",
     "format_report",
@@ -62,6 +65,7 @@ __all__ = [
     "rules_table",
     "run_header",
     "save_header",
+    "saved_header",
     "strategy_tables",
     "summarize",
     "verdicts",

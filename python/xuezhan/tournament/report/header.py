@@ -9,17 +9,19 @@ import contextlib
 import json
 import shlex
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
 __all__ = [
     "HEADER_FILE",
     "ReportHeader",
+    "saved_header",
     "command_line",
     "describe_rules",
+    "folder_header",
     "load_header",
     "run_header",
     "save_header",
@@ -28,9 +30,14 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReportHeader:
-    """What a report states before any number: the tournament, its seed, rules, line-up, when
-    and with which version it was played, and the command that played it. Saved beside the
-    results (``report.json``) so that ``xuezhan report`` prints what the run printed."""
+    """What a report states before any number: the tournament or study, its seed, rules,
+    line-up (and a study's variants), when and with which version it was played, and the
+    command that played it. Saved beside the results (``report.json``) so that ``xuezhan
+    report`` prints what the run printed; ``kind`` says which report it heads, so that one
+    kind's report never lands in a folder of the other's.
+
+    ``hands`` are a study's hands per variant; ``walls`` the walls the report compares.
+    """
 
     name: str
     hands: int
@@ -42,18 +49,26 @@ class ReportHeader:
     version: str = ""
     date: str = ""
     command: str | None = None
+    kind: Literal["tournament", "study"] = "tournament"
+    variants: tuple[str, ...] = ()
+    base: str | None = None
 
     @property
     def title(self) -> str:
+        if self.kind == "study":
+            return f"{self.name}: {len(self.variants)} rule variants, {self.hands:,} hands each"
         return f"{self.name}: {self.hands:,} hands"
 
     def items(self) -> list[tuple[str, str]]:
         """The header as (label, value) lines."""
         walls = f"{self.walls:,} walls" + (f", {self.seating} seating" if self.seating else "")
-        out = [("hands", f"{self.hands:,} on {walls}")]
+        out = [("hands", f"{self.hands:,}{' per variant' if self.kind == 'study' else ''} on {walls}")]
         if self.seed is not None:
             out.append(("seed", str(self.seed)))
         out.append(("rules", self.rules))
+        if self.variants:
+            base = f" (base: {self.base})" if self.base else ""
+            out.append(("variants", ", ".join(self.variants) + base))
         if self.lineup:
             out.append(("line-up", ", ".join(self.lineup)))
         out.append(("played", " with ".join(x for x in (self.date, f"xuezhan {self.version}") if x)))
@@ -61,15 +76,24 @@ class ReportHeader:
             out.append(("command", self.command))
         return out
 
+    def lines(self) -> list[str]:
+        """The header as the terminal report prints it, never wrapped (the command line must
+        paste back into a shell whole): the title with the walls, then the other items."""
+        seating = f" ({self.seating} seating)" if self.seating else ""
+        comma = "," if self.kind == "study" else ""
+        first = f"{self.title}{comma} on {self.walls:,} walls{seating}"
+        return [first, *(f"{label}: {value}" for label, value in self.items() if label != "hands")]
+
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> ReportHeader:
-        d = json.loads(text)
-        d["lineup"] = tuple(d.get("lineup") or ())
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known})
+    def from_json(cls, text: str | bytes) -> ReportHeader:
+        """The header of a ``report.json``; a ``ValueError`` (pydantic's ``ValidationError``)
+        when it is not one: a field missing or of the wrong type, or not JSON."""
+        from pydantic import TypeAdapter
+
+        return TypeAdapter(cls).validate_json(text)
 
 
 #: The header file beside the results.
@@ -157,34 +181,76 @@ def run_header(config: Any, df: pd.DataFrame, command: str | None = None) -> Rep
     )
 
 
-def load_header(results: str | Path, df: pd.DataFrame) -> ReportHeader:
-    """The header saved by the run beside ``results`` (a folder or a file in it); without one,
-    what the folder's manifest says; else what the table says."""
-    path = Path(results)
-    folder = path if path.is_dir() else path.parent
-    saved = folder / HEADER_FILE
-    if saved.is_file():
-        with contextlib.suppress(ValueError, TypeError, KeyError):
-            return ReportHeader.from_json(saved.read_text(encoding="utf-8"))
-    from xuezhan.tournament.errors import RunRefused
-    from xuezhan.tournament.folder import MANIFEST, read_manifest
+#: The largest header file read (a real one is well under 4 KB).
+MAX_HEADER_BYTES = 256 * 1024
 
+
+def saved_header(folder: str | Path) -> ReportHeader | None:
+    """The header saved in ``folder`` (:data:`HEADER_FILE`), or None when there is none or it
+    is not one (too large, not UTF-8, not a header): the report then says what the results say."""
+    from xuezhan.files import read_bytes
+
+    path = Path(folder) / HEADER_FILE
+    if not path.is_file():
+        return None
+    with contextlib.suppress(OSError, ValueError):
+        return ReportHeader.from_json(read_bytes(path, what="report header", limit=MAX_HEADER_BYTES))
+    return None
+
+
+def folder_header(
+    folder: str | Path,
+    *,
+    name: str,
+    hands: int,
+    walls: int,
+    kind: Literal["tournament", "study"] = "tournament",
+    rules: str = "",
+    variants: tuple[str, ...] = (),
+    base: str | None = None,
+) -> ReportHeader:
+    """The header of a ``kind`` report of the results in ``folder``: the one the run saved
+    there; without one, what the folder's manifest says (``manifest.json``, a study's
+    ``study.json``); else the given ``name``, counts, ``rules``, ``variants`` and ``base``."""
+    from xuezhan.tournament.errors import RunRefused
+    from xuezhan.tournament.folder import MANIFEST, STUDY_MANIFEST, read_manifest
+
+    header = saved_header(folder)
+    if header is not None and header.kind == kind:
+        return header
     manifest = None
     with contextlib.suppress(OSError, ValueError, RunRefused):
-        manifest = read_manifest(folder / MANIFEST)
-    cfg: dict = manifest.config if manifest is not None else {}
-    rules = ", ".join(sorted(map(str, df["rules_id"].unique()))) if "rules_id" in df else ""
+        manifest = read_manifest(Path(folder) / (STUDY_MANIFEST if kind == "study" else MANIFEST))
+    cfg: dict = manifest.config if manifest is not None and manifest.kind == kind else {}
+    if cfg and manifest is not None and kind == "study":
+        variants, base = tuple(manifest.variants), manifest.base_variant
     return ReportHeader(
-        name=str(cfg.get("name") or (folder.name if path.is_dir() else path.stem)),
-        hands=int(df["hand"].nunique()),
-        walls=int(df["seed_index"].nunique()),
+        name=str(cfg.get("name") or name),
+        hands=hands,
+        walls=walls,
         seating=cfg.get("seating"),
         seed=cfg.get("seed"),
         rules=describe_rules(cfg["rules"]) if isinstance(cfg.get("rules"), dict) else rules,
         lineup=tuple(str(s.get("name", "")) for s in cfg.get("strategies", []) if isinstance(s, dict)),
         version=_version(),
-        date=_manifest_date(manifest.started if manifest is not None else ""),
+        date=_manifest_date(manifest.started if cfg and manifest is not None else ""),
         command=None,
+        kind=kind,
+        variants=variants,
+        base=base,
+    )
+
+
+def load_header(results: str | Path, df: pd.DataFrame) -> ReportHeader:
+    """The header of a tournament report of ``results`` (a folder or a file in it): see
+    :func:`folder_header`; without a saved header or a manifest, what the table says."""
+    path = Path(results)
+    return folder_header(
+        path if path.is_dir() else path.parent,
+        name=path.name if path.is_dir() else path.stem,
+        hands=int(df["hand"].nunique()),
+        walls=int(df["seed_index"].nunique()),
+        rules=", ".join(sorted(map(str, df["rules_id"].unique()))) if "rules_id" in df else "",
     )
 
 

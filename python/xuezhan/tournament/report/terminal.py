@@ -52,10 +52,7 @@ def format_report(
 
     if summary is None:
         summary = summarize(df)
-    seating = f" ({header.seating} seating)" if header.seating else ""
-    # the header is never wrapped: the command line must paste back into a shell whole
-    lines = [f"{header.title} on {header.walls:,} walls{seating}"]
-    lines += [f"{label}: {value}" for label, value in header.items() if label != "hands"]
+    lines = header.lines()  # never wrapped
     parts: list[Any] = []
     if len(summary) > 1:
         parts.append(Text("Verdict (paired: each comparison on the same walls, 95% intervals):"))
