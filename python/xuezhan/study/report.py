@@ -167,15 +167,23 @@ def measure_results(path: str | Path) -> tuple[StudyReport, Manifest | None]:
             manifest = read_manifest(folder / STUDY_MANIFEST)
         except RunRefused as exc:
             raise ValueError(str(exc)) from None
-    variants = list(manifest.variants) if manifest is not None else None
     base = manifest.base_variant if manifest is not None else None
     table = p / FINAL if p.is_dir() else p
-    if table.suffix == ".parquet" and table.is_file():
-        return study_report_file(table, variants=variants, base=base), manifest
+    if table.suffix == ".parquet" and table.is_file():  # the variants in the table's order: the study's
+        return study_report_file(table, base=base), manifest
+    variants = _study_order(manifest) if manifest is not None else None
     df, _ = load_study_results(p, columns=[c for c in REPORT_COLUMNS if c != "variant"], categories=True)
     if df.empty:
         raise ValueError(f"{p}: no results yet")
     return study_report(df, variants=variants, base=base), manifest
+
+
+def _study_order(manifest: Manifest) -> list[str]:
+    """The variants in the study's order: as its configuration lists them (the manifest's
+    table of folders is sorted by name)."""
+    listed = manifest.config.get("variants")
+    names = [v.get("name") for v in listed if isinstance(v, dict)] if isinstance(listed, list) else []
+    return names if sorted(map(str, names)) == sorted(manifest.variants) else list(manifest.variants)
 
 
 def load_study_header(path: str | Path, report: StudyReport) -> ReportHeader:
@@ -212,7 +220,10 @@ def print_study_report(
     rules = rule_changes(manifest.rules, report.base) if manifest is not None else None
     echo(format_study(report, header=header, rules=rules, width=width or terminal_width()))
     if out is not None and page:
+        from xuezhan.tournament.report.header import save_header
+
         paths = write_study_report(report, out, header=header, rules=rules)
+        save_header(out, header)  # says whose report the folder holds
         echo(f"report: {paths['html']}  (summary.parquet and distribution.parquet beside it)")
 
 

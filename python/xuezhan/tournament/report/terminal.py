@@ -82,5 +82,8 @@ def print_report(
     summary = summarize(df)
     echo(format_report(df, header, summary=summary, out=out, width=width or terminal_width()))
     if out is not None and page:
+        from xuezhan.tournament.report.header import save_header
+
         paths = write_report(df, out, summary=summary, header=header)
+        save_header(out, header)  # says whose report the folder holds
         echo(f"report: {paths['html']}  (plots, summary.csv and rules.csv beside it)")
