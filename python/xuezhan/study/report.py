@@ -182,8 +182,8 @@ def _study_order(manifest: Manifest) -> list[str]:
     """The variants in the study's order: as its configuration lists them (the manifest's
     table of folders is sorted by name)."""
     listed = manifest.config.get("variants")
-    names = [v.get("name") for v in listed if isinstance(v, dict)] if isinstance(listed, list) else []
-    return names if sorted(map(str, names)) == sorted(manifest.variants) else list(manifest.variants)
+    names = [str(v.get("name")) for v in listed if isinstance(v, dict)] if isinstance(listed, list) else []
+    return names if sorted(names) == sorted(manifest.variants) else list(manifest.variants)
 
 
 def load_study_header(path: str | Path, report: StudyReport) -> ReportHeader:
