@@ -1,6 +1,6 @@
 """The tournament and study reports: the verdict first, one sentence per paired comparison; a
 difference marked only when its interval excludes zero at the precision shown; pages that fit a
-1280 px window in Chromium; terminal tables with whole labels, aligned East Asian text and one
+390 px phone and a 1280 px window in Chromium; terminal tables with whole labels, aligned East Asian text and one
 number of decimals per row; ``xuezhan report`` printing what the run printed."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from scipy import stats
 
 from xuezhan.cli import main
-from xuezhan.reporting import MINUS, clear_at, number
+from xuezhan.reporting import MINUS, NARROW_SCREEN, clear_at, number
 from xuezhan.study import run_study
 from xuezhan.study.measure import study_report
 from xuezhan.study.report import format_study, write_study_report
@@ -253,7 +253,7 @@ def small_study():
 
 def test_study_page_marks_no_difference_of_a_variant_equal_to_the_base(small_study, tmp_path):
     page = write_study_report(small_study, tmp_path, title="s")["html"].read_text(encoding="utf-8")
-    marked = re.findall(r'<span class="sig">Δ ([^<]*)</span>', page)
+    marked = [" ".join(m) for m in re.findall(r'<span class="sig">Δ ([^<]*)<br><small>([^<]*)</small></span>', page)]
     assert marked, "the cap of 3 changes something"
     for text in marked:
         numbers = [float(x.replace(MINUS, "-")) for x in re.findall(r"[+−-]?\d+(?:\.\d+)?", text)]
@@ -293,34 +293,78 @@ def test_study_terminal_tables_keep_labels_whole_aligned_and_one_decimals_per_ro
 # ----------------------------------------------------------------------------- pages in Chromium
 
 
-def _overflow(browser, page_path: Path) -> tuple[int, list[str]]:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+_LAYOUT = """() => {
+    const w = document.documentElement.clientWidth;
+    const outside = [...document.querySelectorAll('body *')]
+        .filter(e => !e.closest('.scroll') && e.getBoundingClientRect().right > w + 0.5)
+        .map(e => e.tagName + (e.className ? '.' + e.className : ''));
+    const loose = [...document.querySelectorAll('table')].filter(t => {
+        const box = t.closest('.scroll');
+        return !box || getComputedStyle(box).overflowX !== 'auto' || box.getBoundingClientRect().right > w + 0.5;
+    }).length;
+    const figures = [...document.querySelectorAll('picture')].map(p => {
+        const img = p.querySelector('img'), src = p.querySelector('source');
+        const narrow = !!src && img.currentSrc === src.srcset;
+        const drawn = +(narrow ? src : img).getAttribute('width');
+        return {narrow, drawn, shown: img.getBoundingClientRect().width};
+    });
+    return {scroll: document.documentElement.scrollWidth, outside, loose, figures};
+}"""
+
+
+def _layout(browser, page_path: Path, width: int) -> dict:
+    """How the page lays out in a ``width`` px window: its scroll width, the elements past the
+    window's right edge outside a table's scroll box, the tables not in such a box, and each
+    figure's drawn and shown width (and whether the phone layout was chosen)."""
+    from _browser import ART
+
+    page = browser.new_page(viewport={"width": width, "height": 844})
     try:
         page.goto(page_path.as_uri())
-        width = page.evaluate("document.documentElement.scrollWidth")
-        wide = page.evaluate(
-            "[...document.querySelectorAll('table, figure, img, p, li, dl')]"
-            ".filter(e => e.getBoundingClientRect().right > 1280).map(e => e.tagName)"
-        )
-        return width, wide
+        page.screenshot(path=str(ART / f"{page_path.parent.name}-{width}.png"), full_page=True)
+        return page.evaluate(_LAYOUT)
     finally:
         page.close()
 
 
-def test_tournament_page_fits_1280_px(browser, tmp_path):
+def _fits(layout: dict, width: int) -> None:
+    assert layout["scroll"] <= width and layout["outside"] == [] and layout["loose"] == 0, layout
+    assert layout["figures"]
+    for f in layout["figures"]:
+        # drawn for this screen, shown at (nearly) the size it was drawn: its words stay readable
+        assert f["narrow"] == (width <= NARROW_SCREEN), f
+        assert f["shown"] >= 0.95 * min(f["drawn"], width - 40), f
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_tournament_page_fits_a_phone_and_a_laptop(browser, tmp_path, width):
+    """At 390 px (a phone) nothing is wider than the screen: tables scroll sideways in their own
+    box, the figures are drawn for a narrow screen; at 1280 px the wide drawings."""
     df = three_strategies()
-    path = write_report(df, tmp_path, header=HEADER)["html"]
+    path = write_report(df, tmp_path / "synthetic", header=HEADER)["html"]
     page = path.read_text(encoding="utf-8")
     assert page.index("Verdict") < page.index("Per strategy")
     for v in verdicts(pairwise(df)):
         assert v.sentence in page
-    width, wide = _overflow(browser, path)
-    assert width <= 1280 and wide == []
+    _fits(_layout(browser, path, width), width)
 
 
-def test_study_page_fits_1280_px(browser, small_study, tmp_path):
-    path = write_study_report(small_study, tmp_path, title="s", meta=[("seed", "5"), ("command", "xuezhan study x")])[
-        "html"
-    ]
-    width, wide = _overflow(browser, path)
-    assert width <= 1280 and wide == []
+def test_tournament_page_with_its_lost_hands_fits_a_phone(browser, tmp_path):
+    toml = tmp_path / "t.toml"
+    toml.write_text(
+        'name = "t"\nhands = 8\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "value"]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "logs-report"
+    run = CliRunner().invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-progress"])
+    assert run.exit_code == 0, run.output
+    assert "Lost hands to review" in (out / "report.html").read_text(encoding="utf-8")
+    _fits(_layout(browser, out / "report.html", 390), 390)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_study_page_fits_a_phone_and_a_laptop(browser, small_study, tmp_path, width):
+    path = write_study_report(
+        small_study, tmp_path / "study", title="s", meta=[("seed", "5"), ("command", "xuezhan study x")]
+    )["html"]
+    _fits(_layout(browser, path, width), width)

@@ -6,7 +6,10 @@ terminal tables.
   A difference counts as clear (:func:`clear_at`) only when its interval, rounded to the
   decimals shown, excludes zero, so ``−0.00 [−0.00, −0.00]`` is never marked.
 - Pages: one Jinja2 environment (:func:`render_page`) over the templates of
-  ``xuezhan/templates`` (a base page with the shared style, one template per report).
+  ``xuezhan/templates`` (a base page with the shared style, one template per report). A page
+  fits any screen: its tables scroll sideways inside their own box, and each figure is drawn
+  twice (:class:`PageFigure`): wide for a desktop, and :data:`NARROW_INCHES` wide, laid out for
+  a phone, which the page shows on screens up to :data:`NARROW_SCREEN` pixels wide.
 - Terminal: :func:`terminal_text` lays rich tables and text out at a given width without
   colour (East Asian wide characters take two columns, as a terminal shows them). A report
   printed to a terminal follows its width (:func:`terminal_width`: rich's measure of the
@@ -23,6 +26,7 @@ import math
 import os
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +39,10 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 __all__ = [
+    "NARROW_INCHES",
+    "NARROW_SCREEN",
+    "PageFigure",
+    "page_figure",
     "MAX_WIDTH",
     "MIN_WIDTH",
     "MINUS",
@@ -130,6 +138,7 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["number"] = number
     env.filters["percent"] = percent
+    env.globals["narrow_screen"] = NARROW_SCREEN  # the page's phone layout starts below this width
     return env
 
 
@@ -144,6 +153,46 @@ def png_data_uri(fig: Figure, dpi: int = 100) -> tuple[bytes, str]:
     fig.savefig(buf, format="png", dpi=dpi)
     data = buf.getvalue()
     return data, "data:image/png;base64," + base64.b64encode(data).decode()
+
+
+#: A figure's phone layout is drawn this many inches wide, shown at 100 CSS pixels per inch:
+#: 350 px, the width of a 390 px screen less the page's margins.
+NARROW_INCHES = 3.5
+#: The widest screen (CSS pixels) that is shown the phone layout of the figures.
+NARROW_SCREEN = 700
+
+
+@dataclass(frozen=True)
+class PageFigure:
+    """A figure as a page embeds it: the wide drawing (``uri``, ``width`` × ``height`` CSS
+    pixels; ``png``, its bytes) and, when there is one, the phone layout (``narrow_uri``,
+    drawn at two device pixels per CSS pixel so that it stays sharp on a phone's screen)."""
+
+    name: str
+    alt: str
+    caption: str
+    png: bytes
+    uri: str
+    width: int
+    height: int
+    narrow_uri: str = ""
+    narrow_width: int = 0
+    narrow_height: int = 0
+
+
+def page_figure(name: str, figure: Figure, narrow: Figure | None = None, *, alt: str, caption: str) -> PageFigure:
+    """Embed ``figure`` (and its phone layout ``narrow``) for a page; both figures are closed."""
+    import matplotlib.pyplot as plt
+
+    png, uri = png_data_uri(figure, dpi=100)
+    width, height = (int(round(x * 100)) for x in figure.get_size_inches())
+    plt.close(figure)
+    if narrow is None:
+        return PageFigure(name, alt, caption, png, uri, width, height)
+    _png, narrow_uri = png_data_uri(narrow, dpi=200)
+    narrow_width, narrow_height = (int(round(x * 100)) for x in narrow.get_size_inches())
+    plt.close(narrow)
+    return PageFigure(name, alt, caption, png, uri, width, height, narrow_uri, narrow_width, narrow_height)
 
 
 # ---------------------------------------------------------------------------- terminal

@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from typing import Any
 
 import numpy as np
 
+from xuezhan.reporting import NARROW_INCHES, number
 from xuezhan.study.cells import study_cells
 from xuezhan.study.measure import HEADLINE_KEYS, StudyReport
 
 __all__ = ["study_figures"]
 
 
-def study_figures(report: StudyReport) -> dict[str, Any]:
-    """The page's matplotlib figures (Agg backend): name → Figure."""
+def study_figures(report: StudyReport, *, narrow: bool = False) -> dict[str, Any]:
+    """The page's matplotlib figures (Agg backend): name → Figure; ``narrow``: laid out for a
+    phone, :data:`~xuezhan.reporting.NARROW_INCHES` wide (one panel a row, labels wrapped)."""
     import matplotlib
 
     matplotlib.use("Agg", force=True)
@@ -39,12 +42,13 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
         if k.startswith("strategy.") and k.endswith(".delta") and k not in uniform
     ]
     others = [v for v in variants if v != report.base]
-    ncols = 3
+    ncols = 1 if narrow else 3
     nrows = max(1, math.ceil(len(keys) / ncols))
+    panel = 0.3 * max(1, len(others)) + 1.1 if narrow else 0.45 * max(1, len(others)) + 1.4
     fig, axes = plt.subplots(
         nrows,
         ncols,
-        figsize=(4.2 * ncols, 0.45 * max(1, len(others)) * nrows + 1.4 * nrows),
+        figsize=(NARROW_INCHES, panel * nrows + 0.5) if narrow else (4.2 * ncols, panel * nrows),
         squeeze=False,
     )
     for ax, key in zip(axes.ravel(), keys, strict=False):  # the grid may have spare axes
@@ -64,10 +68,8 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
         ax.tick_params(labelsize=8)
     for ax in axes.ravel()[len(keys) :]:
         ax.axis("off")
-    fig.suptitle(
-        f"Paired differences against {report.base} (95% intervals over the same walls)",
-        fontsize=10,
-    )
+    title = f"Paired differences against {report.base} (95% intervals over the same walls)"
+    fig.suptitle(textwrap.fill(title, 44) if narrow else title, fontsize=10)
     fig.tight_layout()
     figs["forest"] = fig
 
@@ -75,7 +77,8 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
     rules = report.table[(report.table["section"] == "rules") & (report.table["kind"] == "share")]
     fired_any = rules.groupby("key", sort=False)["value"].max()
     rkeys = [k for k, v in fired_any.items() if v > 0] or list(fired_any.index[:1])
-    fig, ax = plt.subplots(figsize=(9, 0.32 * len(rkeys) * max(1, len(variants)) ** 0.5 + 1.5))
+    bars = 0.32 * len(rkeys) * max(1, len(variants)) ** 0.5
+    fig, ax = plt.subplots(figsize=(NARROW_INCHES, 1.3 * bars + 1.8) if narrow else (9, bars + 1.5))
     height = 0.8 / max(1, len(variants))
     y = np.arange(len(rkeys))[::-1]
     for i, v in enumerate(variants):
@@ -93,15 +96,16 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
             color=colors[v],
             error_kw={"lw": 0.8, "capsize": 2},
         )
-    ax.set_yticks(y, [_plain(t.loc[(k, report.base), "label"]) for k in rkeys], fontsize=8)
-    ax.set_xlabel("share of hands in which the rule fired (%)")
+    labels = [_plain(t.loc[(k, report.base), "label"]) for k in rkeys]
+    ax.set_yticks(y, [textwrap.fill(x, 22) for x in labels] if narrow else labels, fontsize=7 if narrow else 8)
+    ax.set_xlabel("share of hands in which the rule fired (%)", fontsize=9 if narrow else None)
     ax.set_title("How often each rule fires")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7 if narrow else 8)
     fig.tight_layout()
     figs["rules"] = fig
 
     # 3. score distributions overlaid (share of seat-hands at each delta; heavy tails: log axes)
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = plt.subplots(figsize=(NARROW_INCHES, 3.6) if narrow else (9, 4.5))
     dist = report.distribution
     for v in variants:
         g = dist[dist["variant"] == v]
@@ -117,10 +121,14 @@ def study_figures(report: StudyReport) -> dict[str, Any]:
         )
     ax.set_xscale("symlog", linthresh=4)
     ax.set_yscale("log")
-    ax.set_xlabel("delta of a seat in a hand (points)")
-    ax.set_ylabel("share of seat-hands")
+    if narrow:  # symlog's own ticks crowd a narrow axis: a few round ones, labelled plainly
+        lo, hi = (float(dist["delta"].min()), float(dist["delta"].max())) if len(dist) else (0.0, 0.0)
+        ticks = [t for t in (-64, -16, -4, 0, 4, 16, 64) if lo <= t <= hi] or [0]
+        ax.set_xticks(ticks, [number(t, 0) for t in ticks], fontsize=8)
+    ax.set_xlabel("delta of a seat in a hand (points)", fontsize=9 if narrow else None)
+    ax.set_ylabel("share of seat-hands", fontsize=9 if narrow else None)
     ax.set_title("Score distributions")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7 if narrow else 8)
     fig.tight_layout()
     figs["scores"] = fig
     return figs

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from xuezhan.reporting import TERMINAL_WIDTH, bullets, fitted_tables, png_data_uri, render_page, terminal_text
+from xuezhan.reporting import TERMINAL_WIDTH, bullets, fitted_tables, page_figure, render_page, terminal_text
 from xuezhan.study.cells import Row, StudyCells, study_cells
 from xuezhan.study.figures import study_figures
 from xuezhan.study.measure import HEADLINE_KEYS, REPORT_COLUMNS, SECTIONS, StudyReport, study_report, study_report_file
@@ -73,13 +73,6 @@ def left_out_notes(cells: StudyCells) -> list[str]:
     return out
 
 
-def _verdict_intro(report: StudyReport) -> str:
-    return (
-        f"Verdict (paired: each variant against the base {report.base} on the same "
-        f"{report.clusters:,} walls, 95% intervals):"
-    )
-
-
 def format_study(
     report: StudyReport,
     *,
@@ -101,7 +94,12 @@ def format_study(
     parts: list[Any] = []
     verdicts = study_verdicts(cells, rules)
     if verdicts:
-        parts.append(Text(_verdict_intro(report)))
+        parts.append(
+            Text(
+                f"Verdict (paired: each variant against the base {report.base} on the same "
+                f"{report.clusters:,} walls, 95% intervals):"
+            )
+        )
         for v in verdicts:
             parts += [Text(f"{v.heading}:"), bullets(v.sentences), Text("")]
     base = report.variants.index(report.base)
@@ -243,8 +241,6 @@ def write_study_report(
     """Write ``summary.parquet``, ``distribution.parquet`` and ``report.html`` to ``out_dir``;
     ``header`` (:func:`study_header`) or ``title`` and ``meta`` (label, value) lines head the
     page; ``rules``: each variant's rule changes in words, for the verdict."""
-    import matplotlib.pyplot as plt
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {
@@ -268,12 +264,11 @@ def write_study_report(
         "scores": "The share of seat-hands at each score change (both axes logarithmic): a variant whose "
         "line reaches further out makes bigger wins and losses.",
     }
-    figures = {}
-    for name, fig in study_figures(report).items():
-        _data, uri = png_data_uri(fig, dpi=100)
-        width = int(fig.get_figwidth() * 100)
-        plt.close(fig)
-        figures[name] = {"alt": alts[name], "caption": captions[name], "uri": uri, "width": width}
+    narrow = study_figures(report, narrow=True)
+    figures = {
+        name: page_figure(name, fig, narrow[name], alt=alts[name], caption=captions[name])
+        for name, fig in study_figures(report).items()
+    }
     cells = study_cells(report)
     sections = []
     for key, heading in SECTIONS.items():
@@ -288,7 +283,6 @@ def write_study_report(
         meta=header.items() if header is not None else list(meta),
         report=report,
         hands=", ".join(f"{v}: {n:,}" for v, n in report.hands.items()),
-        verdict_intro=_verdict_intro(report),
         verdicts=_verdict_page(study_verdicts(cells, rules)),
         left_out=left_out_notes(cells),
         sections=sections,

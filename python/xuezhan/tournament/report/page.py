@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from xuezhan.reporting import number, png_data_uri, render_page
+from xuezhan.reporting import number, page_figure, render_page
 from xuezhan.tournament.report.header import ReportHeader, load_header
 from xuezhan.tournament.report.losses import VIEW_NEEDS, lost_hands, review_command
 from xuezhan.tournament.report.plots import report_plots
@@ -36,8 +36,6 @@ def write_report(
     The page opens with the header (seed, date, version, rules, line-up, command), then one
     sentence per paired comparison and their forest plot, then the per-strategy tables.
     """
-    import matplotlib.pyplot as plt
-
     from xuezhan.tournament.rating import RATED_HANDS
 
     out = Path(out_dir)
@@ -50,15 +48,15 @@ def write_report(
     paths["summary_csv"] = out / "summary.csv"
     summary.to_csv(paths["summary_csv"])
     pairs = pairwise(df)
-    figures = []
-    for plot in report_plots(df, summary, pairs):
-        data, uri = png_data_uri(plot.figure, dpi=100)
-        width = int(plot.figure.get_figwidth() * 100)
-        plt.close(plot.figure)
+    figures = {}
+    for plot, narrow in zip(
+        report_plots(df, summary, pairs), report_plots(df, summary, pairs, narrow=True), strict=True
+    ):
+        figure = page_figure(plot.name, plot.figure, narrow.figure, alt=plot.alt, caption=plot.caption)
         p = out / f"{plot.name}.png"
-        p.write_bytes(data)
+        p.write_bytes(figure.png)
         paths[plot.name] = p
-        figures.append({"name": plot.name, "alt": plot.alt, "caption": plot.caption, "uri": uri, "width": width})
+        figures[plot.name] = figure
     rules = rule_frequencies(df)
     paths["rules_csv"] = out / "rules.csv"
     rules.to_csv(paths["rules_csv"], index=False)
@@ -83,7 +81,7 @@ def write_report(
         title=title or header.title,
         meta=header.items(),
         verdicts=verdicts(pairs, list(summary.index)),
-        figures={f["name"]: f for f in figures},
+        figures=figures,
         main=main,
         more=more,
         rules=rules_table(rules),

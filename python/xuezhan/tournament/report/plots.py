@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from xuezhan.reporting import NARROW_INCHES
 from xuezhan.tournament.report.summary import pairwise
 from xuezhan.tournament.report.verdict import verdicts
 
@@ -72,13 +73,18 @@ class Plot:
     caption: str
 
 
-def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | None = None) -> list[Plot]:
-    """The report's figures (Agg backend), each with a caption that says what to read from it."""
+def report_plots(
+    df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | None = None, *, narrow: bool = False
+) -> list[Plot]:
+    """The report's figures (Agg backend), each with a caption that says what to read from it;
+    ``narrow``: laid out for a phone, :data:`~xuezhan.reporting.NARROW_INCHES` wide (panels
+    stacked, bars on their side, labels above the rows they name)."""
     import matplotlib
 
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
+    wide = NARROW_INCHES if narrow else None
     names = list(summary.index)
     colors = {n: plt.get_cmap("tab10")(i % 10) for i, n in enumerate(names)}
     plots: list[Plot] = []
@@ -88,7 +94,8 @@ def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | 
     # 1. forest plot of the paired differences, each comparison on its own scale
     vs = verdicts(pairs, names)
     if vs:
-        fig, axes = plt.subplots(len(vs), 1, figsize=(8.5, 0.85 * len(vs) + 0.9), squeeze=False)
+        size = (wide, 1.05 * len(vs) + 1.2) if wide else (8.5, 0.85 * len(vs) + 0.9)
+        fig, axes = plt.subplots(len(vs), 1, figsize=size, squeeze=False)
         for ax, v in zip(axes[:, 0], vs, strict=True):
             finite = math.isfinite(v.low) and math.isfinite(v.high)
             err = [[v.diff - v.low], [v.high - v.diff]] if finite else None
@@ -98,11 +105,20 @@ def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | 
             hi = max(0.0, v.high if finite else v.diff)
             pad = 0.08 * (hi - lo or 1.0)
             ax.set_xlim(lo - pad, hi + pad)
-            ax.set_yticks([0], [f"{v.better} − {v.worse}"])
+            if wide:  # the comparison above its row: a label beside it would take half the width
+                ax.set_yticks([])
+                ax.set_title(f"{v.better} − {v.worse}", fontsize=9, loc="left")
+            else:
+                ax.set_yticks([0], [f"{v.better} − {v.worse}"])
             ax.set_ylim(-0.6, 0.6)
             ax.tick_params(axis="x", labelsize=8)
             ax.grid(axis="x", color="#ddd", lw=0.6)
-        axes[-1, 0].set_xlabel("points per hand, first minus second, on the same walls (95% interval)")
+        axes[-1, 0].set_xlabel(
+            "points per hand, first minus second,\non the same walls (95% interval)"
+            if wide
+            else "points per hand, first minus second, on the same walls (95% interval)",
+            fontsize=9 if wide else None,
+        )
         fig.tight_layout()
         plots.append(
             Plot(
@@ -117,10 +133,17 @@ def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | 
 
     # 2. mean points per hand with the clustered intervals; far-apart strategies in their own panel
     groups = _groups(summary)
-    fig, axes = plt.subplots(
-        1, len(groups), figsize=(8.5 if len(groups) == 1 else 10, 0.55 * max(map(len, groups)) + 1.5), squeeze=False
-    )
-    for ax, group in zip(axes[0], groups, strict=True):
+    if wide:  # the panels one above the other
+        fig, axes = plt.subplots(
+            len(groups), 1, figsize=(wide, sum(0.5 * len(g) + 1.1 for g in groups) + 0.2), squeeze=False
+        )
+        panels = axes[:, 0]
+    else:
+        fig, axes = plt.subplots(
+            1, len(groups), figsize=(8.5 if len(groups) == 1 else 10, 0.55 * max(map(len, groups)) + 1.5), squeeze=False
+        )
+        panels = axes[0]
+    for ax, group in zip(panels, groups, strict=True):
         y = np.arange(len(group))[::-1]
         for yi, n in zip(y, group, strict=True):
             m, lo, hi = (_stat(summary, n, c) for c in ("mean_delta", "ci_low", "ci_high"))
@@ -143,8 +166,9 @@ def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | 
         )
     )
 
-    # 3. how hands end: share of each strategy's hands per band of points
-    fig, ax = plt.subplots(figsize=(10, 4.2))
+    # 3. how hands end: share of each strategy's hands per band of points (on a phone the bars lie
+    # on their side, the bands down the page, so that eleven band labels stay readable)
+    fig, ax = plt.subplots(figsize=(wide, 0.2 * len(_BANDS) * max(1, len(names)) ** 0.5 + 1.5) if wide else (10, 4.2))
     deltas = df["delta"].to_numpy()
     strat = df["strategy"].to_numpy()
     width = 0.8 / max(1, len(names))
@@ -152,12 +176,24 @@ def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | 
     for i, n in enumerate(names):
         d = deltas[strat == n]
         share = [float(((d >= lo) & (d <= hi)).mean()) if d.size else 0.0 for lo, hi, _l in _BANDS]
-        ax.bar(x + (i - (len(names) - 1) / 2) * width, np.array(share) * 100, width, label=n, color=colors[n])
-    ax.set_xticks(x, [label for _lo, _hi, label in _BANDS], fontsize=9)
-    ax.set_xlabel("points won or lost in a hand (bands twice as wide as the last)")
-    ax.set_ylabel("% of the strategy's hands")
-    ax.grid(axis="y", color="#ddd", lw=0.6)
-    ax.legend(fontsize=9)
+        at = x + (i - (len(names) - 1) / 2) * width
+        if wide:
+            ax.barh(at, np.array(share) * 100, width, label=n, color=colors[n])
+        else:
+            ax.bar(at, np.array(share) * 100, width, label=n, color=colors[n])
+    bands = [label for _lo, _hi, label in _BANDS]
+    if wide:
+        ax.set_yticks(x, bands, fontsize=8)
+        ax.set_ylabel("points won or lost in a hand", fontsize=9)
+        ax.set_xlabel("% of the strategy's hands", fontsize=9)
+        ax.grid(axis="x", color="#ddd", lw=0.6)
+        ax.legend(fontsize=8)
+    else:
+        ax.set_xticks(x, bands, fontsize=9)
+        ax.set_xlabel("points won or lost in a hand (bands twice as wide as the last)")
+        ax.set_ylabel("% of the strategy's hands")
+        ax.grid(axis="y", color="#ddd", lw=0.6)
+        ax.legend(fontsize=9)
     fig.tight_layout()
     plots.append(
         Plot(
@@ -170,7 +206,7 @@ def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | 
     )
 
     # 4. fan of the wins
-    fig, ax = plt.subplots(figsize=(8.5, 3.8))
+    fig, ax = plt.subplots(figsize=(wide, 3.4) if wide else (8.5, 3.8))
     wins = df[df["won"].astype(bool)]
     fans = sorted(int(f) for f in wins["fan"].unique()) if not wins.empty else [1]
     for i, n in enumerate(names):
@@ -184,10 +220,10 @@ def report_plots(df: pd.DataFrame, summary: pd.DataFrame, pairs: pd.DataFrame | 
             color=colors[n],
         )
     ax.set_xticks(np.arange(len(fans)), [str(f) for f in fans])
-    ax.set_xlabel("fan of the win (after the cap)")
-    ax.set_ylabel("% of the strategy's wins")
+    ax.set_xlabel("fan of the win (after the cap)", fontsize=9 if wide else None)
+    ax.set_ylabel("% of the strategy's wins", fontsize=9 if wide else None)
     ax.grid(axis="y", color="#ddd", lw=0.6)
-    ax.legend(fontsize=9)
+    ax.legend(fontsize=7 if wide else 9)
     fig.tight_layout()
     plots.append(
         Plot(
