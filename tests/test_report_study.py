@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _report_helpers import play_tournament
 from click.testing import CliRunner
 from rich.cells import cell_len
 from scipy import stats
@@ -55,19 +56,7 @@ def played(tmp_path_factory) -> tuple[Path, str]:
 
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("tournament")
-    (root / "t.toml").write_text(
-        'name = "t"\nhands = 8\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "value"]\n',
-        encoding="utf-8",
-    )
-    run = CliRunner().invoke(main, ["tournament", str(root / "t.toml"), "-o", str(root / "out"), "--no-progress"])
-    assert run.exit_code == 0, run.output
-    return root / "out"
-
-
-def _unwrapped(text: str) -> list[str]:
-    """The lines of a terminal report laid out wide enough that nothing wraps."""
-    return text.splitlines()
+    return play_tournament(tmp_path_factory.mktemp("tournament"), "--no-progress")[0]
 
 
 # ----------------------------------------------------------------------------- a study is a study
@@ -154,7 +143,8 @@ def test_study_report_opens_with_a_verdict_for_each_variant_that_scipy_agrees_wi
     assert intro < next(i for i, line in enumerate(lines) if line.startswith("value (Δ±h)"))
     assert all(not line.startswith("─") for line in lines[:intro])  # no table before the verdict
     report, _ = measure_results(out)
-    text = _unwrapped(format_study(report, rules={"max_fan=3": "max_fan 3 instead of 5"}, width=1000))
+    # wide enough that no sentence wraps
+    text = format_study(report, rules={"max_fan=3": "max_fan 3 instead of 5"}, width=1000).splitlines()
     capped = _block(text, "max_fan=3 (max_fan 3 instead of 5):")
     df, _ = load_study_results(out)
     pattern = re.compile(

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _report_helpers import play_tournament
 from click.testing import CliRunner
 from rich.cells import cell_len
 from scipy import stats
@@ -203,15 +204,8 @@ def test_terminal_report_follows_the_width_with_whole_verdicts_and_cells(width):
 
 
 def test_report_command_prints_what_the_run_printed(tmp_path):
-    toml = tmp_path / "t.toml"
-    toml.write_text(
-        'name = "t"\nhands = 8\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "value"]\n',
-        encoding="utf-8",
-    )
-    out = tmp_path / "out"
-    runner = CliRunner()
-    run = runner.invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-progress"])
-    assert run.exit_code == 0, run.output
+    out, run = play_tournament(tmp_path, "--logs", "--no-progress")
+    toml, runner = tmp_path / "t.toml", CliRunner()
     report = runner.invoke(main, ["report", str(out)])
     assert report.exit_code == 0, report.output
     printed = run.stdout
@@ -350,14 +344,7 @@ def test_tournament_page_fits_a_phone_and_a_laptop(browser, tmp_path, width):
 
 
 def test_tournament_page_with_its_lost_hands_fits_a_phone(browser, tmp_path):
-    toml = tmp_path / "t.toml"
-    toml.write_text(
-        'name = "t"\nhands = 8\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "value"]\n',
-        encoding="utf-8",
-    )
-    out = tmp_path / "logs-report"
-    run = CliRunner().invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-progress"])
-    assert run.exit_code == 0, run.output
+    out, _run = play_tournament(tmp_path, "--logs", "--no-progress", name="logs-report")
     assert "Lost hands to review" in (out / "report.html").read_text(encoding="utf-8")
     _fits(_layout(browser, out / "report.html", 390), 390)
 

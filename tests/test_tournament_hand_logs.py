@@ -7,6 +7,7 @@ import doctest
 import gzip
 import re
 
+from _report_helpers import play_tournament
 from click.testing import CliRunner
 
 from xuezhan.cli import main
@@ -59,13 +60,9 @@ def test_validate_names_a_damaged_log(tmp_path):
 
 
 def test_tournament_command_keeps_logs_and_points_at_the_lost_hands(tmp_path):
-    toml = tmp_path / "t.toml"
-    toml.write_text(
-        'name = "t"\nhands = 4\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "greedy"]\n'
+    out, res = play_tournament(
+        tmp_path, "--logs", "--no-report", hands=4, strategies=("random", "greedy", "value", "greedy")
     )
-    out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-report"])
-    assert res.exit_code == 0, res.output
     assert len(list((out / "logs").glob("*.jsonl.gz"))) == 4
     assert "xuezhan view" in res.output
     res = CliRunner().invoke(main, ["replay", str(out / "logs" / hand_logs.log_name(0))])
@@ -93,13 +90,7 @@ def test_the_html_report_links_each_strategys_biggest_losses(tmp_path):
 def test_the_loss_list_names_the_seat_that_xuezhan_review_needs(tmp_path):
     """Each listed loss names the hand and the seat the strategy held there, and its command
     reviews that seat: the table's row of that (hand, seat) is the strategy's, with the points."""
-    toml = tmp_path / "t.toml"
-    toml.write_text(
-        'name = "t"\nhands = 8\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "value"]\n'
-    )
-    out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-progress"])
-    assert res.exit_code == 0, res.output
+    out, res = play_tournament(tmp_path, "--logs", "--no-progress")
     from xuezhan.tournament import load_results
 
     df = load_results(out).set_index(["hand", "seat"])

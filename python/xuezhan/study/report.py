@@ -129,18 +129,12 @@ def format_study(
 
 def study_header(config: Any, report: StudyReport, command: str | None = None) -> ReportHeader:
     """The header of a study just played (``config``: its :class:`~xuezhan.study.StudyConfig`)."""
-    from xuezhan.tournament.report.header import _now, _version, describe_rules
+    from xuezhan.tournament.report.header import played_header
 
-    return ReportHeader(
-        name=config.name,
+    return played_header(
+        config,
         hands=config.n_games,
         walls=report.clusters,
-        seating=config.seating,
-        seed=config.seed,
-        rules=describe_rules(dict(config.rules)),
-        lineup=tuple(config.labels),
-        version=_version(),
-        date=_now(),
         command=command,
         kind="study",
         variants=tuple(report.variants),

@@ -23,6 +23,7 @@ __all__ = [
     "describe_rules",
     "folder_header",
     "load_header",
+    "played_header",
     "run_header",
     "save_header",
 ]
@@ -165,12 +166,14 @@ def command_line() -> str | None:
     return shlex.join(words)
 
 
-def run_header(config: Any, df: pd.DataFrame, command: str | None = None) -> ReportHeader:
-    """The header of a tournament just played (``config``: its :class:`TournamentConfig`)."""
+def played_header(config: Any, *, hands: int, walls: int, command: str | None = None, **study: Any) -> ReportHeader:
+    """The header of a run just played, dated now: its name, seating, seed, rules and line-up
+    from ``config`` (a tournament's or a study's), the counts given; ``study``: ``kind``,
+    ``variants`` and ``base`` of a study's header."""
     return ReportHeader(
         name=config.name,
-        hands=int(df["hand"].nunique()),
-        walls=int(df["seed_index"].nunique()),
+        hands=hands,
+        walls=walls,
         seating=config.seating,
         seed=config.seed,
         rules=describe_rules(dict(config.rules)),
@@ -178,6 +181,14 @@ def run_header(config: Any, df: pd.DataFrame, command: str | None = None) -> Rep
         version=_version(),
         date=_now(),
         command=command,
+        **study,
+    )
+
+
+def run_header(config: Any, df: pd.DataFrame, command: str | None = None) -> ReportHeader:
+    """The header of a tournament just played (``config``: its :class:`TournamentConfig`)."""
+    return played_header(
+        config, hands=int(df["hand"].nunique()), walls=int(df["seed_index"].nunique()), command=command
     )
 
 
