@@ -9,7 +9,8 @@ their differences in percentage points.
 
 A cell may have no spread. A variant that gives the same value as the base on every wall has
 a paired difference of exactly zero with a zero-width interval: its cell is :attr:`Cell.same`,
-shown as "same" rather than ``(0.0±0.0)``. A row in which every variant is the same as the base
+shown as "same" rather than ``(0.0±0.0)`` (so is a quantile, a point estimate, equal to the
+base's). A row in which every variant is the same as the base
 (:attr:`Row.uniform`) tells nothing about the rules: the reports leave it out of the tables and
 name it in one line, apart from the quantities that never happened at all (:attr:`Row.never`).
 """
@@ -91,8 +92,13 @@ class Cell:
     @property
     def same(self) -> bool:
         """The variant gives exactly the base's value on every wall (a zero difference with a
-        zero-width interval)."""
-        return self.has_diff_interval and self.diff == 0 and self.diff_low == 0 and self.diff_high == 0
+        zero-width interval), or, for a point estimate without an interval (a quantile), the
+        base's value."""
+        if not self.compared or self.diff != 0:
+            return False
+        if self.diff_low != self.diff_low and self.diff_high != self.diff_high:  # no interval
+            return True
+        return self.diff_low == 0 and self.diff_high == 0
 
     @property
     def diff_text(self) -> str:

@@ -67,7 +67,10 @@ def left_out_notes(cells: StudyCells) -> list[str]:
     same, never = cells.left_out()
     out = []
     if same:
-        out.append(f"The same under every variant on every wall, so left out of the tables: {_names(same)}.")
+        out.append(
+            "The same under every variant (wall by wall; a quantile, overall), so left out of the tables: "
+            f"{_names(same)}."
+        )
     if never:
         out.append(f"Never happened under any variant: {_names(never)}.")
     return out
