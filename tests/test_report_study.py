@@ -187,8 +187,13 @@ def test_study_cells_with_no_spread_are_left_out_or_explained(played):
     cells = study_cells(report)
     same, never = cells.left_out()
     assert same and never
-    notes = [line for line in text.splitlines() if line.startswith(("The same under every variant", "Never happened"))]
-    assert len(notes) == 2
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(("The same under every variant", "Never happened"))]
+    assert len(starts) == 2
+    notes = []  # each note with the lines it wraps onto
+    for i in starts:
+        end = next(j for j in range(i + 1, len(lines)) if j in starts or not lines[j].strip())
+        notes.append(" ".join(lines[i:end]))
     table_labels = {line.split("  ")[0] for line in text.splitlines()}
     for row in same + never:
         assert row.title in notes[0 if row in same else 1] and row.title not in table_labels
