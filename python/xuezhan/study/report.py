@@ -132,13 +132,16 @@ def format_study(
 
 def study_header(config: Any, report: StudyReport, command: str | None = None) -> ReportHeader:
     """The header of a study just played (``config``: its :class:`~xuezhan.study.StudyConfig`)."""
+    from xuezhan.tournament.engines import resolve_engine
     from xuezhan.tournament.report.header import played_header
 
+    engines = {resolve_engine(config.tournament(v)) for v in config.variants}
     return played_header(
         config,
         hands=config.n_games,
         walls=report.clusters,
         command=command,
+        engine=engines.pop() if len(engines) == 1 else "",  # one engine played every variant
         kind="study",
         variants=tuple(report.variants),
         base=report.base,

@@ -50,6 +50,8 @@ class ReportHeader:
     version: str = ""
     date: str = ""
     command: str | None = None
+    #: The engine that played the hands (``native`` or ``python``; "" when not known).
+    engine: str = ""
     kind: Literal["tournament", "study"] = "tournament"
     variants: tuple[str, ...] = ()
     base: str | None = None
@@ -72,7 +74,8 @@ class ReportHeader:
             out.append(("variants", ", ".join(self.variants) + base))
         if self.lineup:
             out.append(("line-up", ", ".join(self.lineup)))
-        out.append(("played", " with ".join(x for x in (self.date, f"xuezhan {self.version}") if x)))
+        engine = f"the {self.engine} engine of xuezhan {self.version}" if self.engine else f"xuezhan {self.version}"
+        out.append(("played", " with ".join(x for x in (self.date, engine) if x)))
         if self.command:
             out.append(("command", self.command))
         return out
@@ -166,10 +169,10 @@ def command_line() -> str | None:
     return shlex.join(words)
 
 
-def played_header(config: Any, *, hands: int, walls: int, command: str | None = None, **study: Any) -> ReportHeader:
+def played_header(config: Any, *, hands: int, walls: int, command: str | None = None, **more: Any) -> ReportHeader:
     """The header of a run just played, dated now: its name, seating, seed, rules and line-up
-    from ``config`` (a tournament's or a study's), the counts given; ``study``: ``kind``,
-    ``variants`` and ``base`` of a study's header."""
+    from ``config`` (a tournament's or a study's), the counts given; ``more``: the other fields
+    (the ``engine``; a study's ``kind``, ``variants`` and ``base``)."""
     return ReportHeader(
         name=config.name,
         hands=hands,
@@ -181,14 +184,20 @@ def played_header(config: Any, *, hands: int, walls: int, command: str | None = 
         version=_version(),
         date=_now(),
         command=command,
-        **study,
+        **more,
     )
 
 
 def run_header(config: Any, df: pd.DataFrame, command: str | None = None) -> ReportHeader:
     """The header of a tournament just played (``config``: its :class:`TournamentConfig`)."""
+    from xuezhan.tournament.engines import resolve_engine
+
     return played_header(
-        config, hands=int(df["hand"].nunique()), walls=int(df["seed_index"].nunique()), command=command
+        config,
+        hands=int(df["hand"].nunique()),
+        walls=int(df["seed_index"].nunique()),
+        command=command,
+        engine=resolve_engine(config),
     )
 
 
