@@ -21,7 +21,8 @@ MODULES = [
     "xuezhan.documents",
     "xuezhan.rulebook",
     "xuezhan.reporting",
-    "xuezhan.tournament.report",
+    "xuezhan.tournament.report.header",
+    "xuezhan.tournament.stats",
     "xuezhan.strategies.botprocess",
     "xuezhan.strategies.guarded",
     # the round engine
