@@ -205,13 +205,11 @@ impl Expert {
 
     /// The kinds a locked winner has won on (R14.1: its waits never change, and they are public).
     fn locked_tiles<S: Sight>(&self, s: &S) -> u32 {
-        if !self.opts.avoid_locked || !self.rules.stay {
-            return 0;
+        if self.opts.avoid_locked {
+            greedy::locked_wins(s, self.rules.stay)
+        } else {
+            0
         }
-        (0..s.seats())
-            .filter(|&o| o != self.seat && s.won(o) && !s.escaped(o))
-            .flat_map(|o| s.wins(o))
-            .fold(0, |m, k| m | 1 << k)
     }
 
     fn opponents<'a, S: Sight>(&self, s: &'a S) -> Vec<Opponent<'a>> {

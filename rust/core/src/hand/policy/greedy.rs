@@ -160,6 +160,13 @@ fn turn(
     let void = p.void;
     let (kind, now) = match value_options(p) {
         Some(_) => {
+            // never feed a locked winner a tile it has won on (R14), while another is legal
+            let avoid = locked_wins(v, rules.stay);
+            let mask = if mask & !avoid != 0 {
+                mask & !avoid
+            } else {
+                mask
+            };
             let opponents: Vec<Opponent> = (0..v.seats())
                 .filter(|&o| o != p.seat && !v.won(o) && !v.escaped(o))
                 .map(|o| Opponent {
@@ -217,6 +224,19 @@ fn turn(
         }
     }
     Action::new(p.seat, Act::Discard(kind))
+}
+
+/// The kinds (bit k) the locked winners have won on (R14: a winner that stays keeps its waits,
+/// and its winning tiles are public); 0 when winners leave. Python's
+/// `xuezhan.strategies.value.locked_wins`.
+pub(crate) fn locked_wins<S: crate::hand::sight::Sight>(s: &S, stay: bool) -> u32 {
+    if !stay {
+        return 0;
+    }
+    (0..s.seats())
+        .filter(|&o| o != s.seat() && s.won(o) && !s.escaped(o))
+        .flat_map(|o| s.wins(o))
+        .fold(0, |m, k| m | 1 << k)
 }
 
 /// The first concealed or added kong (R2.1) that raises the shanten `now` by at most the
