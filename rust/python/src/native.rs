@@ -157,6 +157,7 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "danger_cost" => o.danger_cost = number(0.0, 1000.0)?,
             "ready_weight" => o.ready_weight = number(0.0, 100.0)?,
             "survival" => o.survival = number(0.0, 1.0)?,
+            "budget" => o.budget = number(0.001, 3600.0)?,
             "avoid_locked" => o.avoid_locked = boolean()?,
             "pass_wins" => o.pass_wins = boolean()?,
             "fan_play" => o.fan_play = boolean()?,

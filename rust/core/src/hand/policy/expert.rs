@@ -64,6 +64,9 @@ pub struct ExpertOptions {
     pub survival: f64,
     /// The seat plays its simulated hand as `value` (fan-aware) rather than as `greedy`.
     pub fan_play: bool,
+    /// Seconds a decision may spend simulating: past it, the candidates not yet weighed are
+    /// dropped and the best so far is played (far inside the decision limit of R10).
+    pub budget: f64,
 }
 
 impl Default for ExpertOptions {
@@ -79,6 +82,7 @@ impl Default for ExpertOptions {
             ready_weight: 1.0,
             survival: 0.9,
             fan_play: true,
+            budget: 0.5,
         }
     }
 }
@@ -301,9 +305,17 @@ impl Expert {
         cands.extend(rows.iter().map(|r| r.kind));
         let sim = Sim::new(self, s, counts);
         let orders = sim.orders(&mut self.rng, self.opts.samples as usize);
+        // the decision's time budget: candidates not reached in time are not weighed (their
+        // worth stays below every other), so a late decision answers with its best so far
+        let start = std::time::Instant::now();
+        let budget = std::time::Duration::from_secs_f64(self.opts.budget);
         let worth: Vec<f64> = cands
             .iter()
-            .map(|&k| {
+            .enumerate()
+            .map(|(i, &k)| {
+                if i > 0 && start.elapsed() > budget {
+                    return f64::NEG_INFINITY;
+                }
                 let mut c13 = *counts;
                 c13[k as usize] -= 1;
                 sim.worth(&c13, melds, void, &orders, 0)
