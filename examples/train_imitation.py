@@ -174,7 +174,8 @@ def duplicate(a: Any, b: Any, seeds: int, rules: str, base: int) -> dict[str, fl
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # the docstring's first paragraph, whole (its first line alone stops mid-sentence)
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--budget", type=float, default=180.0, help="seconds of training (default 180)")
     ap.add_argument(
         "--batch-hands",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import random
+import re
 import types
 import warnings
 from pathlib import Path
@@ -605,3 +606,29 @@ def test_training_example_trains_and_writes_its_result(tmp_path):
         r = res[key]
         assert r["walls"] == 4 and r["low"] <= r["mean"] <= r["high"]
     assert "duplicate match vs random" in proc.stdout
+
+
+def test_the_readme_and_docs_give_the_observations_planes_the_encoder_has():
+    """The README said 48 × 27 planes when the encoder had 64."""
+    from xuezhan.env import N_PLANES
+
+    root = Path(__file__).parents[1]
+    stated = [
+        (p.name, int(m.group(1)))
+        for p in [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+        for m in re.finditer(r"(\d+) × 27 plane", p.read_text(encoding="utf-8"))
+    ]
+    assert stated and all(n == N_PLANES for _name, n in stated), stated
+
+
+def test_training_example_help_says_what_it_does_whole():
+    """``--help`` gave the docstring's first line, cut mid-sentence ("then prove it in a")."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "examples" / "train_imitation.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=60, check=True
+    )
+    words = " ".join(out.stdout.split())
+    assert "then prove it in a duplicate match against ``random``." in words

@@ -59,6 +59,26 @@ def test_ci_installs_chromium_and_the_font_when_either_is_missing():
     assert "bash .ci/wheel-check" in run
 
 
+def test_ci_builds_the_documentation_site_strictly_and_the_release_publishes_it():
+    """The site's dependencies are the docs extra; .ci/run installs it and builds the site with
+    --strict (a warning fails CI); the release workflow builds it the same way and deploys it to
+    GitHub Pages on a version tag."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert {"mkdocs-material", "mkdocstrings[python]"} <= {re.split(r"[<>=]", d)[0] for d in extras["docs"]}
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(r"pip install .*\[test,docs\]", run) and "mkdocs build --strict" in run
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8"))
+    docs = " ".join(str(step.get("run", "")) for step in workflow["jobs"]["docs"]["steps"])
+    assert "['docs']" in docs and "mkdocs build --strict" in docs
+    pages = workflow["jobs"]["pages"]
+    assert pages["if"].startswith("startsWith(github.ref, 'refs/tags/v')")
+    assert any("deploy-pages" in step.get("uses", "") for step in pages["steps"])
+    site = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert site["strict"] is True and site["docs_dir"] == "docs"
+
+
 def test_external_bot_without_process_groups_is_one_clear_message(tmp_path, monkeypatch):
     """On a system without POSIX process groups (Windows) an external bot stops the
     tournament before the first hand with one line saying why; built-in bots still play."""

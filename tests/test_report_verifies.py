@@ -224,12 +224,14 @@ def test_parts_as_a_file_and_a_torn_tmp_as_a_folder_exit_2_naming_them(run_a, tm
     one_error(cli("report", str(run_a), "--no-plots"), 2, "parts")
 
 
-def test_a_studys_folder_is_refused_naming_the_variant_folders_to_report(tmp_path):
+def test_a_studys_folder_is_reported_as_a_study_and_refused_as_a_tournaments_table(tmp_path):
     from xuezhan.study import run_study
 
     out = tmp_path / "s"
     run_study({**TOURNAMENT, "hands": 8, "variants": [{"max_fan": [4, 5]}]}, output=out, progress=False)
-    one_error(cli("report", str(out), "--no-plots"), 2, "a study's output folder", "variants")
+    assert cli("report", str(out), "--no-plots").exit_code == 0
+    with pytest.raises(ValueError, match="a study's output folder"):
+        load_results(out)
     variant = next((out / "variants").iterdir())
     assert cli("report", str(variant), "--no-plots").exit_code == 0
 

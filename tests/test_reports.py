@@ -1,6 +1,6 @@
 """The tournament and study reports: the verdict first, one sentence per paired comparison; a
 difference marked only when its interval excludes zero at the precision shown; pages that fit a
-1280 px window in Chromium; terminal tables with whole labels, aligned East Asian text and one
+390 px phone and a 1280 px window in Chromium; terminal tables with whole labels, aligned East Asian text and one
 number of decimals per row; ``xuezhan report`` printing what the run printed."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _report_helpers import play_tournament
 from click.testing import CliRunner
 from rich.cells import cell_len
 from scipy import stats
 
 from xuezhan.cli import main
-from xuezhan.reporting import MINUS, clear_at, number
+from xuezhan.reporting import MINUS, NARROW_SCREEN, clear_at, number
 from xuezhan.study import run_study
 from xuezhan.study.measure import study_report
 from xuezhan.study.report import format_study, write_study_report
@@ -169,16 +170,42 @@ def test_terminal_report_snapshot():
     assert all(cell_len(line) <= 100 for line in text.splitlines())
 
 
+def _bulleted(text: str) -> list[str]:
+    """The items of a bulleted list laid out by rich: a "- " line and its indented continuations."""
+    items: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            items.append(line[2:])
+        elif line.startswith("  ") and items and not line.startswith("   "):
+            items[-1] += " " + line.strip()
+        elif items and not line.strip():
+            break
+    return items
+
+
+@pytest.mark.parametrize("width", [80, 60, 120])
+def test_terminal_report_follows_the_width_with_whole_verdicts_and_cells(width):
+    """At the terminal's width (80 columns here) no line is wider, so the terminal never wraps
+    the verdict; each sentence wraps at words only, and no table cell is cut."""
+    df = three_strategies()
+    text = format_report(df, HEADER, width=width)
+    lines = text.splitlines()
+    assert all(cell_len(line) <= width for line in lines if not line.startswith("command: "))
+    verdict = text[text.index("Verdict") :]
+    assert _bulleted(verdict.split("\n", 1)[1]) == [
+        v.sentence for v in verdicts(pairwise(df), ["alpha", "beta", "gamma"])
+    ]
+    summary = summarize(df)
+    for name, r in summary.iterrows():
+        rows = [line.split() for line in lines if line.startswith(f"{name} ")]
+        cells = [c for row in rows for c in row[1:]]  # a table split by columns repeats the name
+        for value in (number(r.mean_delta, 2, signed=True), number(r.rating, 2), number(r.rating_sigma, 2)):
+            assert value in cells, (name, value)
+
+
 def test_report_command_prints_what_the_run_printed(tmp_path):
-    toml = tmp_path / "t.toml"
-    toml.write_text(
-        'name = "t"\nhands = 8\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "value"]\n',
-        encoding="utf-8",
-    )
-    out = tmp_path / "out"
-    runner = CliRunner()
-    run = runner.invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-progress"])
-    assert run.exit_code == 0, run.output
+    out, run = play_tournament(tmp_path, "--logs", "--no-progress")
+    toml, runner = tmp_path / "t.toml", CliRunner()
     report = runner.invoke(main, ["report", str(out)])
     assert report.exit_code == 0, report.output
     printed = run.stdout
@@ -187,8 +214,16 @@ def test_report_command_prints_what_the_run_printed(tmp_path):
         assert words in printed
     # the command as typed: the options given, none of the defaults
     assert f"command: xuezhan tournament {toml} --output {out} --no-progress --logs\n" in printed
-    assert "The biggest losses, to replay" in printed and "pip install 'xuezhan[serve]'" in printed
-    assert "xuezhan view" in printed
+    assert "The biggest losses" in printed and "pip install 'xuezhan[serve]'" in printed
+    assert "xuezhan view LOG" in printed and "xuezhan review " in printed
+    # on an 80-column terminal (COLUMNS, as rich reads it) the report is 80 columns wide, but
+    # for the commands, which must paste whole
+    narrow = runner.invoke(main, ["report", str(out), "--no-plots"], env={"COLUMNS": "80"})
+    assert narrow.exit_code == 0, narrow.output
+    long = [line for line in narrow.stdout.splitlines() if cell_len(line) > 80]
+    assert long and all(line.startswith("command: ") or "xuezhan review " in line for line in long)
+    pasted = ("command: ", "  ")  # the command line and the losses' commands
+    assert any(cell_len(line) > 80 for line in printed.splitlines() if not line.startswith(pasted))  # 100 columns
 
 
 # ----------------------------------------------------------------------------- the study
@@ -212,7 +247,7 @@ def small_study():
 
 def test_study_page_marks_no_difference_of_a_variant_equal_to_the_base(small_study, tmp_path):
     page = write_study_report(small_study, tmp_path, title="s")["html"].read_text(encoding="utf-8")
-    marked = re.findall(r'<span class="sig">Δ ([^<]*)</span>', page)
+    marked = [" ".join(m) for m in re.findall(r'<span class="sig">Δ ([^<]*)<br><small>([^<]*)</small></span>', page)]
     assert marked, "the cap of 3 changes something"
     for text in marked:
         numbers = [float(x.replace(MINUS, "-")) for x in re.findall(r"[+−-]?\d+(?:\.\d+)?", text)]
@@ -252,34 +287,71 @@ def test_study_terminal_tables_keep_labels_whole_aligned_and_one_decimals_per_ro
 # ----------------------------------------------------------------------------- pages in Chromium
 
 
-def _overflow(browser, page_path: Path) -> tuple[int, list[str]]:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+_LAYOUT = """() => {
+    const w = document.documentElement.clientWidth;
+    const outside = [...document.querySelectorAll('body *')]
+        .filter(e => !e.closest('.scroll') && e.getBoundingClientRect().right > w + 0.5)
+        .map(e => e.tagName + (e.className ? '.' + e.className : ''));
+    const loose = [...document.querySelectorAll('table')].filter(t => {
+        const box = t.closest('.scroll');
+        return !box || getComputedStyle(box).overflowX !== 'auto' || box.getBoundingClientRect().right > w + 0.5;
+    }).length;
+    const figures = [...document.querySelectorAll('picture')].map(p => {
+        const img = p.querySelector('img'), src = p.querySelector('source');
+        const narrow = !!src && img.currentSrc === src.srcset;
+        const drawn = +(narrow ? src : img).getAttribute('width');
+        return {narrow, drawn, shown: img.getBoundingClientRect().width};
+    });
+    return {scroll: document.documentElement.scrollWidth, outside, loose, figures};
+}"""
+
+
+def _layout(browser, page_path: Path, width: int) -> dict:
+    """How the page lays out in a ``width`` px window: its scroll width, the elements past the
+    window's right edge outside a table's scroll box, the tables not in such a box, and each
+    figure's drawn and shown width (and whether the phone layout was chosen)."""
+    from _browser import ART
+
+    page = browser.new_page(viewport={"width": width, "height": 844})
     try:
         page.goto(page_path.as_uri())
-        width = page.evaluate("document.documentElement.scrollWidth")
-        wide = page.evaluate(
-            "[...document.querySelectorAll('table, figure, img, p, li, dl')]"
-            ".filter(e => e.getBoundingClientRect().right > 1280).map(e => e.tagName)"
-        )
-        return width, wide
+        page.screenshot(path=str(ART / f"{page_path.parent.name}-{width}.png"), full_page=True)
+        return page.evaluate(_LAYOUT)
     finally:
         page.close()
 
 
-def test_tournament_page_fits_1280_px(browser, tmp_path):
+def _fits(layout: dict, width: int) -> None:
+    assert layout["scroll"] <= width and layout["outside"] == [] and layout["loose"] == 0, layout
+    assert layout["figures"]
+    for f in layout["figures"]:
+        # drawn for this screen, shown at (nearly) the size it was drawn: its words stay readable
+        assert f["narrow"] == (width <= NARROW_SCREEN), f
+        assert f["shown"] >= 0.95 * min(f["drawn"], width - 40), f
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_tournament_page_fits_a_phone_and_a_laptop(browser, tmp_path, width):
+    """At 390 px (a phone) nothing is wider than the screen: tables scroll sideways in their own
+    box, the figures are drawn for a narrow screen; at 1280 px the wide drawings."""
     df = three_strategies()
-    path = write_report(df, tmp_path, header=HEADER)["html"]
+    path = write_report(df, tmp_path / "synthetic", header=HEADER)["html"]
     page = path.read_text(encoding="utf-8")
     assert page.index("Verdict") < page.index("Per strategy")
     for v in verdicts(pairwise(df)):
         assert v.sentence in page
-    width, wide = _overflow(browser, path)
-    assert width <= 1280 and wide == []
+    _fits(_layout(browser, path, width), width)
 
 
-def test_study_page_fits_1280_px(browser, small_study, tmp_path):
-    path = write_study_report(small_study, tmp_path, title="s", meta=[("seed", "5"), ("command", "xuezhan study x")])[
-        "html"
-    ]
-    width, wide = _overflow(browser, path)
-    assert width <= 1280 and wide == []
+def test_tournament_page_with_its_lost_hands_fits_a_phone(browser, tmp_path):
+    out, _run = play_tournament(tmp_path, "--logs", "--no-progress", name="logs-report")
+    assert "Lost hands to review" in (out / "report.html").read_text(encoding="utf-8")
+    _fits(_layout(browser, out / "report.html", 390), 390)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_study_page_fits_a_phone_and_a_laptop(browser, small_study, tmp_path, width):
+    path = write_study_report(
+        small_study, tmp_path / "study", title="s", meta=[("seed", "5"), ("command", "xuezhan study x")]
+    )["html"]
+    _fits(_layout(browser, path, width), width)

@@ -18,7 +18,7 @@ from xuezhan.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PRESETS = ROOT / "python" / "xuezhan" / "presets"
 
-# The rule ids of the rules contract (R0-R13 with their sub-rules).
+# The rule ids of the rules contract (R0-R14 with their sub-rules).
 CONTRACT_IDS = (
     [
         "R0",
@@ -163,10 +163,31 @@ def test_r5_fan_table_agrees_with_preset_files(column, preset):
         assert (cells[column - 1] == "on") == fan[item], (preset, item)
 
 
-def test_rules_command_prints_the_whole_document():
+def test_rules_command_prints_the_whole_document_as_plain_text():
+    """Every line of the document but the HTML anchors only links use: no ``<a id="R0"></a>``
+    and no link into the page in a terminal."""
     r = CliRunner().invoke(main, ["rules"])
     assert r.exit_code == 0
-    assert r.output.rstrip("\n") == rulebook.text().rstrip("\n")
+    assert "<a id" not in r.output and "](#" not in r.output
+    printed = r.output.splitlines()
+    for line in rulebook.text().splitlines():
+        if line.strip() and not line.startswith("<a id="):
+            assert re.sub(r"\[([^\]]+)\]\(#[^)]*\)", r"\1", line) in printed, line
+    assert sum(1 for line in printed if re.match(r"^#{2,3} R\d", line)) == len(rulebook.rule_ids())
+
+
+def test_every_range_of_rule_ids_ends_at_the_last_rule():
+    """README, docs and ``xuezhan --help`` say "R0–R14" where they give the range of rule ids."""
+    last = max(int(rid[1:]) for rid in rulebook.rule_ids() if "." not in rid)
+    docs = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+    texts = {p.name: p.read_text(encoding="utf-8") for p in docs}
+    texts["xuezhan --help"] = CliRunner().invoke(main, ["--help"]).output
+    found = 0
+    for name, text in texts.items():
+        for m in re.finditer(r"R0\s?(?:[–-]|…)\s?R(\d+)", text):
+            assert int(m.group(1)) == last, (name, m.group(0))
+            found += 1
+    assert found >= 3
 
 
 def test_rules_command_prints_one_rule_by_id():

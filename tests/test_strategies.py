@@ -13,7 +13,7 @@ from xuezhan.engine import Observation, Round, act
 from xuezhan.engine.actions import DISCARD, EXCHANGE, GANG, HU, PASS, PENG, VOID
 from xuezhan.engine.observation import seen_counts
 from xuezhan.rules import Rules
-from xuezhan.strategies import REGISTRY, GreedyStrategy, RandomStrategy, SearchStrategy, ValueStrategy
+from xuezhan.strategies import REGISTRY, ExpertStrategy, GreedyStrategy, RandomStrategy, SearchStrategy, ValueStrategy
 from xuezhan.strategies.value import danger, likely_void, triplets_shanten
 from xuezhan.tiles import parse_tiles, tile_kind, to_counts
 from xuezhan.tournament import TournamentConfig, run
@@ -67,6 +67,7 @@ def test_registry_names_the_built_in_strategies():
         "greedy": GreedyStrategy,
         "value": ValueStrategy,
         "search": SearchStrategy,
+        "expert": ExpertStrategy,
     } == REGISTRY
 
 

@@ -412,7 +412,7 @@ def test_html_page_and_terminal_tables_hold_every_section(tmp_path):
     page = paths["html"].read_text(encoding="utf-8")
     for key, heading in SECTIONS.items():
         assert f'<h2 id="{key}">{heading}</h2>' in page
-    assert page.count("data:image/png;base64,") == 3 and 'src="http' not in page
+    assert page.count("data:image/png;base64,") == 6 and 'src="http' not in page  # each figure wide and narrow
     for words in (
         "forest plot",
         "rule firing",

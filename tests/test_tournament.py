@@ -435,7 +435,8 @@ def test_report_writes_plots_and_a_self_contained_html(tmp_path):
     df = run(cfg(hands=12), progress=False)
     paths = write_report(df, tmp_path, title="t")
     html = paths["html"].read_text(encoding="utf-8")
-    assert html.count("data:image/png;base64,") == 4
+    assert html.count("data:image/png;base64,") == 8  # each figure drawn wide and for a phone
+    assert html.count("<source media=") == 4
     assert "<img" in html and 'src="http' not in html and "value" in html
     for name in ("paired_differences", "mean_delta", "score_distribution", "fan_histogram"):
         assert paths[name].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import doctest
 import gzip
+import re
 
+from _report_helpers import play_tournament
 from click.testing import CliRunner
 
 from xuezhan.cli import main
 from xuezhan.cli.replay_cmd import _logs_under, check_log_file
 from xuezhan.engine import replay_log
+from xuezhan.reporting import MINUS
 from xuezhan.tournament import TournamentConfig, hand_logs, run
 from xuezhan.tournament.hand_logs import read_lines
 
@@ -57,13 +60,9 @@ def test_validate_names_a_damaged_log(tmp_path):
 
 
 def test_tournament_command_keeps_logs_and_points_at_the_lost_hands(tmp_path):
-    toml = tmp_path / "t.toml"
-    toml.write_text(
-        'name = "t"\nhands = 4\nseed = 3\nworkers = 1\nstrategies = ["random", "greedy", "value", "greedy"]\n'
+    out, res = play_tournament(
+        tmp_path, "--logs", "--no-report", hands=4, strategies=("random", "greedy", "value", "greedy")
     )
-    out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["tournament", str(toml), "-o", str(out), "--logs", "--no-report"])
-    assert res.exit_code == 0, res.output
     assert len(list((out / "logs").glob("*.jsonl.gz"))) == 4
     assert "xuezhan view" in res.output
     res = CliRunner().invoke(main, ["replay", str(out / "logs" / hand_logs.log_name(0))])
@@ -76,12 +75,33 @@ def test_the_html_report_links_each_strategys_biggest_losses(tmp_path):
     out = tmp_path / "out"
     df = run(_config(out / hand_logs.LOG_DIR, hands=8))
     page = write_report(df, out)["html"].read_text(encoding="utf-8")
-    assert "Lost hands to replay" in page
+    assert "Lost hands to review" in page
     for _name, rows in df.groupby("strategy"):
         worst = rows.nsmallest(1, "delta").iloc[0]
         if worst["delta"] < 0:
             log = hand_logs.log_name(int(worst["hand"]))
             assert f'href="{hand_logs.LOG_DIR}/{log}"' in page
-            assert f"xuezhan view {out / hand_logs.LOG_DIR / log}" in page
+            seat = int(worst["seat"])
+            assert f"xuezhan review {out / hand_logs.LOG_DIR / log} --seat {seat}" in page
     # without logs beside the results, no such section
     assert "Lost hands" not in write_report(df, tmp_path / "bare")["html"].read_text(encoding="utf-8")
+
+
+def test_the_loss_list_names_the_seat_that_xuezhan_review_needs(tmp_path):
+    """Each listed loss names the hand and the seat the strategy held there, and its command
+    reviews that seat: the table's row of that (hand, seat) is the strategy's, with the points."""
+    out, res = play_tournament(tmp_path, "--logs", "--no-progress")
+    from xuezhan.tournament import load_results
+
+    df = load_results(out).set_index(["hand", "seat"])
+    pattern = re.compile(r"^  (\S+), seat (\d) in hand (\d+) \(([−+]?\d+)\):  xuezhan review (\S+) --seat (\d)$")
+    listed = [m.groups() for m in map(pattern.match, res.stdout.splitlines()) if m]
+    assert len(listed) >= 3  # random loses in most hands
+    for name, seat, hand, points, log, review_seat in listed:
+        row = df.loc[(int(hand), int(seat))]
+        assert row["strategy"] == name and row["delta"] == int(points.replace(MINUS, "-")) < 0
+        assert review_seat == seat and log == str(out / hand_logs.LOG_DIR / hand_logs.log_name(int(hand)))
+    _name, seat, _hand, _points, log, _ = listed[0]
+    review = CliRunner().invoke(main, ["review", log, "--seat", seat, "--rollouts", "2", "--no-progress"])
+    assert review.exit_code == 0, review.output
+    assert f"Review of seat {seat}" in review.output

@@ -287,3 +287,11 @@ def play_hands(
 def native_seeds(seed: int, seat: int, option: str) -> tuple[int, int]:
     """``(first_dealer(seed), derive_seed(seed, "strategy", seat, option))`` as the native
     engine computes them (the tests compare them with ``xuezhan.engine.seeds``)."""
+
+class ExpertPolicy:
+    """``expert``'s Rust policy for the Python engine: ``reset`` per hand, ``act(obs)`` gives the
+    index of its action in ``obs.legal_actions``."""
+
+    def __init__(self, options: dict[str, Any], seed: int) -> None: ...
+    def reset(self, seat: int, rules: NativeRules) -> None: ...
+    def act(self, obs: Any) -> int: ...

@@ -4,7 +4,7 @@ Python engine plays them.
 The Python round engine (:mod:`xuezhan.engine`) is the specification and plays every hand in
 which a person, an external program or a clock takes part. This module is the accelerator for
 the bulk work where nobody waits: whole hands of the built-in strategies ``random``,
-``greedy`` and ``value`` under any rules the Python engine plays (but a clock of less than
+``greedy``, ``value`` and ``expert`` under any rules the Python engine plays (but a clock of less than
 :data:`MIN_TIMEOUT` seconds), in batches across cores with the GIL released. Tournaments and
 studies take it on their own (``engine = "auto"``); the differential tests
 (``tests/test_native_differential.py``) play thousands of hands both ways and compare every
@@ -55,7 +55,7 @@ __all__ = [
 #: The engines a tournament or study may ask for (``engine`` in the TOML, ``--engine``).
 ENGINES = ("auto", "native", "python")
 #: The built-in strategies the native engine plays.
-NATIVE_STRATEGIES = ("random", "greedy", "value")
+NATIVE_STRATEGIES = ("random", "greedy", "value", "expert")
 #: The shortest decision time (R10) the native engine plays under, in seconds. It has no clock:
 #: a built-in decision takes microseconds, so under a limit of a second or more the Python
 #: engine never times one out either; under a shorter one the Python engine's results depend on
@@ -94,7 +94,7 @@ def unsupported_strategy(strategy: str | None, options: Mapping[str, Any]) -> st
     >>> unsupported_strategy("value", {"defence": False}) is None
     True
     >>> unsupported_strategy("search", {})
-    "'search' is not a strategy the native engine plays (random, greedy, value)"
+    "'search' is not a strategy the native engine plays (random, greedy, value, expert)"
     """
     if strategy not in NATIVE_STRATEGIES:
         what = repr(strategy) if strategy is not None else "an external bot (cmd)"

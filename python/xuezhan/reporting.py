@@ -6,10 +6,16 @@ terminal tables.
   A difference counts as clear (:func:`clear_at`) only when its interval, rounded to the
   decimals shown, excludes zero, so ``−0.00 [−0.00, −0.00]`` is never marked.
 - Pages: one Jinja2 environment (:func:`render_page`) over the templates of
-  ``xuezhan/templates`` (a base page with the shared style, one template per report).
-- Terminal: :func:`terminal_text` lays rich tables and text out at a fixed width without colour,
-  so a report prints the same on every terminal and in a file (East Asian wide characters take
-  two columns, as a terminal shows them).
+  ``xuezhan/templates`` (a base page with the shared style, one template per report). A page
+  fits any screen: its tables scroll sideways inside their own box, and each figure is drawn
+  twice (:class:`PageFigure`): wide for a desktop, and :data:`NARROW_INCHES` wide, laid out for
+  a phone, which the page shows on screens up to :data:`NARROW_SCREEN` pixels wide.
+- Terminal: :func:`terminal_text` lays rich tables and text out at a given width without
+  colour (East Asian wide characters take two columns, as a terminal shows them). A report
+  printed to a terminal follows its width (:func:`terminal_width`: rich's measure of the
+  terminal, or ``COLUMNS``), so nothing is wrapped by the terminal itself; printed to a file or
+  a pipe it is :data:`TERMINAL_WIDTH` columns wide, the same text every time.
+  :func:`fitted_tables` splits a table by columns when it would not fit.
 """
 
 from __future__ import annotations
@@ -17,21 +23,33 @@ from __future__ import annotations
 import base64
 import io
 import math
+import os
+import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from typing import TextIO
+
     import jinja2
     from matplotlib.figure import Figure
     from rich.console import RenderableType
     from rich.table import Table
 
 __all__ = [
+    "NARROW_INCHES",
+    "NARROW_SCREEN",
+    "PageFigure",
+    "page_figure",
+    "MAX_WIDTH",
+    "MIN_WIDTH",
     "MINUS",
     "needed_width",
     "TERMINAL_WIDTH",
     "bullets",
+    "fitted_tables",
     "clear_at",
     "decimals_for",
     "number",
@@ -40,12 +58,17 @@ __all__ = [
     "render_page",
     "table",
     "terminal_text",
+    "terminal_width",
 ]
 
 #: The minus sign of every report (U+2212, the width of a plus sign in tabular figures).
 MINUS = "\u2212"
-#: Columns of a terminal report: the same text on every terminal, in a log and in a file.
+#: Columns of a report written to a file or a pipe: the same text every time.
 TERMINAL_WIDTH = 100
+#: The narrowest and widest layouts a report takes on a terminal: below ``MIN_WIDTH`` a table's
+#: numbers no longer fit whole; beyond ``MAX_WIDTH`` a line of prose is too long to read.
+MIN_WIDTH = 60
+MAX_WIDTH = 120
 
 
 def decimals_for(half_width: float, *, least: int = 0, most: int = 4) -> int:
@@ -115,6 +138,7 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["number"] = number
     env.filters["percent"] = percent
+    env.globals["narrow_screen"] = NARROW_SCREEN  # the page's phone layout starts below this width
     return env
 
 
@@ -129,6 +153,46 @@ def png_data_uri(fig: Figure, dpi: int = 100) -> tuple[bytes, str]:
     fig.savefig(buf, format="png", dpi=dpi)
     data = buf.getvalue()
     return data, "data:image/png;base64," + base64.b64encode(data).decode()
+
+
+#: A figure's phone layout is drawn this many inches wide, shown at 100 CSS pixels per inch:
+#: 350 px, the width of a 390 px screen less the page's margins.
+NARROW_INCHES = 3.5
+#: The widest screen (CSS pixels) that is shown the phone layout of the figures.
+NARROW_SCREEN = 700
+
+
+@dataclass(frozen=True)
+class PageFigure:
+    """A figure as a page embeds it: the wide drawing (``uri``, ``width`` × ``height`` CSS
+    pixels; ``png``, its bytes) and, when there is one, the phone layout (``narrow_uri``,
+    drawn at two device pixels per CSS pixel so that it stays sharp on a phone's screen)."""
+
+    name: str
+    alt: str
+    caption: str
+    png: bytes
+    uri: str
+    width: int
+    height: int
+    narrow_uri: str = ""
+    narrow_width: int = 0
+    narrow_height: int = 0
+
+
+def page_figure(name: str, figure: Figure, narrow: Figure | None = None, *, alt: str, caption: str) -> PageFigure:
+    """Embed ``figure`` (and its phone layout ``narrow``) for a page; both figures are closed."""
+    import matplotlib.pyplot as plt
+
+    png, uri = png_data_uri(figure, dpi=100)
+    width, height = (int(round(x * 100)) for x in figure.get_size_inches())
+    plt.close(figure)
+    if narrow is None:
+        return PageFigure(name, alt, caption, png, uri, width, height)
+    _png, narrow_uri = png_data_uri(narrow, dpi=200)
+    narrow_width, narrow_height = (int(round(x * 100)) for x in narrow.get_size_inches())
+    plt.close(narrow)
+    return PageFigure(name, alt, caption, png, uri, width, height, narrow_uri, narrow_width, narrow_height)
 
 
 # ---------------------------------------------------------------------------- terminal
@@ -198,13 +262,73 @@ def table(
     return t
 
 
+def fitted_tables(
+    title: str | None,
+    columns: Iterable[tuple[str, str]],
+    rows: Iterable[Iterable[str]],
+    width: int = TERMINAL_WIDTH,
+    *,
+    keep: Iterable[int] = (0,),
+    wrap_text: bool = True,
+) -> list[Table]:
+    """:func:`table` of these cells, or when it needs more than ``width`` columns, several
+    tables of the same rows, each with the columns ``keep`` (the row labels; a study's base
+    variant) and as many of the others, in order, as fit. Never a column cut or folded: a
+    column that does not fit even beside ``keep`` alone gets a table of its own.
+
+    >>> cols = [("name", "left")] + [(f"column {i}", "right") for i in range(6)]
+    >>> [len(t.columns) for t in fitted_tables("t", cols, [["x", *["123,456"] * 6]], 40)]
+    [4, 4]
+    """
+    cols = list(columns)
+    body = [list(r) for r in rows]
+    kept = sorted(set(keep))
+    groups: list[list[int]] = []
+    for i in (i for i in range(len(cols)) if i not in kept):
+        trial = sorted([*kept, *(groups[-1] if groups else []), i])
+        if (
+            groups
+            and needed_width([cols[j] for j in trial], ([r[j] for j in trial] for r in body), wrap_text=wrap_text)
+            <= width
+        ):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    out = []
+    for n, group in enumerate(groups or [[]]):
+        pick = sorted([*kept, *group])
+        caption = title if n == 0 or title is None else "(continued)"
+        out.append(
+            table(caption, [cols[j] for j in pick], ([r[j] for j in pick] for r in body), width, wrap_text=wrap_text)
+        )
+    return out
+
+
+def terminal_width(
+    file: TextIO | None = None, *, default: int = TERMINAL_WIDTH, least: int = MIN_WIDTH, most: int | None = MAX_WIDTH
+) -> int:
+    """The columns a report printed to ``file`` (default: standard output) is laid out in: the
+    terminal's width as rich measures it (``COLUMNS`` when set), between ``least`` and ``most``;
+    ``default`` when ``file`` is not a terminal and ``COLUMNS`` is not set (a file, a pipe)."""
+    from rich.console import Console
+
+    columns = os.environ.get("COLUMNS", "")
+    console = Console(file=file or sys.stdout)
+    if not console.is_terminal and not columns.isdigit():
+        return default
+    width = max(least, console.width)
+    return width if most is None else min(most, width)
+
+
 def bullets(lines: Iterable[str], mark: str = "-") -> RenderableType:
     """Lines as a list whose wrapped lines stay indented under their first word."""
     from rich.table import Table
 
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
-    grid.add_column()
+    # "fold", not rich's default "ellipsis": a wrapped line holding wide (CJK) characters keeps a
+    # trailing space one column too wide, which "ellipsis" would turn into "…" over the last word
+    grid.add_column(overflow="fold")
     for line in lines:
         grid.add_row(mark, line)
     return grid

@@ -23,6 +23,7 @@ from importlib import resources
 __all__ = [
     "UnknownRuleError",
     "anchor",
+    "plain_text",
     "rule_id_of",
     "rule_ids",
     "section",
@@ -35,6 +36,7 @@ RESOURCE = "rules.md"
 
 _HEADING = re.compile(r"^(#{2,3}) (R\d+(?:\.\d+)?) (.*)$")
 _ANCHOR = re.compile(r'^<a id="[^"]*"></a>\s*$')
+_PAGE_LINK = re.compile(r"\[([^\]]+)\]\(#[^)]*\)")
 # A rule id, or a fired-rule name: the id, a dash and a word ("R6.4-added").
 _ID = re.compile(r"^(R\d+(?:\.\d+)?)(?:-[\w.-]*)?$", re.IGNORECASE)
 
@@ -47,6 +49,16 @@ class UnknownRuleError(LookupError):
 def text() -> str:
     """The whole rules reference (Markdown)."""
     return resources.files("xuezhan").joinpath(RESOURCE).read_text(encoding="utf-8")
+
+
+def plain_text() -> str:
+    """The whole rules reference as a terminal shows it (``xuezhan rules``): without the HTML
+    anchors (``<a id="R4.3"></a>``) that only links into the page use, and a link to a section
+    of the page (``[Readings …](#readings)``) as its words."""
+    lines = [_PAGE_LINK.sub(r"\1", ln) for ln in text().splitlines() if not _ANCHOR.match(ln)]
+    # an anchor stood between two blank lines: keep one
+    out = [ln for i, ln in enumerate(lines) if ln.strip() or not (i and not lines[i - 1].strip())]
+    return "\n".join(out).strip("\n")
 
 
 @cache

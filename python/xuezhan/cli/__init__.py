@@ -13,7 +13,7 @@ def main() -> None:
     """Sichuan Xuezhan Daodi (血战到底) mahjong: evaluate hands, replay scripted hands, run
     tournaments and rule studies, check bots, serve the game room.
 
-    Rule ids (R0-R13, e.g. R4.3) refer to the rules reference docs/rules.md; `xuezhan rules ID`
+    Rule ids (R0-R14, e.g. R4.3) refer to the rules reference docs/rules.md; `xuezhan rules ID`
     prints one rule.
     """
 

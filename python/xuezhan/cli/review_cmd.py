@@ -11,7 +11,6 @@ log the engine does not reproduce, a seat or option out of range), one line nami
 
 from __future__ import annotations
 
-import shutil
 import sys
 from typing import TYPE_CHECKING
 
@@ -107,8 +106,9 @@ def review(
     if as_json:
         emit_json(result.model_dump(mode="json"))
     else:
-        width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
-        click.echo(render(result, width=max(80, width)))
+        from xuezhan.reporting import terminal_width
+
+        click.echo(render(result, width=terminal_width(default=120, least=80, most=None)))
 
 
 def _room_hand(rid: str, db: str) -> HandLog:

@@ -20,7 +20,7 @@ def rules_command(rule_id: str | None) -> None:
     from xuezhan import rulebook
 
     if rule_id is None:
-        click.echo(rulebook.text().rstrip("\n"))
+        click.echo(rulebook.plain_text())
         return
     try:
         click.echo(rulebook.section(rule_id))

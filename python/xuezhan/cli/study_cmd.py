@@ -56,17 +56,15 @@ def study_command(
     )
     results = run_to_folder("study", file, out, lambda: play_study(config, options))
     click.echo(f"results: {results}", err=True)
-    if not no_report:
-        from xuezhan.study.measure import study_report_file
-        from xuezhan.study.report import format_study, study_meta, write_study_report
-        from xuezhan.tournament.report import command_line
+    from xuezhan.study.report import measure_results, print_study_report, study_header
+    from xuezhan.tournament.report import command_line, save_header
 
-        # read batch by batch, only the columns the report reads: bounded memory however many hands
-        report = study_report_file(results, variants=[v.name for v in config.variants], base=config.base_variant)
-        title = f"{config.name}: {len(config.variants)} rule variants, {config.n_games} hands each"
-        click.echo(format_study(report, title=title))
-        paths = write_study_report(report, out, title=title, meta=study_meta(config, command_line()))
-        click.echo(f"report: {paths['html']}  (summary.parquet beside it)")
+    # read batch by batch, only the columns the report reads: bounded memory however many hands
+    report, manifest = measure_results(out)
+    header = study_header(config, report, command_line())
+    save_header(out, header)  # `xuezhan report` prints the same header
+    if not no_report:
+        print_study_report(report, out, header, manifest=manifest, echo=click.echo)
 
 
 COMMANDS = [study_command]

@@ -90,7 +90,9 @@ def tournament_command(
     if not no_report:
         _print_report(df, out, header, True)  # with hand logs, the report lists the biggest losses
     elif hand_logs:
-        click.echo(format_lost_hands(lost_hands(df, out)))
+        from xuezhan.reporting import terminal_width
+
+        click.echo(format_lost_hands(lost_hands(df, out), terminal_width()))
 
 
 @click.command("report")
@@ -100,14 +102,27 @@ def tournament_command(
     "-o",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Where to write report.html, the PNG plots and summary.csv "
-    "(default: the results folder, or beside the results file).",
+    help="Where to write the report: report.html and, for a tournament, the PNG plots, summary.csv and "
+    "rules.csv; for a study, summary.parquet and distribution.parquet (default: the results folder, or "
+    "beside the results file). Never a folder holding the other kind's results or report.",
 )
-@click.option("--no-plots", is_flag=True, help="Only print the summary table.")
+@click.option("--no-plots", is_flag=True, help="Only print the report; write no file.")
 def report_command(results: Path, output: Path | None, no_plots: bool) -> None:
-    """Summarize RESULTS (an output folder, results.parquet or results.csv): per strategy mean
-    delta with a 95% interval clustered by wall seed, rates, fan, OpenSkill rating; plots and an
-    HTML page."""
+    """Report RESULTS again: a tournament's (its output folder, results.parquet or results.csv)
+    or a rule study's (its output folder or tidy table), each as it was reported when played.
+
+    A tournament: per strategy mean delta with a 95% interval clustered by wall seed, rates, fan,
+    OpenSkill rating; plots and an HTML page. A study: what each rule variant changes against the
+    base, on the same walls."""
+    from xuezhan.tournament.folder import kind_of
+
+    kind = kind_of(results) or "tournament"
+    out = output or (results if results.is_dir() else results.parent)
+    if not no_plots:
+        _refuse_other_kind(out, kind)
+    if kind == "study":
+        _report_study(results, out, not no_plots)
+        return
     from xuezhan.tournament.results import load_results
 
     try:
@@ -118,10 +133,38 @@ def report_command(results: Path, output: Path | None, no_plots: bool) -> None:
         raise BadInput(str(exc)) from None
     if df.empty:
         raise BadInput(f"{results}: no results yet")
-    out = output or (results if results.is_dir() else results.parent)
     from xuezhan.tournament.report import load_header
 
     _print_report(df, out, load_header(results, df), not no_plots)
+
+
+def _refuse_other_kind(out: Path, kind: str) -> None:
+    """A report is never written into a folder of the other kind's results or report."""
+    from xuezhan.tournament.folder import kind_of
+    from xuezhan.tournament.report import saved_header
+
+    held = kind_of(out)
+    if held is None and out.is_dir():
+        header = saved_header(out)
+        held = header.kind if header is not None else None
+    if held is not None and held != kind:
+        raise BadInput(
+            f"{out} holds a {held}'s results or report; a {kind}'s report would overwrite or mix with it: "
+            "give another folder with --output"
+        )
+
+
+def _report_study(results: Path, out: Path, page: bool) -> None:
+    from xuezhan.study.report import load_study_header, measure_results, print_study_report
+
+    try:
+        report, manifest = measure_results(results)
+    except OSError as exc:
+        raise BadInput(f"{results}: {exc.strerror or exc}" if exc.strerror else str(exc)) from None
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    header = load_study_header(results, report)
+    print_study_report(report, out, header, manifest=manifest, page=page, echo=click.echo)
 
 
 COMMANDS = [tournament_command, report_command]

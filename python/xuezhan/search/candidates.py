@@ -1,7 +1,8 @@
 """The actions a search weighs at one decision (docs/search.md): every decision that matters,
 pruned to the few actions worth a rollout.
 
-- **Turn** (a discard, a kong or a self-drawn win, R2.1): the base strategy's choice, then the
+- **Turn** (a discard, a kong or a self-drawn win, R2.1): never a tile a locked winner has won
+  on while another discard is legal (血流成河, R14); the base strategy's choice, then the
   legal discards no more dangerous than it (``value``'s :func:`~xuezhan.strategies.value.danger`)
   by the lowest shanten after them and the most ukeire (:func:`xuezhan._core.best_discards`, as
   ``greedy`` ranks them) up to ``width`` discards in all, plus every legal kong and the win.
@@ -30,9 +31,11 @@ from xuezhan.strategies.value import danger
 __all__ = ["candidates"]
 
 
-def candidates(obs: Observation, base: Action, void: int, width: int) -> list[Action]:
+def candidates(obs: Observation, base: Action, void: int, width: int, avoid: int = 0) -> list[Action]:
     """The actions to search at ``obs``'s decision (see the module doc), ``base`` first.
-    ``void``: the suit the base strategy gives up (-1: none); ``width``: discards at most."""
+    ``void``: the suit the base strategy gives up (-1: none); ``width``: discards at most;
+    ``avoid``: kinds (bit k) never offered as a discard while another is legal (the tiles a
+    locked winner has won on, R14: :func:`~xuezhan.strategies.value.locked_wins`)."""
     legal = obs.legal_actions
     if len(legal) <= 1:
         return list(legal)
@@ -43,14 +46,18 @@ def candidates(obs: Observation, base: Action, void: int, width: int) -> list[Ac
         return _unique(base, _exchanges(obs))
     if phase != "turn" or not obs.discard_mask:
         return _unique(base, legal)  # a claim or the void: every answer
-    return _turn(obs, base, legal, own_melds(obs), void, width)
+    return _turn(obs, base, legal, own_melds(obs), void, width, avoid)
 
 
-def _turn(obs: Observation, base: Action, legal: Sequence[Action], melds: bytes, void: int, width: int) -> list[Action]:
+def _turn(
+    obs: Observation, base: Action, legal: Sequence[Action], melds: bytes, void: int, width: int, avoid: int
+) -> list[Action]:
     mask = obs.discard_mask
+    if mask & ~avoid:
+        mask &= ~avoid  # never a tile a locked winner has won on (R14), as value
     rows = [r for r in _core.best_discards(obs.hand, melds, obs.seen, void) if mask >> r[0] & 1]
     rows.sort(key=lambda r: (r[1], -r[2], r[0]))
-    by_kind = {a.arg: a for a in legal if a.verb == DISCARD}
+    by_kind = {a.arg: a for a in legal if a.verb == DISCARD and mask >> a.arg & 1}  # type: ignore[operator]
     if base.verb == DISCARD and isinstance(base.arg, int):
         # no discard more dangerous than the base choice (value's defence, R3): a sample's
         # opponents are rarely as ready as real ones, so rollouts underrate a discard's danger

@@ -3,6 +3,7 @@
 from collections.abc import Callable
 
 from xuezhan.strategies.base import Strategy
+from xuezhan.strategies.expert import ExpertStrategy
 from xuezhan.strategies.greedy import GreedyStrategy
 from xuezhan.strategies.random_bot import RandomStrategy
 from xuezhan.strategies.search import SearchStrategy
@@ -14,9 +15,19 @@ REGISTRY: dict[str, Callable[..., Strategy]] = {
     "greedy": GreedyStrategy,
     "value": ValueStrategy,
     "search": SearchStrategy,
+    "expert": ExpertStrategy,
 }
 
-__all__ = ["Strategy", "RandomStrategy", "GreedyStrategy", "ValueStrategy", "SearchStrategy", "REGISTRY", "builtin"]
+__all__ = [
+    "Strategy",
+    "RandomStrategy",
+    "GreedyStrategy",
+    "ValueStrategy",
+    "SearchStrategy",
+    "ExpertStrategy",
+    "REGISTRY",
+    "builtin",
+]
 
 
 def builtin(name: str, seed: int | None = None, *, role: str = "strategy") -> Strategy:

@@ -65,7 +65,7 @@ from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.observation import Observation
 from xuezhan.search.candidates import candidates
 from xuezhan.search.estimate import Rollouts, play_sample
-from xuezhan.strategies.value import ValueStrategy
+from xuezhan.strategies.value import ValueStrategy, locked_wins
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_ROLLOUTS", "SearchStrategy", "ready_rate"]
 
@@ -182,7 +182,7 @@ class SearchStrategy:
             return base
         if self.take_wins and base.verb == HU:
             return base  # see the module doc: a legal win is taken
-        cands = candidates(obs, base, self._base.void, self.width)
+        cands = candidates(obs, base, self._base.void, self.width, locked_wins(obs, self._base._stay))
         if len(cands) <= 1:
             return base
         self.searched += 1

@@ -34,6 +34,9 @@ constructor option, for ablations in tournament files: ``options = { defence = f
 - **Claims.** Pengs like greedy (when shanten does not rise), never in its void suit; the kong
   and claim decisions are greedy's, with ``kong_slack`` and the hooks ``_keep_suit`` (清一色
   route) and ``_take_peng`` (``strict_peng``).
+- **Locked winners** (血流成河, R14): a winner that stays in the hand keeps its waits and its
+  winning tiles are public, so it never throws a tile a locked winner has won on while another
+  discard is legal (:func:`locked_wins`).
 - **Defence** (``defence``). Each active opponent gets a threat level from its melds and the
   number of its discards (a player with two pengs, or late in the hand, is probably ready),
   and each tile a danger: none in a suit the opponent cannot win with (its melds already use
@@ -61,7 +64,7 @@ from xuezhan.strategies.greedy import (
 )
 from xuezhan.tiles import MeldType, meld_code, meld_suits
 
-__all__ = ["ValueStrategy", "triplets_shanten", "danger", "likely_void"]
+__all__ = ["ValueStrategy", "triplets_shanten", "danger", "likely_void", "locked_wins"]
 
 _value_discard = _core.value_discard
 
@@ -84,6 +87,27 @@ def danger(obs: Any, kind: int, visible: bytes) -> float:
     an opponent cannot win with (R4.2, R11.2), less for a tile it threw itself, one with no
     unseen copies, or a terminal."""
     return _core.value_danger(obs, kind, visible)
+
+
+def locked_wins(obs: Any, stay: bool) -> int:
+    """The kinds (bit k) the locked winners of ``obs`` have won on: under 血流成河 (``stay``,
+    R14) a winner keeps its waits for good (R14.1) and its winning tiles are public, so such a
+    tile is a certain loss to throw. 0 when winners leave.
+
+    >>> from types import SimpleNamespace
+    >>> obs = SimpleNamespace(seat=0, won=(False, True, False, False), escaped=(False,) * 4,
+    ...                       wins=((), (13, 13), (), ()))
+    >>> locked_wins(obs, True) == 1 << 13, locked_wins(obs, False)
+    (True, 0)
+    """
+    if not stay:
+        return 0
+    mask = 0
+    for o, tiles in enumerate(obs.wins):
+        if o != obs.seat and obs.won[o] and not obs.escaped[o]:
+            for k in tiles:
+                mask |= 1 << k
+    return mask
 
 
 class ValueStrategy(GreedyStrategy):
@@ -129,6 +153,7 @@ class ValueStrategy(GreedyStrategy):
         self.one_suit_step = one_suit_step
         # Until reset() names the rules of a hand: leshan's scoring (a bad option fails here).
         self._bind(Rules.preset("leshan"))
+        self._stay = False
 
     def _bind(self, rules: Any) -> None:
         """The options and the rules' scoring as the core reads them, once per hand."""
@@ -152,6 +177,7 @@ class ValueStrategy(GreedyStrategy):
     def reset(self, seat: int, rules: Any) -> None:
         super().reset(seat, rules)
         self._bind(rules)
+        self._stay = bool(getattr(rules, "stay", False))
 
     # ------------------------------------------------------------------ void suit
     def _choose_void(self, counts: bytes, melds: bytes) -> int:
@@ -169,6 +195,9 @@ class ValueStrategy(GreedyStrategy):
         """One Rust call chooses the discard (``_core.value_discard``); a kong that raises the
         shanten the discard keeps by at most ``kong_slack`` is taken instead (greedy's rule)."""
         mask, no_kong = discard_mask(legal) if discards is None else discards  # bit k = kind k
+        avoid = locked_wins(obs, self._stay)
+        if mask & ~avoid:
+            mask &= ~avoid  # never feed a locked winner a tile it has won on (R14)
         void = self.void
         kind, now = _value_discard(obs, counts, melds, obs.seen, void, mask, self._core_rules, self._params)
         if not no_kong and now is not None:

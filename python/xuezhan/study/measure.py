@@ -32,6 +32,7 @@ from xuezhan.rules import FAN_ITEMS, FAN_NAMES
 from xuezhan.study.estimators import Estimates, ratio_estimates, sd_estimates
 
 __all__ = [
+    "HEADLINE_KEYS",
     "QUANTILES",
     "REPORT_COLUMNS",
     "RULE_WORDS",
@@ -79,6 +80,19 @@ REPORT_COLUMNS: tuple[str, ...] = (
     "pig",
     "end",
     "fired",
+)
+#: The headline quantities: the forest plot's panels, and the changes a study's verdict names
+#: first (each strategy's points per hand come before them).
+HEADLINE_KEYS: tuple[str, ...] = (
+    "end.three_won",
+    "end.wall",
+    "score.abs_delta",
+    "score.sd",
+    "score.capped",
+    "fan.mean",
+    "dealer.delta",
+    "rule.R6.5-kong-transfer",
+    "rule.R7.2-pig",
 )
 #: Quantiles of a seat's delta reported in ``scores``.
 QUANTILES: tuple[float, ...] = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)

@@ -54,6 +54,7 @@ __all__ = [
     "OutputFolder",
     "OutputLock",
     "forget_inherited_locks",
+    "kind_of",
     "read_manifest",
     "write_manifest",
 ]
@@ -96,6 +97,39 @@ class Manifest(BaseModel):
     base_variant: str | None = None
     #: When the run first started (UTC, ISO 8601); kept by ``--resume``.
     started: str = ""
+
+
+#: The most bytes of a CSV table's first line read to find its columns.
+_MAX_CSV_HEADER = 64 * 1024
+
+
+def kind_of(path: str | os.PathLike[str]) -> Literal["tournament", "study"] | None:
+    """Whose results ``path`` holds: ``"study"`` for a study's output folder (it has
+    ``study.json``), a results table in one, or a tidy table with a ``variant`` column;
+    ``"tournament"`` for a tournament's output folder (``manifest.json`` or ``parts/``) or any
+    other table; None for a folder that holds neither (or does not exist)."""
+    p = Path(path)
+    if p.is_dir():
+        if (p / STUDY_MANIFEST).is_file():
+            return "study"
+        if (p / MANIFEST).is_file() or (p / PARTS).is_dir():
+            return "tournament"
+        return None
+    if not p.is_file():
+        return None
+    if p.name in (FINAL, CSV) and (p.parent / STUDY_MANIFEST).is_file():
+        return "study"
+    try:
+        if p.suffix == ".csv":
+            with open(p, encoding="utf-8-sig", errors="replace", newline="") as f:
+                columns = f.readline(_MAX_CSV_HEADER).strip().split(",")
+        else:
+            import pyarrow.parquet as pq
+
+            columns = pq.read_schema(p).names
+    except (OSError, ValueError):  # unreadable: the tournament's loader names what is wrong
+        return "tournament"
+    return "study" if "variant" in columns else "tournament"
 
 
 def read_manifest(path: str | os.PathLike[str]) -> Manifest:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pandas as pd
 
 __all__ = [
     "LOG_DIR",
+    "LostHand",
     "log_name",
     "read_lines",
     "worst_hands",
@@ -65,18 +67,28 @@ def read_lines(path: str | os.PathLike) -> list[str]:
     return read_text(path, what="hand log").splitlines()
 
 
-def worst_hands(df: pd.DataFrame, folder: str | os.PathLike, per_strategy: int = 3) -> list[tuple[str, int, int, Path]]:
-    """Each strategy's biggest losses: ``(strategy, hand, delta, log path)``, for the report."""
+@dataclass(frozen=True)
+class LostHand:
+    """One of a strategy's biggest losses: the hand, the seat it held there (what ``xuezhan
+    review LOG --seat N`` asks for), the points it lost and the hand's log."""
+
+    strategy: str
+    hand: int
+    seat: int
+    delta: int
+    log: Path
+
+
+def worst_hands(df: pd.DataFrame, folder: str | os.PathLike, per_strategy: int = 3) -> list[LostHand]:
+    """Each strategy's biggest losses (at most ``per_strategy``, the worst first), with the path
+    their log has in ``folder``. A strategy holding several seats of a hand may list the hand
+    once per seat."""
     out = []
     for name, rows in df.groupby("strategy", sort=True):
-        for _, r in rows.nsmallest(per_strategy, "delta").iterrows():
-            if r["delta"] < 0:
-                out.append(
-                    (
-                        str(name),
-                        int(r["hand"]),
-                        int(r["delta"]),
-                        Path(folder) / log_name(int(r["hand"])),
-                    )
-                )
+        worst = rows.nsmallest(per_strategy, "delta")
+        for hand, seat, delta in zip(
+            worst["hand"].tolist(), worst["seat"].tolist(), worst["delta"].tolist(), strict=True
+        ):
+            if delta < 0:
+                out.append(LostHand(str(name), int(hand), int(seat), int(delta), Path(folder) / log_name(int(hand))))
     return out

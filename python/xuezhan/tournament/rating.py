@@ -28,8 +28,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["MU", "RATED_HANDS", "SIGMA", "plackett_luce", "rated_hands"]
+__all__ = ["MU", "RATED_HANDS", "SIGMA", "plackett_luce", "rated_hands", "ratings"]
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
@@ -105,3 +106,36 @@ def plackett_luce(
             mu[s] = sum(v[0] for v in vals) / len(vals)
             sigma[s] = sum(v[1] for v in vals) / len(vals)
     return mu, sigma
+
+
+def ratings(df: pd.DataFrame) -> pd.DataFrame:
+    """OpenSkill (Plackett-Luce) ratings per strategy, hands processed in hand order.
+
+    Every seat of a hand is one team, ranked by the hand's delta (equal deltas tie). When a
+    strategy fills several seats of a hand, each seat is rated from the strategy's current
+    rating and the strategy then takes the mean of those seats' updated ``mu`` and ``sigma``.
+    Tables of more than :data:`RATED_HANDS` hands are rated on that many hands spread evenly
+    over them (see the module's docstring).
+    Returns ``mu``, ``sigma`` and the conservative ``rating`` (ordinal, ``mu − 3σ``) per strategy.
+    """
+    hand = df["hand"].to_numpy()
+    seat = df["seat"].to_numpy()
+    if len(hand) > 1 and not _in_order(hand, seat):
+        order = np.lexsort((seat, hand))
+        df = df.iloc[order]
+        hand = hand[order]
+    codes, names = pd.factorize(df["strategy"].astype(object), sort=True)
+    mu, sigma = plackett_luce(hand, codes, df["delta"].to_numpy(), len(names))
+    return pd.DataFrame(
+        {
+            "rating_mu": mu,
+            "rating_sigma": sigma,
+            "rating": [m - 3.0 * s for m, s in zip(mu, sigma, strict=True)],
+        },
+        index=pd.Index(list(names), name="strategy"),
+    )
+
+
+def _in_order(hand: np.ndarray, seat: np.ndarray) -> bool:
+    dh = np.diff(hand)
+    return bool(np.all((dh > 0) | ((dh == 0) & (np.diff(seat) > 0))))

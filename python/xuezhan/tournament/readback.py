@@ -55,8 +55,8 @@ def run_of(out: Path) -> tuple[Manifest, TournamentConfig]:
     if not os.path.lexists(path):
         if os.path.lexists(out / STUDY_MANIFEST):
             raise ResultsRefused(
-                f"{out}: a study's output folder (xuezhan study reports it); each variant's folder, "
-                f"{out}/variants/<name>, is a tournament's that xuezhan report reads"
+                f"{out}: a study's output folder: read it with xuezhan.study.load_study_results (xuezhan report "
+                f"reports it as a study); each variant's folder, {out}/variants/<name>, is a tournament's"
             )
         raise ResultsRefused(
             f"{path}: missing, so the stored results cannot be tied to their run and checked; restore it, "

@@ -1,4 +1,5 @@
-"""Small statistics helpers (no SciPy): Student-t quantiles and cluster-robust mean intervals."""
+"""Small statistics helpers (no SciPy): Student-t quantiles, cluster-robust mean intervals and
+paired-difference intervals."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["t_ppf", "clustered_mean_ci"]
+__all__ = ["t_ppf", "clustered_mean_ci", "mean_ci"]
 
 
 def _betacf(a: float, b: float, x: float) -> float:
@@ -108,3 +109,23 @@ def clustered_mean_ci(
     var = g / (g - 1) * float(np.sum(resid * resid)) / (total * total)
     half = t_ppf(0.5 + level / 2.0, g - 1) * math.sqrt(var)
     return (float(mean), float(mean - half), float(mean + half), g)
+
+
+def mean_ci(values: Sequence[float] | np.ndarray, level: float = 0.95) -> tuple[float, float, float, int]:
+    """Mean of ``values`` with its Student-t ``level`` interval, ``(mean, low, high, n)``: what a
+    paired comparison needs, ``values`` being the per-wall differences of two strategies. With one
+    value the interval is infinite; with none, NaN.
+
+    >>> m, lo, hi, n = mean_ci([1.0, 2.0, 3.0])
+    >>> m, round(lo, 3), round(hi, 3), n
+    (2.0, -0.484, 4.484, 3)
+    """
+    v = np.asarray(values, dtype=float)
+    n = int(v.size)
+    if n == 0:
+        return (math.nan, math.nan, math.nan, 0)
+    mean = float(v.mean())
+    if n < 2:
+        return (mean, -math.inf, math.inf, n)
+    half = t_ppf(0.5 + level / 2.0, n - 1) * float(v.std(ddof=1)) / math.sqrt(n)
+    return (mean, mean - half, mean + half, n)

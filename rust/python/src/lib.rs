@@ -870,6 +870,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<native::NativeRules>()?;
     m.add_class::<native::NativeLineup>()?;
     m.add_class::<native::NativeHand>()?;
+    m.add_class::<native::ExpertPolicy>()?;
     m.add_function(wrap_pyfunction!(native::play_hands, m)?)?;
     m.add_function(wrap_pyfunction!(native::native_seeds, m)?)?;
     m.add("NATIVE_FIRED", PyTuple::new(m.py(), native::fired_ids())?)?;

@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use xuezhan_core as core;
 use xuezhan_core::hand::play::{play_out, strategy_seed};
-use xuezhan_core::hand::policy::{Policy, PolicySpec, ValueOptions};
+use xuezhan_core::hand::policy::{ExpertOptions, Policy, PolicySpec, ValueOptions};
 use xuezhan_core::hand::seeds::first_dealer;
 use xuezhan_core::hand::{Act, Action, EndReason, Hand, HandRules, Phase, SelfDrawBonus};
 
@@ -120,9 +120,64 @@ pub struct NativeLineup {
 fn value_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<ValueOptions> {
     let mut o = ValueOptions::default();
     for (k, v) in opts.iter() {
+        value_option(func, &mut o, &k.extract::<String>()?, &v, "value")?;
+    }
+    Ok(o)
+}
+
+/// `expert`'s options: `value`'s, and its own.
+pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<ExpertOptions> {
+    let mut o = ExpertOptions::default();
+    for (k, v) in opts.iter() {
         let key: String = k.extract()?;
         let bad = |what: &str| {
-            PyValueError::new_err(format!("{func}: value option {key} must be {what}"))
+            PyValueError::new_err(format!("{func}: expert option {key} must be {what}"))
+        };
+        let number = |lo: f64, hi: f64| -> PyResult<f64> {
+            if v.is_instance_of::<pyo3::types::PyBool>() {
+                return Err(bad("a number"));
+            }
+            let x: f64 = v.extract().map_err(|_| bad("a number"))?;
+            if !(lo..=hi).contains(&x) {
+                return Err(bad(&format!("a number from {lo} to {hi}")));
+            }
+            Ok(x)
+        };
+        let boolean = || -> PyResult<bool> {
+            if v.is_instance_of::<pyo3::types::PyBool>() {
+                v.extract()
+            } else {
+                Err(bad("true or false"))
+            }
+        };
+        match key.as_str() {
+            "samples" => o.samples = number(0.0, 4096.0)? as u16,
+            "width" => o.width = number(1.0, 14.0)? as u8,
+            "margin" => o.margin = number(-100.0, 100.0)?,
+            "danger_cost" => o.danger_cost = number(0.0, 1000.0)?,
+            "ready_weight" => o.ready_weight = number(0.0, 100.0)?,
+            "survival" => o.survival = number(0.0, 1.0)?,
+            "budget" => o.budget = number(0.001, 3600.0)?,
+            "avoid_locked" => o.avoid_locked = boolean()?,
+            "pass_wins" => o.pass_wins = boolean()?,
+            "fan_play" => o.fan_play = boolean()?,
+            _ => value_option(func, &mut o.value, &key, &v, "expert")?,
+        }
+    }
+    Ok(o)
+}
+
+fn value_option(
+    func: &str,
+    o: &mut ValueOptions,
+    key: &str,
+    v: &Bound<'_, PyAny>,
+    who: &str,
+) -> PyResult<()> {
+    {
+        let key = key.to_string();
+        let bad = |what: &str| {
+            PyValueError::new_err(format!("{func}: {who} option {key} must be {what}"))
         };
         let as_bool = || -> PyResult<bool> {
             if v.is_instance_of::<pyo3::types::PyBool>() {
@@ -168,12 +223,12 @@ fn value_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<ValueOptions>
             }
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "{func}: value has no option {other:?}"
+                    "{func}: {who} has no option '{other}'"
                 )))
             }
         }
     }
-    Ok(o)
+    Ok(())
 }
 
 #[pymethods]
@@ -196,7 +251,7 @@ impl NativeLineup {
             let spec = match name.as_str() {
                 "random" | "greedy" => {
                     if let Some((k, _)) = opts.iter().next() {
-                        return Err(PyValueError::new_err(format!("{F}: {name} has no option {k}")));
+                        return Err(PyValueError::new_err(format!("{F}: {name} has no option '{k}'")));
                     }
                     if name == "random" {
                         PolicySpec::Random
@@ -205,9 +260,10 @@ impl NativeLineup {
                     }
                 }
                 "value" => PolicySpec::Value(value_options(F, &opts)?),
+                "expert" => PolicySpec::Expert(expert_options(F, &opts)?),
                 other => {
                     return Err(PyValueError::new_err(format!(
-                        "{F}: {other:?} is not a strategy the native engine plays (random, greedy, value)"
+                        "{F}: {other:?} is not a strategy the native engine plays (random, greedy, value, expert)"
                     )))
                 }
             };
@@ -261,7 +317,8 @@ fn play_one(
         .map(|s| {
             let e = seating[s as usize] as usize;
             let spec = &lineup.specs[e];
-            let pseed = matches!(spec, PolicySpec::Random)
+            let pseed = spec
+                .seeded()
                 .then(|| strategy_seed(seed128, s, &lineup.seed_options[e]));
             Policy::new(spec, s, rules, pseed)
         })
@@ -1036,4 +1093,135 @@ fn hand_from_state(rules: HandRules, state: &Bound<'_, PyDict>, record: bool) ->
         ));
     }
     Ok(hand)
+}
+
+// ---------------------------------------------------------------- expert in the Python engine
+
+fn phase_of(name: &str) -> PyResult<Phase> {
+    Ok(match name {
+        "exchange" => Phase::Exchange,
+        "void" => Phase::Void,
+        "turn" => Phase::Turn,
+        "claim" => Phase::Claim,
+        "over" => Phase::Over,
+        other => return Err(PyValueError::new_err(format!("expert: phase {other:?}"))),
+    })
+}
+
+/// What `obs` (a Python `Observation`) shows, as the Rust policies read it.
+fn sight_of(obs: &Bound<'_, PyAny>) -> PyResult<core::hand::sight::ObsSight> {
+    use pyo3::intern;
+    let py = obs.py();
+    let seat: u8 = seat_ok(
+        "expert: obs.seat",
+        obs.getattr(intern!(py, "seat"))?.extract()?,
+    )?;
+    let mut sight = core::hand::sight::ObsSight {
+        seat,
+        phase: Some(phase_of(
+            &obs.getattr(intern!(py, "phase"))?.extract::<String>()?,
+        )?),
+        hand: counts27("obs.hand", obs.getattr(intern!(py, "hand"))?.extract()?)?,
+        seen: counts27("obs.seen", obs.getattr(intern!(py, "seen"))?.extract()?)?,
+        wall_count: obs.getattr(intern!(py, "wall_count"))?.extract()?,
+        last_tiles: obs.getattr(intern!(py, "last_tiles"))?.extract()?,
+        won: obs.getattr(intern!(py, "won"))?.extract()?,
+        escaped: obs.getattr(intern!(py, "escaped"))?.extract()?,
+        voids: obs.getattr(intern!(py, "voids"))?.extract()?,
+        claim_tile: obs.getattr(intern!(py, "claim_tile"))?.extract()?,
+        claim_from: obs.getattr(intern!(py, "claim_from"))?.extract()?,
+        discard_mask: obs.getattr(intern!(py, "discard_mask"))?.extract()?,
+        drawn: obs.getattr(intern!(py, "drawn"))?.extract()?,
+        ..Default::default()
+    };
+    let melds = obs.getattr(intern!(py, "melds"))?;
+    let discards = obs.getattr(intern!(py, "discards"))?;
+    let wins = obs.getattr(intern!(py, "wins"))?;
+    for s in 0..4usize {
+        for m in melds.get_item(s)?.try_iter()? {
+            let (ty, kind): (u8, u8) = m?.extract()?;
+            let code = ty
+                .checked_mul(27)
+                .and_then(|x| x.checked_add(kind))
+                .unwrap_or(255);
+            sight.melds[s].push(
+                core::Meld::from_code(code)
+                    .map_err(|e| PyValueError::new_err(format!("expert: {e}")))?,
+            );
+        }
+        sight.discards[s] = discards.get_item(s)?.extract()?;
+        kinds("obs.discards", &sight.discards[s])?;
+        sight.wins[s] = wins.get_item(s)?.extract()?;
+        kinds("obs.wins", &sight.wins[s])?;
+    }
+    for a in obs.getattr(intern!(py, "legal_actions"))?.try_iter()? {
+        let (s, verb, arg): (u8, String, Bound<'_, PyAny>) = a?.extract()?;
+        sight.legal.push(parse_action(
+            seat_ok("expert: a legal action", s)?,
+            &verb,
+            &arg,
+        )?);
+    }
+    if sight.legal.is_empty() {
+        return Err(PyValueError::new_err(
+            "expert: the observation has no legal action",
+        ));
+    }
+    Ok(sight)
+}
+
+/// `expert` for the Python engine: the Rust policy of the native engine, fed each decision's
+/// `Observation` (the same decisions in both engines).
+#[pyclass(module = "xuezhan._core")]
+pub struct ExpertPolicy {
+    opts: ExpertOptions,
+    seed: u64,
+    state: Option<core::hand::policy::Expert>,
+}
+
+#[pymethods]
+impl ExpertPolicy {
+    #[new]
+    fn new(options: &Bound<'_, PyDict>, seed: u64) -> PyResult<Self> {
+        Ok(ExpertPolicy {
+            opts: expert_options("expert", options)?,
+            seed,
+            state: None,
+        })
+    }
+
+    /// A new hand: `seat` under `rules`.
+    fn reset(&mut self, seat: u8, rules: &NativeRules) -> PyResult<()> {
+        seat_ok("expert: seat", seat)?;
+        self.state = Some(core::hand::policy::Expert::new(
+            &self.opts, seat, &rules.0, self.seed,
+        ));
+        Ok(())
+    }
+
+    /// The index in `obs.legal_actions` of the action it takes.
+    fn act(&mut self, py: Python<'_>, obs: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let sight = sight_of(obs)?;
+        let Some(state) = self.state.as_mut() else {
+            return Err(PyValueError::new_err("expert: act before reset"));
+        };
+        let seat = sight.seat;
+        let chosen = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                use core::hand::sight::Sight;
+                let a = state.act(&sight);
+                sight.legal().iter().position(|&l| l == a)
+            }))
+        });
+        match chosen {
+            Ok(Some(i)) => Ok(i),
+            Ok(None) => Err(PyRuntimeError::new_err(format!(
+                "expert chose an action that is not legal for seat {seat} (a bug in xuezhan)"
+            ))),
+            Err(p) => Err(PyRuntimeError::new_err(format!(
+                "expert failed on a decision of seat {seat}: {} (a bug in xuezhan)",
+                panic_message(&*p)
+            ))),
+        }
+    }
 }

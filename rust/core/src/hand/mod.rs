@@ -31,6 +31,7 @@ pub mod rules;
 pub mod seats;
 pub mod seeds;
 pub mod settle;
+pub mod sight;
 pub mod turn;
 pub mod view;
 pub mod wall;

@@ -50,7 +50,15 @@ pub fn play_tournament_hand(
     let mut policies: Vec<Policy> = rngs
         .into_iter()
         .enumerate()
-        .map(|(s, rng)| Policy::with_rng(&lineup[s], s as u8, rules, rng))
+        .map(|(s, rng)| match &lineup[s] {
+            PolicySpec::Expert(_) => Policy::new(
+                &lineup[s],
+                s as u8,
+                rules,
+                Some(strategy_seed(seed, s as u8, seed_options[s])),
+            ),
+            spec => Policy::with_rng(spec, s as u8, rules, rng),
+        })
         .collect();
     play_out(&mut hand, &mut policies);
     Ok(hand)

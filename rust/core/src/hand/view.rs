@@ -110,4 +110,9 @@ impl<'a> View<'a> {
     pub fn seats(&self) -> u8 {
         self.hand.seats.n
     }
+
+    /// The hand itself, for the [`crate::hand::sight::Sight`] of this view (public facts only).
+    pub(crate) fn hand_ref(&self) -> &'a Hand {
+        self.hand
+    }
 }

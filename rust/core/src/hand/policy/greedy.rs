@@ -63,13 +63,21 @@ fn value_options(p: &Policy) -> Option<&ValueOptions> {
 /// The suit to give up: the fewest concealed tiles among the suits no meld uses (m, p, s on
 /// ties); `value` (``smart_void``) first by the shanten the hand would have without it.
 fn choose_void(p: &Policy, counts: &Counts, melds: &[Meld]) -> i8 {
+    choose_void_of(
+        counts,
+        melds,
+        value_options(p).is_some_and(|o| o.smart_void),
+    )
+}
+
+/// The suit to give up (see [`choose_void`]); `smart`: `value`'s choice by shanten first.
+pub(crate) fn choose_void_of(counts: &Counts, melds: &[Meld], smart: bool) -> i8 {
     let n = suit_counts(counts);
     let used = meld_suits(melds);
     let mut cands: Vec<u8> = (0..3).filter(|s| used >> s & 1 == 0).collect();
     if cands.is_empty() {
         cands = vec![0, 1, 2];
     }
-    let smart = value_options(p).is_some_and(|o| o.smart_void);
     let best = if smart {
         cands
             .into_iter()
@@ -116,7 +124,11 @@ pub(super) fn act(p: &mut Policy, v: &View, rules: &HandRules) -> Action {
 
 /// R11.1: three tiles of the suit held fewest of (at least three), the outer tiles first.
 fn exchange(p: &Policy, v: &View) -> Action {
-    let c = v.hand();
+    exchange_of(p.seat, v.hand())
+}
+
+/// R11.1: three tiles of the suit held fewest of (at least three), the outer tiles first.
+pub(crate) fn exchange_of(seat: u8, c: &Counts) -> Action {
     let n = suit_counts(c);
     let s = (0..3u8)
         .filter(|&i| n[i as usize] >= 3)
@@ -131,7 +143,7 @@ fn exchange(p: &Policy, v: &View) -> Action {
     tiles.sort_by_key(|&k| (-((k % 9) as i8 - 4).abs(), k));
     let mut t = [tiles[0], tiles[1], tiles[2]];
     t.sort_unstable();
-    Action::new(p.seat, Act::Exchange(t))
+    Action::new(seat, Act::Exchange(t))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -148,6 +160,13 @@ fn turn(
     let void = p.void;
     let (kind, now) = match value_options(p) {
         Some(_) => {
+            // never feed a locked winner a tile it has won on (R14), while another is legal
+            let avoid = locked_wins(v, rules.stay);
+            let mask = if mask & !avoid != 0 {
+                mask & !avoid
+            } else {
+                mask
+            };
             let opponents: Vec<Opponent> = (0..v.seats())
                 .filter(|&o| o != p.seat && !v.won(o) && !v.escaped(o))
                 .map(|o| Opponent {
@@ -207,16 +226,42 @@ fn turn(
     Action::new(p.seat, Act::Discard(kind))
 }
 
+/// The kinds (bit k) the locked winners have won on (R14: a winner that stays keeps its waits,
+/// and its winning tiles are public); 0 when winners leave. Python's
+/// `xuezhan.strategies.value.locked_wins`.
+pub(crate) fn locked_wins<S: crate::hand::sight::Sight>(s: &S, stay: bool) -> u32 {
+    if !stay {
+        return 0;
+    }
+    (0..s.seats())
+        .filter(|&o| o != s.seat() && s.won(o) && !s.escaped(o))
+        .flat_map(|o| s.wins(o))
+        .fold(0, |m, k| m | 1 << k)
+}
+
 /// The first concealed or added kong (R2.1) that raises the shanten `now` by at most the
 /// policy's slack (never in the void suit).
 fn kong(p: &Policy, legal: &[Action], counts: &Counts, melds: &[Meld], now: i8) -> Option<Action> {
+    kong_of(p.seat, p.void, p.kong_slack, legal, counts, melds, now)
+}
+
+/// [`kong`] with the policy's facts given: its void and slack.
+pub(crate) fn kong_of(
+    _seat: u8,
+    void: i8,
+    kong_slack: i8,
+    legal: &[Action],
+    counts: &Counts,
+    melds: &[Meld],
+    now: i8,
+) -> Option<Action> {
     for a in legal {
         let (k, concealed) = match a.act {
             Act::Angang(k) => (k, true),
             Act::Jiagang(k) => (k, false),
             _ => continue,
         };
-        if (k / 9) as i8 == p.void {
+        if (k / 9) as i8 == void {
             continue;
         }
         let mut c = *counts;
@@ -235,7 +280,7 @@ fn kong(p: &Policy, legal: &[Action], counts: &Counts, melds: &[Meld], now: i8) 
                 }
             }
         }
-        if shanten(&c, &m, p.void) as i16 <= now as i16 + p.kong_slack as i16 {
+        if shanten(&c, &m, void) as i16 <= now as i16 + kong_slack as i16 {
             return Some(*a);
         }
     }
@@ -245,14 +290,44 @@ fn kong(p: &Policy, legal: &[Action], counts: &Counts, melds: &[Meld], now: i8) 
 /// A kong on a discard when it raises the shanten by at most the slack, else a peng when it
 /// does not raise it (R3.1); never in the void suit, nor (value) in the suit cleared for 清一色.
 fn claim(p: &Policy, v: &View, legal: &[Action], counts: &Counts, melds: &[Meld]) -> Action {
+    let vo = value_options(p);
+    claim_with(
+        p.seat,
+        p.void,
+        p.kong_slack,
+        vo.map(|_| &p.params),
+        vo.is_some_and(|o| o.strict_peng),
+        v.claim_tile(),
+        v.wall_count(),
+        legal,
+        counts,
+        melds,
+    )
+}
+
+/// [`claim`] with the policy's facts given: its void, slack, `value`'s parameters (None for
+/// `greedy`: no 清一色 route to keep) and `strict_peng`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn claim_with(
+    _seat: u8,
+    void: i8,
+    kong_slack: i8,
+    params: Option<&ValueParams>,
+    strict_peng: bool,
+    claim_tile: Option<u8>,
+    wall_count: usize,
+    legal: &[Action],
+    counts: &Counts,
+    melds: &[Meld],
+) -> Action {
     let pass = *legal
         .iter()
         .find(|a| a.act == Act::Pass)
         .unwrap_or(&legal[0]);
-    let Some(tile) = v.claim_tile() else {
+    let Some(tile) = claim_tile else {
         return pass;
     };
-    if (tile / 9) as i8 == p.void {
+    if (tile / 9) as i8 == void {
         return pass;
     }
     let gang = legal.iter().find(|a| a.act == Act::Gang).copied();
@@ -260,17 +335,16 @@ fn claim(p: &Policy, v: &View, legal: &[Action], counts: &Counts, melds: &[Meld]
     if gang.is_none() && peng.is_none() {
         return pass;
     }
-    let void = p.void;
-    if let Some(o) = value_options(p) {
+    if let Some(params) = params {
         // a meld in the suit being cleared for 清一色 would kill it
         let now = shanten(counts, melds, void);
         let target = one_suit_target(
             counts,
             melds,
             void_opt(void),
-            v.wall_count() as i64,
+            wall_count as i64,
             now as i64,
-            &o.params,
+            params,
         );
         if target == Some(tile / 9) {
             return pass;
@@ -285,12 +359,12 @@ fn claim(p: &Policy, v: &View, legal: &[Action], counts: &Counts, melds: &[Meld]
             ty: MeldType::Kong,
             kind: tile,
         });
-        if shanten(&c, &m, void) as i16 <= now as i16 + p.kong_slack as i16 {
+        if shanten(&c, &m, void) as i16 <= now as i16 + kong_slack as i16 {
             return g;
         }
     }
     if let Some(pg) = peng {
-        if take_peng(p, counts, melds, tile, now) {
+        if take_peng(void, strict_peng, counts, melds, tile, now) {
             return pg;
         }
     }
@@ -299,8 +373,14 @@ fn claim(p: &Policy, v: &View, legal: &[Action], counts: &Counts, melds: &[Meld]
 
 /// Peng when it does not raise the shanten `now`; `value` with `strict_peng` weighs the
 /// seven-pairs and all-triplets routes.
-fn take_peng(p: &Policy, counts: &Counts, melds: &[Meld], tile: u8, now: i8) -> bool {
-    let void = p.void;
+fn take_peng(
+    void: i8,
+    strict_peng: bool,
+    counts: &Counts,
+    melds: &[Meld],
+    tile: u8,
+    now: i8,
+) -> bool {
     let mut c = *counts;
     c[tile as usize] -= 2;
     let mut m = melds.to_vec();
@@ -309,7 +389,7 @@ fn take_peng(p: &Policy, counts: &Counts, melds: &[Meld], tile: u8, now: i8) -> 
         kind: tile,
     });
     let after = shanten(&c, &m, void);
-    if !value_options(p).is_some_and(|o| o.strict_peng) {
+    if !strict_peng {
         return after <= now;
     }
     let seven = melds

@@ -6,6 +6,7 @@
 //! holds). `greedy` and `value` keep one fact across a hand, the suit they are clearing;
 //! `random` keeps its generator (Python's `random.Random`, bit for bit).
 
+mod expert;
 mod greedy;
 mod random;
 
@@ -16,6 +17,7 @@ use crate::hand::seeds::random_key;
 use crate::hand::view::View;
 use crate::value::ValueParams;
 
+pub use expert::{Expert, ExpertOptions, SplitMix};
 pub use greedy::ValueOptions;
 
 /// Which built-in strategy, with its options.
@@ -27,6 +29,8 @@ pub enum PolicySpec {
     Greedy,
     /// `value`: greedy plus fan awareness and defence, with its options.
     Value(ValueOptions),
+    /// `expert`: value refined by simulating its own hand, under the rules in force.
+    Expert(ExpertOptions),
 }
 
 impl PolicySpec {
@@ -51,7 +55,14 @@ impl PolicySpec {
             PolicySpec::Random => "random",
             PolicySpec::Greedy => "greedy",
             PolicySpec::Value(_) => "value",
+            PolicySpec::Expert(_) => "expert",
         }
+    }
+
+    /// Its decisions depend on a seed (`random`, `expert`): a tournament seeds it per hand and
+    /// seat, as it builds the Python strategy afresh.
+    pub fn seeded(&self) -> bool {
+        matches!(self, PolicySpec::Random | PolicySpec::Expert(_))
     }
 }
 
@@ -66,6 +77,7 @@ pub struct Policy {
     stay: bool,
     params: ValueParams,
     kong_slack: i8,
+    expert: Option<Expert>,
 }
 
 impl Policy {
@@ -75,7 +87,11 @@ impl Policy {
     pub fn new(spec: &PolicySpec, seat: u8, rules: &HandRules, seed: Option<i128>) -> Policy {
         let rng = matches!(spec, PolicySpec::Random)
             .then(|| PyRandom::new(&random_key(seed.unwrap_or(0))));
-        Policy::with_rng(spec, seat, rules, rng)
+        let mut p = Policy::with_rng(spec, seat, rules, rng);
+        if let PolicySpec::Expert(o) = spec {
+            p.expert = Some(Expert::new(o, seat, rules, seed.unwrap_or(0) as u64));
+        }
+        p
     }
 
     /// [`Policy::new`] with `random`'s generator already seeded (see
@@ -102,6 +118,7 @@ impl Policy {
             stay: rules.stay,
             params,
             kong_slack,
+            expert: None,
         }
     }
 
@@ -110,6 +127,7 @@ impl Policy {
         match self.spec {
             PolicySpec::Random => random::act(self, view),
             PolicySpec::Greedy | PolicySpec::Value(_) => greedy::act(self, view, rules),
+            PolicySpec::Expert(_) => self.expert.as_mut().expect("an expert policy").act(view),
         }
     }
 }

@@ -1,0 +1,71 @@
+"""``expert`` (高手): ``value``'s play, refined where a choice is close by simulating its own
+hand to the end of the wall under the rules in force (see docs/strength.md for how strong).
+
+The policy is written once, in Rust (``rust/core/src/hand/policy/expert.rs``), against what a
+seat may know: the native engine plays it directly, and this class hands it each decision's
+:class:`~xuezhan.engine.observation.Observation` in the Python engine (the room, the
+environments, matches against external bots), so it decides the same in both
+(tests/test_expert.py).
+
+What it adds to ``value`` (each an option, for ablations in tournament files):
+
+- ``avoid_locked`` (default true): under 血流成河 (R14) a winner that stays in keeps its waits,
+  and the tiles it won on are public: it never throws one of them while another legal discard
+  exists;
+- ``samples`` (default 48), ``width`` (4), ``margin`` (0.05), ``danger_cost`` (2.0),
+  ``ready_weight`` (1.0): at a turn, ``value``'s discard and the next ``width − 1`` of lowest
+  shanten are each played ``samples`` times in a simulation of its own hand (the unseen tiles
+  in random orders, the others throwing one each per round, its draws and throws by
+  ``greedy``'s ranking, each win scored under the rules in force: the cap, the fan items, the
+  self-draw bonus; the ready check, R7, at the end of the wall), and one beats ``value``'s
+  choice only by more than ``margin`` points after its danger to ready-looking opponents
+  costs ``danger_cost`` points per unit of ``value``'s reading;
+- ``pass_wins`` (default true, winners leave only): a win on a discard is passed when waiting
+  (with R4.3's lock until its next draw) is worth more in the same simulation;
+- every option of ``value`` (``defence``, ``one_suit``, ``kong_slack``, …) for its base play.
+
+Its simulations draw from their own generator, seeded from the strategy's ``seed``: the same
+seed, rules and observations give the same decisions.
+
+    >>> from xuezhan.engine import play_hand
+    >>> from xuezhan.strategies import ValueStrategy
+    >>> seats = [ExpertStrategy(seed=1), ValueStrategy(), ExpertStrategy(seed=2), ValueStrategy()]
+    >>> sum(play_hand(seats, "leshan", seed=3)["deltas"])  # R12.2
+    0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xuezhan import _core
+from xuezhan.engine.actions import Action
+
+__all__ = ["ExpertStrategy"]
+
+
+class ExpertStrategy:
+    """``value`` refined by simulations of its own hand; see the module doc."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        self.seed = 0 if seed is None else seed
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise TypeError(f"seed: expected an integer, got {seed!r}")
+        self.options = dict(options)
+        try:
+            self._policy = _core.ExpertPolicy(self.options, self.seed & (2**64 - 1))
+        except ValueError as exc:
+            raise TypeError(str(exc).removeprefix("expert: ")) from None
+        self.seat = 0
+
+    def reset(self, seat: int, rules: Any) -> None:
+        from xuezhan.native import native_rules
+
+        self.seat = seat
+        self._policy.reset(seat, native_rules(rules))
+
+    def act(self, obs: Any) -> Action:
+        legal = obs.legal_actions
+        return legal[self._policy.act(obs)]

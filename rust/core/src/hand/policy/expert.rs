@@ -1,0 +1,542 @@
+//! `expert` (高手): `value`'s play, refined where a choice is close by simulating the seat's
+//! own hand to the end of the wall, under the rules in force.
+//!
+//! Written once, against [`Sight`]: the native engine plays it on a [`crate::hand::view::View`]
+//! and the Python engine (the room, the environments, external matches) through the binding on
+//! an [`crate::hand::sight::ObsSight`] copied from its `Observation`, so both engines decide the
+//! same (the differential tests play it both ways).
+//!
+//! What it adds to `value` (each part an option, for ablations):
+//!
+//! - **Locked winners** (`avoid_locked`, 血流成河, R14): a winner that stays in the hand keeps
+//!   its waits for good (R14.1) and the tiles it won on are public, so it never throws one of
+//!   them while another legal discard exists.
+//! - **Discards** (`samples`, `width`): `value`'s choice and the next `width − 1` discards of
+//!   lowest shanten are each played out `samples` times in a simulation of the seat's own hand:
+//!   the unseen tiles in a random order, the other seats drawing and throwing one each per round
+//!   (a throw that completes the hand is a win on a discard, R6.1), the seat drawing (a
+//!   self-draw, R6.2, paid by every other seat, with the self-draw bonus of the rules) and
+//!   throwing by `greedy`'s ranking, until the wall ends (R7: a ready hand is paid its value by
+//!   the seats that are not, one that is not pays). Each win is scored by the evaluator under
+//!   the rules in force (their cap, fan items and self-draw bonus), so the choice weighs speed
+//!   against value as the rules pay them. Every candidate sees the same simulated orders (common
+//!   random numbers); one beats `value`'s choice only by more than `margin` points, after its
+//!   danger to ready-looking opponents (`value`'s reading) costs `danger_cost` points per unit.
+//! - **Discard wins** (`pass_wins`, winners leave only): a win on a discard pays the discarder's
+//!   points alone, a self-draw pays every other seat; when waiting is worth more than the
+//!   points on offer (the same simulation, with R4.3's lock until the seat's next draw), it
+//!   passes.
+//!
+//! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed.
+
+use crate::discards::{best_discards_unchecked, greedy_discard_unchecked, Discard};
+use crate::fan::{ctx, fan_unchecked};
+use crate::hand::action::{Act, Action};
+use crate::hand::policy::greedy::{self, ValueOptions};
+use crate::hand::rules::{HandRules, SelfDrawBonus};
+use crate::hand::sight::Sight;
+use crate::hand::turn::Phase;
+use crate::tiles::{Counts, Meld};
+use crate::value::{danger, value_discard_unchecked, Opponent, ValueParams, ValueTurn};
+use crate::waits::{wait_mask_unchecked, waits_unchecked, Wait};
+
+/// The options of `expert` (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExpertOptions {
+    /// `value`'s options, the base of its play.
+    pub value: ValueOptions,
+    /// Simulations per candidate discard (0: `value`'s discards).
+    pub samples: u16,
+    /// Discards simulated at a turn: `value`'s choice and the next ones of lowest shanten.
+    pub width: u8,
+    /// Points a candidate must gain over `value`'s choice.
+    pub margin: f64,
+    /// Points one unit of `value`'s danger reading costs.
+    pub danger_cost: f64,
+    /// Never throw a tile a locked winner has won on (R14), when another discard is legal.
+    pub avoid_locked: bool,
+    /// Weigh passing a discard win against waiting for a better one (winners leave only).
+    pub pass_wins: bool,
+    /// Weight of the ready check (R7) at the end of a simulated wall.
+    pub ready_weight: f64,
+    /// The chance, per round of a simulation, that the hand goes on for the seat (the others
+    /// win, R4.5, or it deals in): a win a round later is worth this much less.
+    pub survival: f64,
+    /// The seat plays its simulated hand as `value` (fan-aware) rather than as `greedy`.
+    pub fan_play: bool,
+    /// Seconds a decision may spend simulating: past it, the candidates not yet weighed are
+    /// dropped and the best so far is played (far inside the decision limit of R10).
+    pub budget: f64,
+}
+
+impl Default for ExpertOptions {
+    fn default() -> Self {
+        ExpertOptions {
+            value: ValueOptions::default(),
+            samples: 48,
+            width: 4,
+            margin: 0.05,
+            danger_cost: 2.0,
+            avoid_locked: true,
+            pass_wins: true,
+            ready_weight: 1.0,
+            survival: 0.9,
+            fan_play: true,
+            budget: 0.5,
+        }
+    }
+}
+
+/// SplitMix64: a small, fast generator for the simulations (Rust only: Python calls this code).
+#[derive(Debug, Clone, Copy)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// Seeded with `seed`.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    /// The next 64 random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// One seat's `expert` during a hand.
+#[derive(Debug, Clone)]
+pub struct Expert {
+    opts: ExpertOptions,
+    rules: HandRules,
+    params: ValueParams,
+    seat: u8,
+    void: i8,
+    rng: SplitMix,
+}
+
+fn void_opt(v: i8) -> Option<u8> {
+    (v >= 0).then_some(v as u8)
+}
+
+fn meld_suits(melds: &[Meld]) -> u8 {
+    melds.iter().fold(0, |m, x| m | 1 << (x.kind / 9))
+}
+
+impl Expert {
+    /// The policy of `seat` for a hand under `rules`; `seed` seeds its simulations.
+    pub fn new(opts: &ExpertOptions, seat: u8, rules: &HandRules, seed: u64) -> Expert {
+        let mut params = opts.value.params;
+        params.max_factor = (1u64 << (rules.core.max_fan - 1)) as f64;
+        Expert {
+            opts: *opts,
+            rules: *rules,
+            params,
+            seat,
+            void: -1,
+            rng: SplitMix::new(seed ^ 0x6A09_E667_F3BC_C908),
+        }
+    }
+
+    /// The suit it clears (-1 before its first decision).
+    pub fn void(&self) -> i8 {
+        self.void
+    }
+
+    /// The action it takes at its decision.
+    pub fn act<S: Sight>(&mut self, s: &S) -> Action {
+        let legal = s.legal();
+        let seat = self.seat;
+        if legal[0].act == Act::Hu {
+            if s.phase() == Phase::Claim && self.should_pass(s) {
+                return *legal
+                    .iter()
+                    .find(|a| a.act == Act::Pass)
+                    .unwrap_or(&legal[0]);
+            }
+            return legal[0];
+        }
+        match s.phase() {
+            Phase::Exchange => return greedy::exchange_of(seat, s.hand()),
+            Phase::Void => {
+                self.void = self.choose_void(s.hand(), s.melds(seat));
+                return *legal
+                    .iter()
+                    .find(|a| a.act == Act::Void(self.void as u8))
+                    .unwrap_or(&legal[0]);
+            }
+            _ => {}
+        }
+        let counts = *s.hand();
+        let melds = s.melds(seat);
+        let declared = s.void(seat);
+        if declared >= 0 {
+            self.void = declared;
+        } else if self.void < 0 || meld_suits(melds) >> self.void & 1 != 0 {
+            self.void = self.choose_void(&counts, melds);
+        }
+        let mask = s.discard_mask();
+        if mask != 0 {
+            return self.turn(s, &counts, melds, mask);
+        }
+        greedy::claim_with(
+            seat,
+            self.void,
+            self.opts.value.kong_slack,
+            Some(&self.params),
+            self.opts.value.strict_peng,
+            s.claim_tile(),
+            s.wall_count(),
+            legal,
+            &counts,
+            melds,
+        )
+    }
+
+    fn choose_void(&self, counts: &Counts, melds: &[Meld]) -> i8 {
+        greedy::choose_void_of(counts, melds, self.opts.value.smart_void)
+    }
+
+    /// The kinds a locked winner has won on (R14.1: its waits never change, and they are public).
+    fn locked_tiles<S: Sight>(&self, s: &S) -> u32 {
+        if self.opts.avoid_locked {
+            greedy::locked_wins(s, self.rules.stay)
+        } else {
+            0
+        }
+    }
+
+    fn opponents<'a, S: Sight>(&self, s: &'a S) -> Vec<Opponent<'a>> {
+        (0..s.seats())
+            .filter(|&o| o != self.seat && !s.won(o) && !s.escaped(o))
+            .map(|o| Opponent {
+                melds: s.melds(o).len() as u8,
+                meld_suits: meld_suits(s.melds(o)),
+                declared_void: void_opt(s.void(o)),
+                river: s.discards(o),
+            })
+            .collect()
+    }
+
+    fn turn<S: Sight>(
+        &mut self,
+        s: &S,
+        counts: &Counts,
+        melds: &[Meld],
+        legal_mask: u32,
+    ) -> Action {
+        let seat = self.seat;
+        let legal = s.legal();
+        let no_kong = !legal
+            .iter()
+            .any(|a| matches!(a.act, Act::Angang(_) | Act::Jiagang(_)));
+        let mut mask = legal_mask;
+        let locked = self.locked_tiles(s);
+        if mask & !locked != 0 {
+            mask &= !locked; // another legal discard exists: never feed a locked winner
+        }
+        let opponents = self.opponents(s);
+        let t = ValueTurn {
+            counts,
+            melds,
+            visible: s.seen(),
+            void: void_opt(self.void),
+            legal: mask,
+            wall_count: s.wall_count() as i64,
+            opponents: &opponents,
+            rules: &self.rules.core,
+        };
+        let choice = value_discard_unchecked(&t, &self.params);
+        if !no_kong {
+            if let Some(now) = choice.shanten {
+                if let Some(a) = greedy::kong_of(
+                    seat,
+                    self.void,
+                    self.opts.value.kong_slack,
+                    legal,
+                    counts,
+                    melds,
+                    now,
+                ) {
+                    return a;
+                }
+            }
+        }
+        let mut kind = choice.kind;
+        let in_void = self.void >= 0 && kind / 9 == self.void as u8;
+        if self.opts.samples > 0 && !in_void && mask.count_ones() > 1 {
+            kind = self.refine(s, counts, melds, mask, kind, &opponents);
+        }
+        Action::new(seat, Act::Discard(kind))
+    }
+
+    /// `value`'s choice `base`, or a discard whose simulated worth beats it by `margin`.
+    fn refine<S: Sight>(
+        &mut self,
+        s: &S,
+        counts: &Counts,
+        melds: &[Meld],
+        mask: u32,
+        base: u8,
+        opponents: &[Opponent],
+    ) -> u8 {
+        let void = void_opt(self.void);
+        let mut rows: Vec<Discard> = Vec::with_capacity(14);
+        best_discards_unchecked(counts, melds, s.seen(), void, &mut rows);
+        rows.retain(|r| mask >> r.kind & 1 != 0);
+        let now = rows.iter().map(|r| r.shanten).min().unwrap_or(0);
+        rows.retain(|r| r.kind != base && r.shanten <= now + 1);
+        rows.sort_by_key(|r| (r.shanten, std::cmp::Reverse(r.ukeire), r.kind));
+        rows.truncate(self.opts.width.saturating_sub(1) as usize);
+        if rows.is_empty() {
+            return base;
+        }
+        let mut cands = vec![base];
+        cands.extend(rows.iter().map(|r| r.kind));
+        let sim = Sim::new(self, s, counts);
+        let orders = sim.orders(&mut self.rng, self.opts.samples as usize);
+        // the decision's time budget: candidates not reached in time are not weighed (their
+        // worth stays below every other), so a late decision answers with its best so far
+        let start = std::time::Instant::now();
+        let budget = std::time::Duration::from_secs_f64(self.opts.budget);
+        let worth: Vec<f64> = cands
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                if i > 0 && start.elapsed() > budget {
+                    return f64::NEG_INFINITY;
+                }
+                let mut c13 = *counts;
+                c13[k as usize] -= 1;
+                sim.worth(&c13, melds, void, &orders, 0)
+                    - self.opts.danger_cost * danger(k, counts, s.seen(), opponents)
+            })
+            .collect();
+        let mut best = 0;
+        for i in 1..cands.len() {
+            if worth[i] > worth[best] {
+                best = i;
+            }
+        }
+        if best != 0 && worth[best] > worth[0] + self.opts.margin {
+            cands[best]
+        } else {
+            base
+        }
+    }
+
+    /// R4.3: passing a win on a discard is worth it when waiting (locked to more fan until the
+    /// seat's next draw) is worth more than the points on offer.
+    fn should_pass<S: Sight>(&mut self, s: &S) -> bool {
+        if !self.opts.pass_wins || self.rules.stay || s.last_tiles() || self.opts.samples == 0 {
+            return false;
+        }
+        let Some(t) = s.claim_tile() else {
+            return false;
+        };
+        let seat = self.seat;
+        let counts = *s.hand();
+        let melds = s.melds(seat);
+        let void = void_opt(s.void(seat));
+        let mut h = counts;
+        h[t as usize] += 1;
+        let Some(now) = fan_unchecked(&h, melds, t, 0, &self.rules.core, void) else {
+            return false;
+        };
+        let sim = Sim::new(self, s, &counts);
+        let orders = sim.orders(&mut self.rng, self.opts.samples as usize);
+        let wait = sim.worth(&counts, melds, void, &orders, now.capped);
+        wait > now.points as f64 + self.opts.margin
+    }
+}
+
+/// The simulation of one seat's own hand to the end of the wall (see the module doc).
+struct Sim {
+    /// The tiles it has not seen, one entry per tile.
+    pool: Vec<u8>,
+    /// Tiles left in the wall.
+    wall: usize,
+    /// Seats still in the hand.
+    active: usize,
+    rules: HandRules,
+    visible: Counts,
+    ready_weight: f64,
+    survival: f64,
+    /// Its own play in the simulation is `value`'s (else `greedy`'s).
+    fan_play: bool,
+    params: ValueParams,
+}
+
+impl Sim {
+    fn new<S: Sight>(e: &Expert, s: &S, counts: &Counts) -> Sim {
+        let seen = s.seen();
+        let mut pool = Vec::with_capacity(108);
+        for k in 0..27 {
+            let unseen = 4u8.saturating_sub(counts[k] + seen[k]);
+            for _ in 0..unseen {
+                pool.push(k as u8);
+            }
+        }
+        let active = (0..s.seats())
+            .filter(|&o| !s.escaped(o) && (e.rules.stay || !s.won(o)))
+            .count();
+        Sim {
+            pool,
+            wall: s.wall_count(),
+            active: active.max(1),
+            rules: e.rules,
+            visible: *seen,
+            ready_weight: e.opts.ready_weight,
+            survival: e.opts.survival,
+            fan_play: e.opts.fan_play,
+            params: e.params,
+        }
+    }
+
+    /// `n` random orders of the first tiles of the pool (the wall's tiles to come).
+    fn orders(&self, rng: &mut SplitMix, n: usize) -> Vec<Vec<u8>> {
+        let len = self.wall.min(self.pool.len());
+        (0..n)
+            .map(|_| {
+                let mut p = self.pool.clone();
+                for i in 0..len {
+                    let j = i + rng.below(p.len() - i);
+                    p.swap(i, j);
+                }
+                p.truncate(len);
+                p
+            })
+            .collect()
+    }
+
+    /// The mean worth in points of holding `c13` (after a discard) over `orders`; `locked`: the
+    /// fan of a win just passed (R4.3: no discard win worth no more until the seat's draw).
+    fn worth(
+        &self,
+        c13: &Counts,
+        melds: &[Meld],
+        void: Option<u8>,
+        orders: &[Vec<u8>],
+        locked: u8,
+    ) -> f64 {
+        let mut total = 0.0;
+        let mut rows = Vec::with_capacity(14);
+        let mut ws: Vec<Wait> = Vec::with_capacity(9);
+        let others = self.active - 1;
+        let rc = &self.rules.core;
+        for order in orders {
+            let mut hand = *c13;
+            let mut wait = wait_mask_unchecked(&hand, melds, void);
+            let mut pos = 0;
+            let mut lock = locked;
+            let mut got = None;
+            let mut alive = 1.0;
+            'play: while pos < order.len() {
+                // the others draw and throw a tile each
+                for _ in 0..others {
+                    if pos >= order.len() {
+                        break 'play;
+                    }
+                    let t = order[pos];
+                    pos += 1;
+                    if wait >> t & 1 != 0 {
+                        let mut h = hand;
+                        h[t as usize] += 1;
+                        if let Some(f) = fan_unchecked(&h, melds, t, 0, rc, void) {
+                            if lock == 0 || f.capped > lock {
+                                got = Some(alive * f.points as f64);
+                                break 'play;
+                            }
+                        }
+                    }
+                }
+                if pos >= order.len() {
+                    break;
+                }
+                // its own draw
+                let t = order[pos];
+                pos += 1;
+                lock = 0;
+                hand[t as usize] += 1;
+                if wait >> t & 1 != 0 {
+                    if let Some(f) = fan_unchecked(&hand, melds, t, ctx::SELF_DRAW, rc, void) {
+                        let bonus = if self.rules.self_draw_bonus == SelfDrawBonus::Point {
+                            rc.base as f64
+                        } else {
+                            0.0
+                        };
+                        got = Some(alive * (f.points as f64 + bonus) * others as f64);
+                        break;
+                    }
+                }
+                let held = (0..27).fold(0u32, |m, k| if hand[k] != 0 { m | 1 << k } else { m });
+                let legal = match void {
+                    Some(v) if held & (0x1ff << (9 * v)) != 0 => held & (0x1ff << (9 * v)),
+                    _ => held,
+                };
+                let kind = if self.fan_play {
+                    let t = ValueTurn {
+                        counts: &hand,
+                        melds,
+                        visible: &self.visible,
+                        void,
+                        legal,
+                        wall_count: (self.wall - pos.min(self.wall)) as i64,
+                        opponents: &[],
+                        rules: rc,
+                    };
+                    value_discard_unchecked(&t, &self.params).kind
+                } else {
+                    greedy_discard_unchecked(
+                        &hand,
+                        melds,
+                        &self.visible,
+                        void,
+                        legal,
+                        true,
+                        &mut rows,
+                    )
+                    .kind
+                };
+                hand[kind as usize] -= 1;
+                wait = wait_mask_unchecked(&hand, melds, void);
+                alive *= self.survival;
+            }
+            total += match got {
+                Some(v) => v,
+                None => alive * self.ready_end(&hand, melds, void, wait, &mut ws),
+            };
+        }
+        total / orders.len().max(1) as f64
+    }
+
+    /// R7 at the end of the wall: a ready hand is paid its value by the seats that are not
+    /// (about two in five), one that is not ready pays the ready ones (about three in five).
+    fn ready_end(
+        &self,
+        hand: &Counts,
+        melds: &[Meld],
+        void: Option<u8>,
+        wait: u32,
+        ws: &mut Vec<Wait>,
+    ) -> f64 {
+        let others = (self.active - 1) as f64;
+        if wait != 0 {
+            waits_unchecked(hand, melds, &self.rules.core, void, ws);
+            let v = ws.iter().map(|w| w.points).max().unwrap_or(0) as f64;
+            self.ready_weight * 0.4 * others * v
+        } else {
+            -self.ready_weight * 0.6 * others * 2.0
+        }
+    }
+}

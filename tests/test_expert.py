@@ -1,0 +1,85 @@
+"""The ``expert`` strategy (高手): its options, determinism for a seed, its time budget, and its
+places: tournaments on either engine (tests/test_native_differential.py compares them), the
+single-agent environment's opponents, the seat loop's time limit."""
+
+from __future__ import annotations
+
+import pytest
+
+from xuezhan.engine import Round, first_dealer, play_hand, run_round
+from xuezhan.strategies import REGISTRY, ExpertStrategy, ValueStrategy
+from xuezhan.tournament import TournamentConfig, run
+
+
+def _hand(seed: int, expert: ExpertStrategy, preset: str = "chengdu") -> list[str]:
+    seats = [expert, ValueStrategy(), ValueStrategy(), ValueStrategy()]
+    rnd = Round.from_seed(preset, seed, first_dealer(seed))
+    for s, b in enumerate(seats):
+        b.reset(s, rnd.rules)
+    run_round(rnd, seats)
+    return [str(e) for e in rnd.ledger.events]
+
+
+def test_expert_is_deterministic_for_a_seed_and_its_seed_matters():
+    for seed in range(6):
+        assert _hand(seed, ExpertStrategy(seed=4)) == _hand(seed, ExpertStrategy(seed=4))
+    differ = sum(_hand(s, ExpertStrategy(seed=4)) != _hand(s, ExpertStrategy(seed=5)) for s in range(12))
+    assert differ >= 1  # its simulations draw from its own generator
+
+
+def test_expert_without_simulations_plays_value():
+    """``samples = 0`` and no locked winners (winners leave): value's play exactly."""
+    for seed in range(10):
+        seats = [ExpertStrategy(seed=1, samples=0), ValueStrategy(), ValueStrategy(), ValueStrategy()]
+        a = play_hand(seats, "leshan", seed)
+        b = play_hand([ValueStrategy() for _ in range(4)], "leshan", seed)
+        assert a == b
+
+
+def test_expert_options_are_checked_and_named():
+    with pytest.raises(TypeError, match="'colour'"):
+        ExpertStrategy(colour=1)
+    with pytest.raises(TypeError, match="samples must be a number"):
+        ExpertStrategy(samples="many")
+    with pytest.raises(TypeError, match="survival must be a number from 0"):
+        ExpertStrategy(survival=1.5)
+    with pytest.raises(TypeError, match="defence must be true or false"):
+        ExpertStrategy(defence=1)
+    e = ExpertStrategy(seed=2, samples=8, width=2, defence=False)  # value's options too
+    assert e.options == {"samples": 8, "width": 2, "defence": False}
+    assert REGISTRY["expert"] is ExpertStrategy
+
+
+def test_expert_decides_inside_a_tiny_budget_and_never_times_out():
+    expert = ExpertStrategy(seed=3, budget=0.001, samples=400)
+    timeouts = [0, 0, 0, 0]
+    for seed in range(3):
+        seats = [expert, ValueStrategy(), ValueStrategy(), ValueStrategy()]
+        rnd = Round.from_seed("leshan", seed, first_dealer(seed))
+        for s, b in enumerate(seats):
+            b.reset(s, rnd.rules)
+        run_round(rnd, seats, timeouts)
+        assert not rnd.seats.escaped[0]
+    assert timeouts == [0, 0, 0, 0]
+
+
+def test_expert_sits_in_the_single_agent_environment():
+    from xuezhan.env import single_agent
+
+    env = single_agent(opponents=["expert", "value", "expert"], seat=0, rules="xueliu")
+    obs, info = env.reset(seed=5)
+    done = False
+    steps = 0
+    while not done and steps < 400:
+        action = int(obs["action_mask"].nonzero()[0][0])
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        steps += 1
+    assert done
+
+
+def test_expert_plays_tournaments_on_either_engine(tmp_path):
+    config = TournamentConfig(strategies=["expert", "value", "expert", "value"], hands=40, seed=6, workers=1)
+    native = run(config.replace(engine="native"), output=tmp_path / "n", progress=False)
+    python = run(config.replace(engine="python"), output=tmp_path / "p", progress=False)
+    assert native.equals(python)

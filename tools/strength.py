@@ -1,0 +1,138 @@
+"""The strength table of docs/strength.md: every built-in strategy against every other, paired on
+duplicate walls under each preset, with 95% intervals and the command that replays each row.
+
+    python tools/strength.py --write-tournaments        # (re)write tournaments/strength/*.toml
+    python tools/strength.py --run [--only expert]      # play them (results/strength/...), -j all cores
+    python tools/strength.py --table                    # print the markdown table from the results
+
+A pair ``a``–``b`` is the tournament ``tournaments/strength/<preset>-<a>-vs-<b>.toml``: the
+line-up ``b, a, b, a`` on 2,000 walls (8,000 hands, duplicate seating: each wall played in the
+four rotations, so each entry sits in each seat of it), the preset's rules, one seed per preset.
+A row gives ``a − b``: the mean over walls of the difference between the two strategies' mean
+points per hand on that wall, with its t-interval over the walls (the tournament report's
+paired comparison). Tournaments of built-in strategies the native engine plays run on it
+(``engine = "auto"``); those with ``search`` run on the Python engine and are the slow ones
+(give them fewer walls with ``--walls``: the table states the walls each row was played on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "tournaments" / "strength"
+RESULTS = Path("results") / "strength"
+STRATEGIES = ("expert", "search", "value", "greedy", "random")
+PRESETS = {"leshan": 2026, "chengdu": 2027, "xueliu": 2028}
+WALLS = 2000
+
+
+def name(preset: str, a: str, b: str) -> str:
+    return f"{preset}-{a}-vs-{b}"
+
+
+def pairs() -> list[tuple[str, str, str]]:
+    """(preset, a, b) for every preset and every pair, the stronger-looking first."""
+    return [(p, a, b) for p in PRESETS for a, b in itertools.combinations(STRATEGIES, 2)]
+
+
+def tournament_text(preset: str, a: str, b: str, walls: int) -> str:
+    slow = "search" in (a, b)
+    cost = (
+        "the Python engine plays it (search samples hidden tiles in Python): hours on two cores"
+        if slow
+        else "the native engine plays it: a minute or two on two cores"
+    )
+    return (
+        f"# Strength table (docs/strength.md): {a} against {b}, {preset} rules, {walls:,} walls\n"
+        f'# ({4 * walls:,} hands, duplicate seating); the report\'s paired difference "{a} − {b}"\n'
+        f"# is the row of the table; {cost}.\n"
+        f"#   xuezhan tournament tournaments/strength/{name(preset, a, b)}.toml -j 0\n"
+        f'name = "{name(preset, a, b)}"\n'
+        f"hands = {4 * walls}\n"
+        f"seed = {PRESETS[preset]}\n"
+        'seating = "duplicate"\n'
+        f'output = "{(RESULTS / name(preset, a, b)).as_posix()}"\n\n'
+        "[rules]\n"
+        f'preset = "{preset}"\n\n' + "".join(f'[[strategies]]\nstrategy = "{s}"\n' for s in (b, a, b, a))
+    )
+
+
+def paired(folder: Path, a: str, b: str) -> tuple[float, float, float, int] | None:
+    """(mean, low, high, walls) of a − b from a finished or partial run, or None."""
+    from xuezhan.tournament import load_results
+    from xuezhan.tournament.stats import t_ppf
+
+    try:
+        df = load_results(folder, columns=["seed_index", "strategy", "delta", "rotation"])
+    except (OSError, ValueError):
+        return None
+    # whole walls only (all four rotations played)
+    full = df.groupby("seed_index")["rotation"].nunique()
+    df = df[df["seed_index"].isin(full[full == 4].index)]
+    per = df.groupby(["strategy", "seed_index"])["delta"].mean().unstack(0)
+    if a not in per or b not in per or len(per) < 2:
+        return None
+    d = (per[a] - per[b]).to_numpy()
+    m = float(d.mean())
+    half = t_ppf(0.975, len(d) - 1) * float(d.std(ddof=1)) / math.sqrt(len(d))
+    return m, m - half, m + half, len(d)
+
+
+def table() -> str:
+    lines = [
+        "| rules | pair | a − b, points per hand [95% interval] | walls | replay |",
+        "|---|---|---|---|---|",
+    ]
+    for preset, a, b in pairs():
+        r = paired(ROOT / RESULTS / name(preset, a, b), a, b)
+        cmd = f"`xuezhan tournament tournaments/strength/{name(preset, a, b)}.toml -j 0`"
+        if r is None:
+            lines.append(f"| {preset} | {a} − {b} | not played yet | — | {cmd} |")
+            continue
+        m, lo, hi, w = r
+        lines.append(f"| {preset} | {a} − {b} | **{m:+.2f}** [{lo:+.2f}, {hi:+.2f}] | {w:,} | {cmd} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--write-tournaments", action="store_true")
+    ap.add_argument("--run", action="store_true")
+    ap.add_argument("--table", action="store_true")
+    ap.add_argument("--only", action="append", help="pairs involving this strategy (repeatable)")
+    ap.add_argument("--preset", action="append", help="only this preset (repeatable)")
+    ap.add_argument("--walls", type=int, default=None, help="walls to play (--run; default the file's)")
+    ap.add_argument("-j", "--workers", type=int, default=0)
+    args = ap.parse_args()
+    chosen = [
+        (p, a, b)
+        for p, a, b in pairs()
+        if (not args.only or a in args.only or b in args.only) and (not args.preset or p in args.preset)
+    ]
+    if args.write_tournaments:
+        FOLDER.mkdir(parents=True, exist_ok=True)
+        for preset, a, b in pairs():
+            (FOLDER / f"{name(preset, a, b)}.toml").write_text(tournament_text(preset, a, b, WALLS), encoding="utf-8")
+        print(f"{len(pairs())} tournaments in {FOLDER.relative_to(ROOT)}")
+    if args.run:
+        for preset, a, b in chosen:
+            cmd = [sys.executable, "-m", "xuezhan", "tournament", str(FOLDER / f"{name(preset, a, b)}.toml")]
+            cmd += ["-j", str(args.workers), "--no-report", "--no-progress"]
+            if args.walls:
+                cmd += ["--hands", str(4 * args.walls)]
+            out = ROOT / RESULTS / name(preset, a, b)
+            cmd += ["--resume"] if (out / "manifest.json").exists() else []
+            print("$", " ".join(cmd[2:]), flush=True)
+            subprocess.run(cmd, cwd=ROOT, check=False)
+    if args.table:
+        print(table())
+
+
+if __name__ == "__main__":
+    main()
