@@ -5,6 +5,11 @@ rollouts per second, with its default options, one process (one core).
     python benchmarks/search.py --hands 20 --preset leshan
     python benchmarks/search.py --rollouts 48 --policy greedy
     python benchmarks/search.py --hands 0          # only the parts of one sample
+    python benchmarks/search.py --engine python    # rollouts in the Python engine only
+
+Each row is played twice by default, with the rollouts in the native engine and in the Python
+engine (``--engine both``): the same decisions (the rollouts' results are the same), the
+native engine's rollouts per CPU second against the Python engine's in the same run.
 
 One ``search`` seat plays against three ``value`` seats; every decision of the search seat
 is timed the way the seat loop times it (``time.perf_counter`` around ``act``), searched or
@@ -29,6 +34,7 @@ from xuezhan.engine import first_dealer, hand_seed
 from xuezhan.rules import as_rules
 from xuezhan.search import estimate as estimate_module
 from xuezhan.strategies import SearchStrategy, ValueStrategy
+from xuezhan.strategies import search as search_module
 
 
 class Timed:
@@ -64,18 +70,21 @@ def main() -> None:
     ap.add_argument("--rollouts", type=int, default=None)
     ap.add_argument("--policy", default="value")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--engine", choices=["both", "native", "python"], default="both", help="where rollouts are played")
     args = ap.parse_args()
     presets = args.preset or ["leshan", "chengdu"]
+    engines = ["native", "python"] if args.engine == "both" else [args.engine]
     counted = {"n": 0}
-    real_play = estimate_module.Rollouts.play
+    real_sample = search_module.play_sample
 
-    def counting_play(self: Any, rnd: Any, seed: int) -> Any:
-        counted["n"] += 1
-        return real_play(self, rnd, seed)
+    def counting_sample(base: Any, seat: int, actions: Any, play: Any, seed: int) -> Any:
+        counted["n"] += len(actions)  # a rollout: one candidate played on one sample to the end
+        return real_sample(base, seat, actions, play, seed)
 
-    estimate_module.Rollouts.play = counting_play  # type: ignore[method-assign]
+    search_module.play_sample = counting_sample  # type: ignore[assignment]
     table = Table(title="search: time per decision (one core)")
     for col in (
+        "rollouts in",
         "preset",
         "hands",
         "decisions",
@@ -88,9 +97,9 @@ def main() -> None:
         "rollouts per CPU s",
     ):
         table.add_column(col, justify="right")
-    for preset in presets if args.hands else []:
+    for engine, preset in [(e, p) for p in presets for e in engines] if args.hands else []:
         rules = as_rules(preset)
-        opts: dict[str, Any] = {"policy": args.policy}
+        opts: dict[str, Any] = {"policy": args.policy, "native": engine == "native"}
         if args.rollouts is not None:
             opts["rollouts"] = args.rollouts
         search = SearchStrategy(seed=args.seed, **opts)
@@ -113,6 +122,7 @@ def main() -> None:
         st = sorted(timed.searched_times)
         cpu = sorted(timed.cpu)
         table.add_row(
+            engine,
             preset,
             str(args.hands),
             str(len(times)),
@@ -124,8 +134,8 @@ def main() -> None:
             f"{1000 * _pct(cpu, 0.99):.1f}",
             f"{counted['n'] / t_search:,.0f}" if t_search else "-",
         )
-        print(f"{preset}: budget cut {search.cut} of {search.searched} searched decisions")
-    estimate_module.Rollouts.play = real_play  # type: ignore[method-assign]
+        print(f"{preset}, {engine}: budget cut {search.cut} of {search.searched} searched decisions")
+    search_module.play_sample = real_sample  # type: ignore[assignment]
     console = Console(width=160)
     if args.hands:
         console.print(table)
@@ -178,7 +188,14 @@ def parts(preset: str, positions: int = 40) -> list[tuple[str, float]]:
         t = time.process_time()
         for c in todo:
             play.play(c, 0)
-        out.append((f"rollout ({policy})", time.process_time() - t))
+        out.append((f"rollout ({policy}, Python engine)", time.process_time() - t))
+        from xuezhan import native
+
+        lineup = native.lineup([policy] * 4)
+        t = time.process_time()
+        for d in samples:
+            native.from_round(d).play_out(lineup)
+        out.append((f"rollout ({policy}, native engine, hand-off included)", time.process_time() - t))
     del copies
     return [(name, 1e6 * secs / len(samples)) for name, secs in out]
 

@@ -200,3 +200,90 @@ def batch_fan(
     """Capped fan of each row (14 tiles incl. the winning tile, no melds) won on
     ``win_kinds[i]`` (1-D, uint8/int8/int32/int64, length N); 0 when the row does not win.
     Returns uint8 ``(N,)``."""
+
+# ---------------------------------------------------------------- native hand play (xuezhan.native)
+
+#: The rule ids the native engine fires, in bit order (the Python registry's, tested).
+NATIVE_FIRED: tuple[str, ...]
+
+class NativeRules:
+    """The rules of a hand as the native engine reads them (build it with
+    ``xuezhan.native.native_rules``)."""
+
+    def __init__(
+        self,
+        *,
+        core: CoreRules,
+        self_draw_bonus: str,
+        rob_kong: bool,
+        pass_win_lock: bool,
+        last_tiles_forced: bool,
+        kong_transfer: bool,
+        kong_draw_discarder_pays: bool,
+        pig_penalty: bool,
+        kong_refund: bool,
+        declare_void: bool,
+        exchange_three: bool,
+        escape_penalty: int,
+        after_win: str,
+    ) -> None: ...
+
+class NativeLineup:
+    """Built-in strategies, one per line-up entry: ``[(name, options, seed_option)]``."""
+
+    def __init__(self, entries: list[tuple[str, dict[str, Any], str]]) -> None: ...
+    def __len__(self) -> int: ...
+
+class NativeHand:
+    """One hand in the native engine, stepped from Python (actions as ``(seat, verb, arg)``)."""
+
+    @staticmethod
+    def from_seed(rules: NativeRules, seed: int, dealer: int, record: bool = True) -> NativeHand: ...
+    @staticmethod
+    def deal(
+        rules: NativeRules,
+        hands: list[list[int]],
+        wall: list[int],
+        dealer: int,
+        exchange: int | None = None,
+        record: bool = True,
+    ) -> NativeHand: ...
+    @staticmethod
+    def from_state(rules: NativeRules, state: dict[str, Any], record: bool = False) -> NativeHand:
+        """The hand a Python round's state describes (``xuezhan.native.round_state``)."""
+    def copy(self) -> NativeHand: ...
+    def rollouts(self, actions: list[tuple[int, str, Any]], lineup: NativeLineup, seed: int) -> list[list[int]]:
+        """Each action played on a copy and the hand played out by ``lineup`` (fresh policies,
+        seat ``s``'s random seeded ``seed + s``): each copy's final deltas."""
+    @property
+    def cur(self) -> int | None: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def deltas(self) -> list[int]: ...
+    @property
+    def next_dealer(self) -> int | None: ...
+    def legal(self) -> list[tuple[int, str, Any]]: ...
+    def default_action(self) -> tuple[int, str, Any] | None: ...
+    def apply(self, seat: int, verb: str, arg: Any = None, default: bool = False) -> None: ...
+    def events(self) -> list[str]: ...
+    def play_out(self, lineup: NativeLineup, seeds: list[int | None] | None = None) -> None: ...
+    def check_invariants(self) -> None: ...
+
+def play_hands(
+    rules: NativeRules,
+    lineup: NativeLineup,
+    seeds: npt.NDArray[np.int64],
+    seatings: npt.NDArray[np.uint8],
+    threads: int = 1,
+    logs: bool = False,
+) -> dict[str, Any]:
+    """One hand per seed (dealer drawn from it), ``seatings[i][s]`` the entry in seat ``s``;
+    numpy columns per (hand, seat) and per hand (``end``, ``fired``, ``lines`` with ``logs``).
+    The GIL is released; ``threads`` > 1 spreads the hands over a rayon pool."""
+
+def native_seeds(seed: int, seat: int, option: str) -> tuple[int, int]:
+    """``(first_dealer(seed), derive_seed(seed, "strategy", seat, option))`` as the native
+    engine computes them (the tests compare them with ``xuezhan.engine.seeds``)."""

@@ -156,6 +156,7 @@ def prepared_run(
     csv_: bool,
     executor: str,
     address: str | None,
+    engine: str | None = None,
 ) -> tuple[C, Path, RunOptions]:
     """The run the flags of :func:`run_options` ask for: ``config`` with the command line's
     ``--hands``, ``--seed`` and ``--workers``; its output folder (``--output``, else the file's
@@ -163,7 +164,9 @@ def prepared_run(
     configuration's error (:class:`~xuezhan.tournament.config.ConfigError`, a ``ValueError``)."""
     from xuezhan.tournament.options import RunOptions
 
-    changes = {k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers)) if v is not None}
+    changes = {
+        k: v for k, v in (("hands", hands), ("seed", seed), ("workers", workers), ("engine", engine)) if v is not None
+    }
     if changes:
         config = config.replace(**changes)
     out = output or (Path(config.output) if config.output else Path("results") / file.stem)
@@ -183,7 +186,7 @@ def run_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The flags ``xuezhan tournament`` and ``xuezhan study`` share, in one place: the run's
     (:class:`xuezhan.tournament.options.RunOptions`: ``--output``, ``--resume``,
     ``--overwrite``, ``--workers``, ``--csv``, ``--progress``, ``--executor``, ``--address``)
-    and the configuration's overrides (``--hands``, ``--seed``) and ``--no-report``."""
+    and the configuration's overrides (``--hands``, ``--seed``, ``--engine``) and ``--no-report``."""
     options = [
         click.option(
             "--output",
@@ -197,6 +200,13 @@ def run_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--workers", "-j", type=int, default=None, help="Worker processes (0 = all cores)."),
         click.option("--hands", "-n", type=int, default=None, help="Override the number of hands."),
         click.option("--seed", type=int, default=None, help="Override the base seed."),
+        click.option(
+            "--engine",
+            type=click.Choice(["auto", "native", "python"]),
+            default=None,
+            help="Which engine plays the hands (default: the file's 'engine', else auto): native "
+            "(Rust, built-in strategies only), python, or auto (native when it can). Same results.",
+        ),
         click.option(
             "--executor",
             type=click.Choice(["local", "ray"]),

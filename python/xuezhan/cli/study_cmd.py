@@ -32,6 +32,7 @@ def study_command(
     csv_: bool,
     no_report: bool,
     progress: bool | None,
+    engine: str | None = None,
 ) -> None:
     """Play the rule study defined in FILE (TOML) and report what each variant changes."""
     from xuezhan.study import load_study
@@ -42,6 +43,7 @@ def study_command(
         config, out, options = prepared_run(
             load_study(file), file, output=output, hands=hands, seed=seed, workers=workers, resume=resume,
             overwrite=overwrite, progress=progress, csv_=csv_, executor=executor, address=address,
+            engine=engine,
         )  # fmt: skip
     except (ConfigError, ValueError) as exc:
         raise BadInput(str(exc)) from None

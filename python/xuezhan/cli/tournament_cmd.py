@@ -51,6 +51,7 @@ def tournament_command(
     executor: str = "local",
     address: str | None = None,
     hand_logs: bool = False,
+    engine: str | None = None,
 ) -> None:
     """Play the tournament defined in FILE (TOML) and report the results."""
     from xuezhan.tournament import ConfigError, load_config, run
@@ -59,6 +60,7 @@ def tournament_command(
         config, out, options = prepared_run(
             load_config(file), file, output=output, hands=hands, seed=seed, workers=workers, resume=resume,
             overwrite=overwrite, progress=progress, csv_=csv_, executor=executor, address=address,
+            engine=engine,
         )  # fmt: skip
         if hand_logs:
             from xuezhan.tournament.hand_logs import LOG_DIR
@@ -68,12 +70,15 @@ def tournament_command(
         from xuezhan.tournament.driver import check_programs
 
         check_programs(config)  # unknown strategies, bad options, missing programs
+        from xuezhan.tournament.engines import resolve_engine
+
+        played_by = resolve_engine(config)  # engine = "native" with what it cannot play: refused here
     except (ConfigError, ValueError) as exc:
         raise BadInput(f"{file}: {exc}" if str(file) not in str(exc) else str(exc)) from None
     check_output_folder(out)
     click.echo(
         f"{config.name}: {config.n_games} hands, {config.seating} seating, "
-        f"{', '.join(config.labels)}; {config.effective_workers} worker(s); output {out}",
+        f"{', '.join(config.labels)}; {config.effective_workers} worker(s), {played_by} engine; output {out}",
         err=True,
     )
     df = run_to_folder("tournament", file, out, lambda: run(config, options))

@@ -12,7 +12,7 @@ strategies) and fails on the first event that differs (R12.4).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -25,7 +25,16 @@ from xuezhan.tiles import TILE_STR, parse_tiles
 if TYPE_CHECKING:  # pragma: no cover
     from xuezhan.documents import HandLog
 
-__all__ = ["LOG_FORMAT", "header", "log_lines", "write_log", "replay_log", "ReplayMismatch", "validate_dir"]
+__all__ = [
+    "LOG_FORMAT",
+    "header",
+    "header_of",
+    "log_lines",
+    "write_log",
+    "replay_log",
+    "ReplayMismatch",
+    "validate_dir",
+]
 
 LOG_FORMAT = 1
 _TILE = TILE_STR
@@ -51,16 +60,30 @@ def _engine_version() -> str:
 
 def header(rnd: Round) -> dict:
     """The log header of a hand (R1.4: the wall itself is recorded)."""
+    return header_of(rnd.rules, rnd.seed, rnd.dealer, rnd.hands0, rnd.wall.tiles, rnd.exchange_dir)
+
+
+def header_of(
+    rules: Rules,
+    seed: int | None,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    wall: Sequence[int],
+    exchange: str | None,
+) -> dict:
+    """The header of a hand's log from its facts: rules, seed, dealer, the hands as dealt,
+    the wall in draw order and the exchange direction (also what the native engine's hands
+    are logged with)."""
     return {
         "type": "header",
         "format": LOG_FORMAT,
         "engine": _engine_version(),
-        "rules": rnd.rules.to_dict(),
-        "seed": rnd.seed,
-        "dealer": rnd.dealer,
-        "hands": ["".join(_TILE[k] for k in h) for h in rnd.hands0],
-        "wall": "".join(_TILE[k] for k in rnd.wall.tiles),
-        "exchange": rnd.exchange_dir,
+        "rules": rules.to_dict(),
+        "seed": seed,
+        "dealer": dealer,
+        "hands": ["".join(_TILE[k] for k in h) for h in hands],
+        "wall": "".join(_TILE[k] for k in wall),
+        "exchange": exchange,
     }
 
 

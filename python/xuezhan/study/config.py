@@ -145,6 +145,8 @@ class StudyConfig:
     chunk: int = 0  # 0: automatic, per variant (see xuezhan.tournament.config.auto_chunk)
     output: str | None = None
     name: str = "study"
+    #: Which engine plays the hands (as in a tournament file; not part of the identity).
+    engine: str = "auto"
 
     def __post_init__(self) -> None:
         for key in ("hands", "seed", "workers", "chunk"):
@@ -218,6 +220,7 @@ class StudyConfig:
                 chunk=self.chunk,
                 output=None,
                 name=f"{self.name}/{variant.name}",
+                engine=self.engine,
             )
         except ConfigError as exc:
             raise _study_error(exc, str(exc)) from None
@@ -231,6 +234,7 @@ class StudyConfig:
             "workers": self.workers,
             "chunk": self.chunk,
             "output": self.output,
+            "engine": self.engine,
             "rules": dict(self.rules),
             "base_variant": self.base_variant,
             "strategies": [s.to_dict() for s in self.strategies],
@@ -241,7 +245,7 @@ class StudyConfig:
         """A digest of everything that determines the results (not workers, output or name);
         ``--resume`` refuses a folder written by a study with another identity."""
         d = self.to_dict()
-        for key in ("workers", "output", "name"):
+        for key in ("workers", "output", "name", "engine"):
             d.pop(key)
         return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -259,6 +263,7 @@ _TOP_KEYS = {
     "workers",
     "chunk",
     "output",
+    "engine",
     "strategies",
     "rules",
     "variants",
@@ -362,6 +367,7 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
             "workers",
             "chunk",
             "output",
+            "engine",
             "base_variant",
         )
         if k in data

@@ -7,6 +7,7 @@ A tournament file (see ``tournaments/quick.toml``)::
     seed = 20261202         # base seed; every hand's wall seed derives from (seed, index)
     seating = "duplicate"   # or "random"
     workers = 0             # 0 = all cores; 1 = run in this process
+    engine = "auto"         # auto (native when it can), native or python: the same results
     chunk = 0               # hands per unit of work and per stored row group (0: automatic)
     output = "results/quick"
 
@@ -44,6 +45,8 @@ __all__ = ["ConfigError", "OptionTypeError", "StrategySpec", "TournamentConfig",
 
 SEATS = 4
 SEATINGS = ("duplicate", "random")
+#: The engines that can play a tournament (:mod:`xuezhan.tournament.engines`).
+ENGINES = ("auto", "native", "python")
 #: Limits of one run: refused above them, before anything is allocated or started.
 MAX_HANDS = 10**9
 MAX_SEED = 2**63 - 1
@@ -209,6 +212,9 @@ class TournamentConfig:
     name: str = "tournament"
     #: Folder for one gzip JSON-lines log per hand (``--logs``); not part of the identity.
     hand_logs: str | None = None
+    #: Which engine plays the hands (:mod:`.engines`): ``auto`` (native when it can),
+    #: ``native`` or ``python``; not part of the identity (both give the same results).
+    engine: str = "auto"
 
     def __post_init__(self) -> None:
         specs = tuple(
@@ -236,6 +242,8 @@ class TournamentConfig:
             raise OptionTypeError(f"output: expected a folder path (a string), got {self.output!r}")
         if self.hand_logs is not None and (not isinstance(self.hand_logs, str) or not self.hand_logs):
             raise OptionTypeError(f"hand_logs: expected a folder path (a string), got {self.hand_logs!r}")
+        if self.engine not in ENGINES:
+            raise ConfigError(f"engine: expected one of {', '.join(ENGINES)}, got {self.engine!r}")
         if not isinstance(self.seating, str):
             raise OptionTypeError(f"seating: expected one of {', '.join(SEATINGS)}, got {self.seating!r}")
         if self.seating not in SEATINGS:
@@ -284,6 +292,7 @@ class TournamentConfig:
             "workers": self.workers,
             "chunk": self.chunk,
             "output": self.output,
+            "engine": self.engine,
             "strategies": [s.to_dict() for s in self.strategies],
         }
 
@@ -294,7 +303,7 @@ class TournamentConfig:
         would otherwise mix two different tournaments.
         """
         d = self.to_dict()
-        for key in ("workers", "output", "name"):
+        for key in ("workers", "output", "name", "engine"):
             d.pop(key)
         blob = json.dumps(d, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
@@ -303,7 +312,7 @@ class TournamentConfig:
         return dataclasses.replace(self, **changes)
 
 
-_TOP_KEYS = {"name", "hands", "seed", "seating", "rules", "workers", "chunk", "output", "strategies"}
+_TOP_KEYS = {"name", "hands", "seed", "seating", "rules", "workers", "chunk", "output", "engine", "strategies"}
 
 
 def config_from_dict(

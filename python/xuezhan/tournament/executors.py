@@ -27,20 +27,19 @@ from collections.abc import Callable, Collection
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
+from typing import Any
 
 import pyarrow as pa
 
 from xuezhan.strategies.botprocess import kill_all
 from xuezhan.tournament.config import TournamentConfig
+from xuezhan.tournament.engines import resolve_engine, runner_for
 from xuezhan.tournament.folder import forget_inherited_locks
 from xuezhan.tournament.options import EXECUTORS
-from xuezhan.tournament.play import HandRunner
-from xuezhan.tournament.results import rows_to_table
-from xuezhan.tournament.scheduling import chunk_games, game
 
 __all__ = ["WorkerLost", "execute", "play_chunk"]
 
-_RUNNER: HandRunner | None = None
+_RUNNER: Any = None  # the worker's chunk player (HandRunner or NativeRunner)
 _PR_SET_PDEATHSIG = 1
 #: How often the watchdog looks for the main process (seconds).
 _WATCH = 0.2
@@ -90,7 +89,7 @@ def _init_worker(config: TournamentConfig, parent: int) -> None:
     forget_inherited_locks()
     _follow_parent(parent)
     global _RUNNER
-    _RUNNER = HandRunner(config)
+    _RUNNER = runner_for(config)
     # Pool workers leave through multiprocessing's exit path, which skips atexit: stop the
     # external bots' processes there.
     from multiprocessing.util import Finalize
@@ -102,12 +101,10 @@ def _init_worker(config: TournamentConfig, parent: int) -> None:
 OnChunk = Callable[[int, pa.Table], None]
 
 
-def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pa.Table:
-    """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table."""
-    rows: list[dict] = []
-    for index in chunk_games(config, chunk_id):
-        rows.extend(runner.play(game(config, index)))
-    return rows_to_table(rows)
+def play_chunk(runner: Any, config: TournamentConfig, chunk_id: int) -> pa.Table:
+    """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table (``runner``: the
+    chunk player of the config's engine, :func:`~.engines.runner_for`)."""
+    return runner.play_chunk(chunk_id)
 
 
 def _worker_chunk(config: TournamentConfig, chunk_id: int) -> tuple[int, pa.Table]:
@@ -129,8 +126,11 @@ def execute(config: TournamentConfig, pending: Collection[int], *, on_chunk: OnC
     finished = on_chunk
 
     workers = min(config.effective_workers, max(1, len(pending)))
+    if resolve_engine(config) == "native":
+        _execute_threads(config, pending, finished, workers)
+        return
     if workers <= 1:
-        runner = HandRunner(config)
+        runner = runner_for(config)
         try:
             for chunk_id in pending:
                 finished(chunk_id, play_chunk(runner, config, chunk_id))
@@ -182,6 +182,46 @@ def execute(config: TournamentConfig, pending: Collection[int], *, on_chunk: OnC
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+def _execute_threads(config: TournamentConfig, pending: Collection[int], finished: OnChunk, workers: int) -> None:
+    """:func:`execute` for the native engine: threads of this process instead of a process pool
+    (the engine releases the GIL while it plays; nothing to start, copy or kill). The same
+    lazy, bounded queue and the same Ctrl-C behaviour: queued chunks are cancelled, chunks in
+    progress finish and are handed over, then the interrupt is re-raised."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    runner = runner_for(config)
+    if workers <= 1:
+        for chunk_id in pending:
+            finished(chunk_id, runner.play_chunk(chunk_id))
+        return
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="xuezhan-native")
+    futures: dict[Future, int] = {}
+    queue = iter(pending)
+    try:
+        for chunk_id in queue:
+            futures[pool.submit(runner.play_chunk, chunk_id)] = chunk_id
+            if len(futures) >= 2 * workers:
+                break
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                chunk_id = futures.pop(fut)
+                finished(chunk_id, fut.result())
+            for _ in done:
+                nxt = next(queue, None)
+                if nxt is not None:
+                    futures[pool.submit(runner.play_chunk, nxt)] = nxt
+    except KeyboardInterrupt:
+        for fut in futures:
+            fut.cancel()
+        for fut, chunk_id in futures.items():
+            if not fut.cancelled():
+                finished(chunk_id, fut.result())
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def cpu_count() -> int:

@@ -22,6 +22,7 @@ __all__ = [
     "read_lines",
     "worst_hands",
     "write_hand_log",
+    "write_log_lines",
 ]
 
 #: The folder, inside a tournament's output folder, that holds the hand logs.
@@ -37,9 +38,16 @@ def write_hand_log(rnd: Any, folder: str | os.PathLike, hand: int) -> Path:
     """Write a finished hand's log, gzip-compressed; byte-identical for the same hand (mtime 0)."""
     from xuezhan.engine import log_lines
 
+    return write_log_lines(log_lines(rnd), folder, hand)
+
+
+def write_log_lines(lines: list[str], folder: str | os.PathLike, hand: int) -> Path:
+    """Write a hand's log lines (its header first), gzip-compressed, byte-identical for the same
+    lines (mtime 0): what :func:`write_hand_log` writes for a round, and the native engine's
+    tournaments for theirs."""
     path = Path(folder) / log_name(hand)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = ("\n".join(log_lines(rnd)) + "\n").encode("utf-8")
+    data = ("\n".join(lines) + "\n").encode("utf-8")
     tmp = path.with_suffix(".tmp")
     with (
         open(tmp, "wb") as raw,

@@ -160,7 +160,22 @@ class HandRunner:
         spec = self.config.strategies[entry]
         return self._build(entry, seed=derive_seed(game.seed, "strategy", seat, spec.options.get("seed", "")))
 
+    def play_chunk(self, chunk_id: int) -> Any:
+        """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table."""
+        from xuezhan.tournament.results import rows_to_table
+        from xuezhan.tournament.scheduling import chunk_games, game
+
+        rows: list[dict] = []
+        for index in chunk_games(self.config, chunk_id):
+            rows.extend(self.play(game(self.config, index)))
+        return rows_to_table(rows)
+
     def play(self, game: Game) -> list[dict[str, Any]]:
+        """The four rows of one tournament hand (and its hand log, when the run keeps them)."""
+        return self.play_round(game)[0]
+
+    def play_round(self, game: Game) -> tuple[list[dict[str, Any]], Round]:
+        """:meth:`play`, and the finished round itself (for its log)."""
         seated = [self._seat(game, seat) for seat in range(SEATS)]
         rules = self.rules
         for seat, strategy in enumerate(seated):
@@ -177,7 +192,7 @@ class HandRunner:
             end = getattr(strategy, "end_hand", None)
             if callable(end):
                 end()
-        return rows_from_round(rnd, timeouts, game, self.labels, self.rules_id)
+        return rows_from_round(rnd, timeouts, game, self.labels, self.rules_id), rnd
 
 
 def rows_from_round(

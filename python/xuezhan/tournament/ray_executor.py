@@ -28,7 +28,7 @@ from typing import Any
 import pyarrow as pa
 
 from xuezhan.tournament.config import TournamentConfig
-from xuezhan.tournament.play import HandRunner
+from xuezhan.tournament.engines import runner_for
 
 __all__ = ["MAX_RETRIES", "connect", "execute_ray"]
 
@@ -36,14 +36,14 @@ __all__ = ["MAX_RETRIES", "connect", "execute_ray"]
 MAX_RETRIES = 3
 
 # Per worker process: the line-up of each tournament it played (identity → runner).
-_RUNNERS: dict[str, HandRunner] = {}
+_RUNNERS: dict[tuple[str, str], Any] = {}
 
 
-def _runner(config: TournamentConfig) -> HandRunner:
-    key = config.identity()
+def _runner(config: TournamentConfig) -> Any:
+    key = (config.identity(), config.engine)
     runner = _RUNNERS.get(key)
     if runner is None:
-        runner = HandRunner(config)
+        runner = runner_for(config)
         _RUNNERS[key] = runner
         atexit.register(runner.close)  # external bots' processes end with the worker
     return runner

@@ -328,6 +328,8 @@ class ReportHeader:
     version: str = ""
     date: str = ""
     command: str | None = None
+    #: The engine that played the hands (``native`` or ``python``; "" when not known).
+    engine: str = ""
 
     @property
     def title(self) -> str:
@@ -342,7 +344,8 @@ class ReportHeader:
         out.append(("rules", self.rules))
         if self.lineup:
             out.append(("line-up", ", ".join(self.lineup)))
-        out.append(("played", " with ".join(x for x in (self.date, f"xuezhan {self.version}") if x)))
+        engine = f"the {self.engine} engine of xuezhan {self.version}" if self.engine else f"xuezhan {self.version}"
+        out.append(("played", " with ".join(x for x in (self.date, engine) if x)))
         if self.command:
             out.append(("command", self.command))
         return out
@@ -429,6 +432,8 @@ def command_line() -> str | None:
 
 def run_header(config: Any, df: pd.DataFrame, command: str | None = None) -> ReportHeader:
     """The header of a tournament just played (``config``: its :class:`TournamentConfig`)."""
+    from xuezhan.tournament.engines import resolve_engine
+
     return ReportHeader(
         name=config.name,
         hands=int(df["hand"].nunique()),
@@ -440,6 +445,7 @@ def run_header(config: Any, df: pd.DataFrame, command: str | None = None) -> Rep
         version=_version(),
         date=_now(),
         command=command,
+        engine=resolve_engine(config),
     )
 
 

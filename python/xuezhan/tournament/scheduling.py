@@ -17,11 +17,24 @@ from collections.abc import Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from typing import overload
 
+import numpy as np
+
 from xuezhan._core import shuffled_range as _shuffled_range
 from xuezhan.engine.seeds import derive_seed, random_key
 from xuezhan.tournament.config import SEATS, TournamentConfig
 
-__all__ = ["Chunks", "Game", "Pending", "derive_seed", "game", "games", "chunks", "chunk_games"]
+__all__ = [
+    "Chunks",
+    "Game",
+    "GameArrays",
+    "Pending",
+    "derive_seed",
+    "game",
+    "game_arrays",
+    "games",
+    "chunks",
+    "chunk_games",
+]
 
 
 @dataclass(frozen=True)
@@ -45,6 +58,49 @@ def game(config: TournamentConfig, index: int) -> Game:
     # random.Random(seed).shuffle(list(range(4))), by the core's copy of the generator
     order = _shuffled_range(random_key(derive_seed(config.seed, "seating", index)), SEATS)
     return Game(index, index, 0, derive_seed(config.seed, "wall", index), tuple(order))
+
+
+@dataclass(frozen=True)
+class GameArrays:
+    """The hands of a range of indices as columns (what :func:`game` gives hand by hand): the
+    native engine plays a chunk from these without building a :class:`Game` per hand."""
+
+    index: np.ndarray  # int64
+    seed_index: np.ndarray  # int64
+    rotation: np.ndarray  # int8
+    seed: np.ndarray  # int64
+    seating: np.ndarray  # uint8, (n, 4): the entry in each seat
+
+
+def game_arrays(config: TournamentConfig, indices: range) -> GameArrays:
+    """:func:`game` of every index of ``indices`` as columns; under duplicate seating each wall
+    seed is derived once for its four rotations.
+
+    >>> from xuezhan.tournament.config import TournamentConfig
+    >>> c = TournamentConfig(strategies=["random"] * 4, hands=12)
+    >>> a = game_arrays(c, range(2, 7))
+    >>> [game(c, i).seating for i in range(2, 4)] == [tuple(r) for r in a.seating[:2].tolist()]
+    True
+    """
+    if indices.step != 1 or not (indices.start >= 0 and indices.stop <= config.n_games):
+        raise IndexError(f"hands {indices} are not a range inside 0..{config.n_games - 1}")
+    index = np.arange(indices.start, indices.stop, dtype=np.int64)
+    if config.seating == "duplicate":
+        group, rotation = np.divmod(index, SEATS)
+        first = int(group[0]) if len(group) else 0
+        walls = [derive_seed(config.seed, "wall", g) for g in range(first, int(group[-1]) + 1)] if len(group) else []
+        seed = np.asarray(walls, dtype=np.int64)[group - first] if len(group) else np.zeros(0, np.int64)
+        seats = np.arange(SEATS, dtype=np.int64)
+        seating = ((seats[None, :] - rotation[:, None]) % SEATS).astype(np.uint8)
+        return GameArrays(index, group, rotation.astype(np.int8), seed, seating)
+    gs = [game(config, int(i)) for i in index]
+    return GameArrays(
+        index,
+        index.copy(),
+        np.zeros(len(index), np.int8),
+        np.fromiter((g.seed for g in gs), dtype=np.int64, count=len(gs)),
+        np.array([g.seating for g in gs], dtype=np.uint8).reshape(len(gs), SEATS),
+    )
 
 
 def games(config: TournamentConfig, indices: Iterable[int] | None = None) -> Iterator[Game]:

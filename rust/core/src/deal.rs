@@ -43,9 +43,74 @@ impl Mt {
     /// `random.seed(n)` for an int: `key` is `abs(n)` in 32-bit words, least significant first
     /// (one zero word for 0).
     fn init_by_array(key: &[u32]) -> Mt {
+        let [g] = Mt::init_by_array_lanes([key]);
+        g
+    }
+
+    /// [`Mt::init_by_array`] of `K` keys at once. Each seeding is a chain of 1,247 dependent
+    /// multiply steps (a few microseconds of latency); `K` independent chains interleaved run
+    /// in about the time of one, which matters when every hand seeds a deal and four players'
+    /// generators. Keys longer than 624 words (never a 63-bit seed) are seeded one at a time.
+    fn init_by_array_lanes<const K: usize>(keys: [&[u32]; K]) -> [Mt; K] {
         // every seeding starts from init_genrand(19650218): computed once
         static START: std::sync::OnceLock<Mt> = std::sync::OnceLock::new();
-        let mut g = START.get_or_init(|| Mt::init_genrand(19_650_218)).clone();
+        let start = START.get_or_init(|| Mt::init_genrand(19_650_218));
+        let mut g: [Mt; K] = std::array::from_fn(|_| start.clone());
+        if keys.iter().any(|k| k.len() > N) {
+            for (l, key) in keys.iter().enumerate() {
+                g[l] = Mt::init_by_array_long(start.clone(), key);
+            }
+            return g;
+        }
+        let lens: [usize; K] = keys.map(|k| k.len().max(1));
+        let mut j = [0usize; K];
+        // the previous word of each chain, kept in a register rather than read back
+        let mut prev: [u32; K] = std::array::from_fn(|l| g[l].mt[0]);
+        let mut i = 1usize;
+        for _ in 0..N {
+            for l in 0..K {
+                let kj = keys[l].get(j[l]).copied().unwrap_or(0);
+                let v = (g[l].mt[i] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_664_525))
+                    .wrapping_add(kj)
+                    .wrapping_add(j[l] as u32);
+                g[l].mt[i] = v;
+                prev[l] = v;
+                j[l] += 1;
+                if j[l] >= lens[l] {
+                    j[l] = 0;
+                }
+            }
+            i += 1;
+            if i >= N {
+                for x in g.iter_mut() {
+                    x.mt[0] = x.mt[N - 1];
+                }
+                i = 1;
+            }
+        }
+        for _ in 0..N - 1 {
+            for l in 0..K {
+                let v = (g[l].mt[i] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_566_083_941))
+                    .wrapping_sub(i as u32);
+                g[l].mt[i] = v;
+                prev[l] = v;
+            }
+            i += 1;
+            if i >= N {
+                for x in g.iter_mut() {
+                    x.mt[0] = x.mt[N - 1];
+                }
+                i = 1;
+            }
+        }
+        for x in g.iter_mut() {
+            x.mt[0] = 0x8000_0000;
+        }
+        g
+    }
+
+    /// CPython's `init_by_array` as written, for keys of any length.
+    fn init_by_array_long(mut g: Mt, key: &[u32]) -> Mt {
         let mt = &mut g.mt;
         let (mut i, mut j) = (1usize, 0usize);
         let len = key.len().max(1);
@@ -109,7 +174,6 @@ impl Mt {
     }
 
     /// `random.random()`: 53 random bits as a double in [0, 1).
-    #[cfg(test)]
     fn random(&mut self) -> f64 {
         self.bits53() as f64 * (1.0 / 9_007_199_254_740_992.0)
     }
@@ -126,11 +190,45 @@ impl Mt {
     }
 }
 
+/// Python's `random.Random(seed)` generator, as far as the built-in policies use it: seeded
+/// from the seed's key (see [`crate::hand::seeds::random_key`]) and drawing `random()`.
+///
+/// ```
+/// use xuezhan_core::deal::PyRandom;
+/// // Python: random.Random(0).random() == 0.8444218515250481
+/// assert_eq!(PyRandom::new(&[0]).random(), 0.844_421_851_525_048_1);
+/// ```
+#[derive(Clone)]
+pub struct PyRandom(Box<Mt>); // boxed: a generator is 2.5 KB, moved often and cheaply
+
+impl PyRandom {
+    /// `random.Random(seed)` for the seed whose key is `key`.
+    pub fn new(key: &[u32]) -> PyRandom {
+        PyRandom(Box::new(Mt::init_by_array(key)))
+    }
+
+    /// `random.Random(seed)` for each of `K` keys, seeded together (faster than one by one).
+    pub fn new_many<const K: usize>(keys: [&[u32]; K]) -> [PyRandom; K] {
+        Mt::init_by_array_lanes(keys).map(|g| PyRandom(Box::new(g)))
+    }
+
+    /// `random()`: a double in [0, 1).
+    #[inline]
+    pub fn random(&mut self) -> f64 {
+        self.0.random()
+    }
+}
+
 /// The 108 tiles (kinds 0–26, four each) in the order `random.Random(seed)` deals them, and the
 /// exchange direction drawn next (0 next, 1 prev, 2 across: `randrange(3)`). `key` is the
 /// seed's `abs()` as 32-bit words, least significant first (Python's `random.seed` key).
 pub fn shuffled_tiles(key: &[u32]) -> ([u8; 108], u8) {
-    let mut g = Mt::init_by_array(key);
+    shuffled_tiles_from(PyRandom::new(key))
+}
+
+/// [`shuffled_tiles`] drawn from a generator already seeded (see [`PyRandom::new_many`]).
+pub fn shuffled_tiles_from(g: PyRandom) -> ([u8; 108], u8) {
+    let mut g = *g.0;
     // random() is its 53 bits over 2^53, so the bits order the tiles as the doubles do; below
     // them the tile's index, so equal keys keep the tiles' order (Python's sort is stable)
     let mut keyed = [0u64; 108];
@@ -181,6 +279,20 @@ mod tests {
     fn python_random_of_seed_zero() {
         // Python: random.Random(0).random() == 0.8444218515250481
         assert_eq!(Mt::init_by_array(&[0]).random(), 0.844_421_851_525_048_1);
+    }
+
+    #[test]
+    fn seeding_many_at_once_is_seeding_each() {
+        let keys: [&[u32]; 5] = [&[0], &[7], &[1, 2], &[0xffff_ffff, 3, 9], &[]];
+        let mut many = Mt::init_by_array_lanes(keys);
+        for (k, g) in keys.iter().zip(many.iter_mut()) {
+            let mut one = Mt::init_by_array_long(Mt::init_genrand(19_650_218), k);
+            assert_eq!(one.mt, g.mt);
+            assert_eq!(
+                (0..700).map(|_| one.next_u32()).collect::<Vec<_>>(),
+                (0..700).map(|_| g.next_u32()).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]

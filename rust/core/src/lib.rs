@@ -24,6 +24,7 @@ pub mod deal;
 pub mod discards;
 pub mod error;
 pub mod fan;
+pub mod hand;
 pub mod shanten;
 pub mod suit_table;
 pub mod tiles;

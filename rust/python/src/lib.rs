@@ -13,6 +13,8 @@ use rayon::prelude::*;
 use xuezhan_core as core;
 use xuezhan_core::{Counts, EvalError, Meld};
 
+mod native;
+
 fn err(func: &str, e: EvalError) -> PyErr {
     PyValueError::new_err(format!("{func}: {e}"))
 }
@@ -71,7 +73,7 @@ fn context_arg(func: &str, context: i64) -> PyResult<u8> {
 /// The part of the rules the core needs (immutable).
 #[pyclass(frozen, eq, hash, module = "xuezhan._core")]
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct CoreRules {
+pub(crate) struct CoreRules {
     /// Cap (极品) in fan.
     #[pyo3(get)]
     max_fan: u8,
@@ -87,7 +89,7 @@ struct CoreRules {
 }
 
 impl CoreRules {
-    fn core(&self) -> core::RulesCore {
+    pub(crate) fn core(&self) -> core::RulesCore {
         core::RulesCore {
             max_fan: self.max_fan,
             base: self.base,
@@ -865,6 +867,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_shanten, m)?)?;
     m.add_function(wrap_pyfunction!(batch_wait_mask, m)?)?;
     m.add_function(wrap_pyfunction!(batch_fan, m)?)?;
+    m.add_class::<native::NativeRules>()?;
+    m.add_class::<native::NativeLineup>()?;
+    m.add_class::<native::NativeHand>()?;
+    m.add_function(wrap_pyfunction!(native::play_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(native::native_seeds, m)?)?;
+    m.add("NATIVE_FIRED", PyTuple::new(m.py(), native::fired_ids())?)?;
     m.add("UNREACHABLE", core::UNREACHABLE)?;
     // The one definition of the fan item ids, shape items and context flags (R5): Python's
     // rules, evaluator and engine read these instead of repeating them.

@@ -1,0 +1,264 @@
+//! The legal actions of each kind of decision (docs/rules.md R2.1, R3.1, R11, R14.2), built in
+//! the order the Python engine's `xuezhan.engine.legal` builds them: a policy drawing among
+//! them by index must find the same action at the same index.
+
+use crate::hand::action::{Act, Action};
+use crate::tiles::{Counts, Meld, MeldType};
+use crate::waits::wait_mask_unchecked;
+
+/// Bit k set for each kind held.
+#[inline]
+pub fn kinds_mask(c: &Counts) -> u32 {
+    kind_masks(c).0
+}
+
+/// Bit k set for each kind held, and for each kind held four times (no branch per kind).
+#[inline]
+pub fn kind_masks(c: &Counts) -> (u32, u32) {
+    let (mut held, mut four) = (0u32, 0u32);
+    for (k, &n) in c.iter().enumerate() {
+        held |= ((n != 0) as u32) << k;
+        four |= ((n == 4) as u32) << k;
+    }
+    (held, four)
+}
+
+/// Pushes `make(k)` for each bit k of `mask`, lowest first.
+#[inline]
+fn push_kinds(out: &mut Vec<Action>, mut mask: u32, make: impl Fn(u8) -> Action) {
+    while mask != 0 {
+        out.push(make(mask.trailing_zeros() as u8));
+        mask &= mask - 1;
+    }
+}
+
+/// R2.1: the turn's legal actions and the legal discards as a kind mask. A win first, then
+/// concealed kongs by kind, added kongs in meld order, then the discards by kind (only the
+/// void suit's while the seat holds one, R11.2). No kong right after a peng nor with an empty
+/// wall, none of the void suit.
+#[allow(clippy::too_many_arguments)]
+pub fn turn_legal(
+    seat: u8,
+    c: &Counts,
+    melds: &[Meld],
+    void: Option<u8>,
+    can_hu: bool,
+    after_peng: bool,
+    wall_empty: bool,
+    out: &mut Vec<Action>,
+) -> u32 {
+    out.clear();
+    if can_hu {
+        out.push(Action::new(seat, Act::Hu));
+    }
+    let (held, four) = kind_masks(c);
+    let void_suit = void.map_or(0, |v| 0x1ffu32 << (9 * v));
+    if !after_peng && !wall_empty {
+        push_kinds(out, four & !void_suit, |k| {
+            Action::new(seat, Act::Angang(k))
+        });
+        for m in melds {
+            if m.ty == MeldType::Pung && c[m.kind as usize] != 0 {
+                out.push(Action::new(seat, Act::Jiagang(m.kind)));
+            }
+        }
+    }
+    let mask = if held & void_suit != 0 {
+        held & void_suit
+    } else {
+        held
+    };
+    push_kinds(out, mask, |k| Action::new(seat, Act::Discard(k)));
+    mask
+}
+
+/// R14.2: the turn of a winner that stays, having drawn `t`: a self-drawn win when `t`
+/// completes its hand; a concealed or added kong of `t` only if its waits (`waits`, the wait
+/// mask of its locked hand) stay the same apart from `t` itself, and not with an empty wall;
+/// the discard of `t`.
+#[allow(clippy::too_many_arguments)]
+pub fn locked_turn_legal(
+    seat: u8,
+    c: &Counts,
+    melds: &[Meld],
+    void: Option<u8>,
+    t: u8,
+    can_hu: bool,
+    wall_empty: bool,
+    waits: u32,
+    out: &mut Vec<Action>,
+) -> u32 {
+    out.clear();
+    if can_hu {
+        out.push(Action::new(seat, Act::Hu));
+    }
+    if !wall_empty {
+        let keeps = |rest: &Counts, after: &[Meld]| {
+            wait_mask_unchecked(rest, after, void) == waits & !(1u32 << t)
+        };
+        if c[t as usize] == 4 && Some(t / 9) != void {
+            let mut after: Vec<Meld> = melds.to_vec();
+            after.push(Meld {
+                ty: MeldType::ConcealedKong,
+                kind: t,
+            });
+            let mut rest = *c;
+            rest[t as usize] = 0;
+            if keeps(&rest, &after) {
+                out.push(Action::new(seat, Act::Angang(t)));
+            }
+        }
+        if melds.iter().any(|m| m.ty == MeldType::Pung && m.kind == t) {
+            let after: Vec<Meld> = melds
+                .iter()
+                .map(|&m| {
+                    if m.ty == MeldType::Pung && m.kind == t {
+                        Meld {
+                            ty: MeldType::Kong,
+                            kind: t,
+                        }
+                    } else {
+                        m
+                    }
+                })
+                .collect();
+            let mut rest = *c;
+            rest[t as usize] -= 1;
+            if keeps(&rest, &after) {
+                out.push(Action::new(seat, Act::Jiagang(t)));
+            }
+        }
+    }
+    out.push(Action::new(seat, Act::Discard(t)));
+    1 << t
+}
+
+/// R3.1: the claims a seat holding `c` may make on `tile`; empty if none (it is not asked).
+/// `win_fan`: the capped fan of its win on the tile (0 = none); `locked_fan`: the best win it
+/// passed when the R4.3 lock applies, else 0 (a win must be worth strictly more). No peng or
+/// kong of the void suit (R11.2), on an added kong (R3.3), kong with an empty wall (R3.1), or
+/// by a locked winner (R14.2).
+#[allow(clippy::too_many_arguments)]
+pub fn claim_actions(
+    seat: u8,
+    c: &Counts,
+    tile: u8,
+    void: Option<u8>,
+    win_fan: u8,
+    locked_fan: u8,
+    robbing: bool,
+    wall_empty: bool,
+    locked: bool,
+    out: &mut Vec<Action>,
+) {
+    out.clear();
+    if win_fan != 0 && (locked_fan == 0 || win_fan > locked_fan) {
+        out.push(Action::new(seat, Act::Hu));
+    }
+    let n = c[tile as usize];
+    if !locked && Some(tile / 9) != void && !robbing && n >= 2 {
+        out.push(Action::new(seat, Act::Peng));
+        if n == 3 && !wall_empty {
+            out.push(Action::new(seat, Act::Gang));
+        }
+    }
+    if !out.is_empty() {
+        out.push(Action::new(seat, Act::Pass));
+    }
+}
+
+/// R11.1: every choice of three tiles of one suit held in `c` (distinct multisets, kinds
+/// sorted), suit by suit: three different kinds in lexicographic order, then for each held
+/// kind with a pair the pair with each other kind, then its triplet.
+pub fn exchange_actions(seat: u8, c: &Counts, out: &mut Vec<Action>) {
+    out.clear();
+    for a in [0u8, 9, 18] {
+        let cs: Vec<u8> = (0..9).map(|i| c[(a + i) as usize].min(3)).collect();
+        let ks: Vec<u8> = (0..9u8)
+            .filter(|&i| cs[i as usize] != 0)
+            .map(|i| a + i)
+            .collect();
+        for i in 0..ks.len() {
+            for j in i + 1..ks.len() {
+                for l in j + 1..ks.len() {
+                    out.push(Action::new(seat, Act::Exchange([ks[i], ks[j], ks[l]])));
+                }
+            }
+        }
+        for &d in &ks {
+            let n = cs[(d - a) as usize];
+            if n >= 2 {
+                for &k in &ks {
+                    if k < d {
+                        out.push(Action::new(seat, Act::Exchange([k, d, d])));
+                    } else if k > d {
+                        out.push(Action::new(seat, Act::Exchange([d, d, k])));
+                    }
+                }
+                if n >= 3 {
+                    out.push(Action::new(seat, Act::Exchange([d, d, d])));
+                }
+            }
+        }
+    }
+}
+
+/// R11.2: the three suits a seat may name.
+pub fn void_actions(seat: u8, out: &mut Vec<Action>) {
+    out.clear();
+    out.extend((0..3).map(|s| Action::new(seat, Act::Void(s))));
+}
+
+/// R10.1: discard the tile just drawn (`drawn`, -1 if none) if that is legal, else the last
+/// allowed tile of the sorted hand.
+pub fn default_discard(legal: &[Action], drawn: i8) -> Action {
+    let mut best: Option<Action> = None;
+    for a in legal {
+        if let Act::Discard(k) = a.act {
+            if k as i8 == drawn {
+                return *a;
+            }
+            if best.is_none_or(|b| b.tile() < Some(k)) {
+                best = Some(*a);
+            }
+        }
+    }
+    best.expect("a turn always has a legal discard")
+}
+
+/// The tiles of each suit held (m, p, s).
+pub fn suit_counts(c: &Counts) -> [u32; 3] {
+    let mut n = [0u32; 3];
+    for (k, &x) in c.iter().enumerate() {
+        n[k / 9] += x as u32;
+    }
+    n
+}
+
+/// R11.1 default (R10): the three highest tiles of the suit held fewest of, among suits with
+/// at least three.
+pub fn default_exchange(seat: u8, c: &Counts) -> Action {
+    let n = suit_counts(c);
+    let s = (0..3u8)
+        .filter(|&i| n[i as usize] >= 3)
+        .min_by_key(|&i| (n[i as usize], i))
+        .unwrap_or(0);
+    let mut tiles = Vec::with_capacity(3);
+    for k in (s * 9..s * 9 + 9).rev() {
+        for _ in 0..c[k as usize] {
+            if tiles.len() < 3 {
+                tiles.push(k);
+            }
+        }
+    }
+    let mut t = [tiles[0], tiles[1], tiles[2]];
+    t.sort_unstable();
+    Action::new(seat, Act::Exchange(t))
+}
+
+/// R11.2 default (R10): the suit held fewest of (the first in m, p, s order on a tie).
+pub fn default_void(seat: u8, c: &Counts) -> Action {
+    let n = suit_counts(c);
+    let s = (0..3u8).min_by_key(|&i| (n[i as usize], i)).unwrap_or(0);
+    Action::new(seat, Act::Void(s))
+}

@@ -1,0 +1,18 @@
+//! `random` (Python `RandomStrategy`): `legal[floor(random() × n)]` with its own generator,
+//! except that a locked hand (R14.2) always takes a legal win; the draw is made all the same,
+//! so the generator's stream stays as it was.
+
+use super::Policy;
+use crate::hand::action::{Act, Action};
+use crate::hand::view::View;
+
+pub(super) fn act(p: &mut Policy, v: &View) -> Action {
+    let legal = v.legal();
+    let rng = p.rng.as_mut().expect("random keeps a generator");
+    let i = (rng.random() * legal.len() as f64) as usize;
+    let choice = legal[i];
+    if p.stay && legal[0].act == Act::Hu && v.won(p.seat) {
+        return legal[0];
+    }
+    choice
+}
