@@ -118,9 +118,9 @@ def click_action(page: Any, action: str) -> None:
             page.locator(f"#hand .htile[data-tile='{action.split()[1]}']").last.click(timeout=2000)
             page.locator("#hand .htile.selected").click(button="right", timeout=2000)
         elif action.startswith("exchange "):
-            tiles = action.split()[1]
-            for i in range(0, 6, 2):
-                page.locator(f"#hand .htile[data-tile='{tiles[i : i + 2]}']:not(.selected)").first.click(timeout=2000)
+            group = action.split()[1]  # "129p": three tiles of one suit
+            for digit in group[:-1]:
+                page.locator(f"#hand .htile[data-tile='{digit}{group[-1]}']:not(.selected)").first.click(timeout=2000)
             page.locator("#actions button[data-act='exchange']").click(timeout=2000)
         else:
             page.locator(f"#actions button[data-act='{action}']").click(timeout=2000)

@@ -104,16 +104,17 @@
     if (m.reset) events = [];
     const fresh = m.events;
     events.push(...fresh);
-    for (const e of fresh) {
-      if (e.type === "discard") XZ.sound.play("discard");
-      else if (e.type === "draw" && e.tile) XZ.sound.play("draw");
-      else if (e.type === "meld") XZ.sound.play(e.meld === "peng" ? "peng" : "gang");
-      else if (e.type === "angang") XZ.sound.play("gang");
-      else if (e.type === "win") XZ.sound.play(e.how === "self_draw" ? "zimo" : "hu");
-    }
-    // a reset (a new hand, another seat watched, a reconnection) animates nothing
+    // a reset (a new hand, another seat watched, a reconnection) sounds and animates nothing:
+    // only what just happened does
     const pays = [];
     if (!m.reset) {
+      for (const e of fresh) {
+        if (e.type === "discard") XZ.sound.play("discard");
+        else if (e.type === "draw" && e.tile) XZ.sound.play("draw");
+        else if (e.type === "meld") XZ.sound.play(e.meld === "peng" ? "peng" : "gang");
+        else if (e.type === "angang") XZ.sound.play("gang");
+        else if (e.type === "win") XZ.sound.play(e.how === "self_draw" ? "zimo" : "hu");
+      }
       for (const e of fresh) {
         if (e.type === "discard") anim.discard.add(e.seat);
         else if (e.type === "draw") anim.draw.add(e.seat);
@@ -821,6 +822,8 @@
   XZ.handOrder = () => order.slice();
   // ... and the last state message (with how many of the hand's events the page holds).
   XZ.lastState = () => (st ? { ...st, n_events: events.length } : null);
+  // ... and the public views of this hand's events the page holds.
+  XZ.handEvents = () => events.slice();
   // ... and a meld's markup (melder, giver), for the test of which tile turns towards whom.
   XZ.meldHTML = (kind, tile, melder, giver) => meldHTML(kind, tile, melder, giver, "cn", "");
   connect();

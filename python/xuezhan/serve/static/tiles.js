@@ -21,7 +21,8 @@ window.XZ = window.XZ || {};
 
   XZ.tileKey = (t) => ORDER[t[1]] * 9 + (+t[0] - 1);
   XZ.sortTiles = (ts) => ts.slice().sort((a, b) => XZ.tileKey(a) - XZ.tileKey(b));
-  XZ.splitTiles = (s) => (s ? s.match(/[1-9][mps]/g) || [] : []);
+  // "5p5p6m" or the compact "556p" (as in "exchange 129p"): one "5p" per tile
+  XZ.splitTiles = (s) => (s ? (s.match(/[1-9]+[mps]/g) || []).flatMap((g) => [...g.slice(0, -1)].map((d) => d + g.slice(-1))) : []);
   XZ.suitName = (s) => SUIT[s] || "";
 
   // The characters are drawn with the room's own CJK web font (static/fonts), so tiles look
