@@ -39,7 +39,7 @@ BIG_SEED = 2**127 + 987654321
 @pytest.fixture(scope="module")
 def served():
     room = Room(
-        pace=Pace(bot_delay=0.03, between_hands=0.0),  # a watcher sees the hand as it is played
+        pace=Pace(bot_delay=0.03, between_hands=0.0, claim_window=0.0),  # a watcher sees the hand as it is played
         rules_overrides={"turn_timeout": 6.0, "claim_timeout": 2.0},
         limits=Limits(max_tables_per_client=100),
     )
