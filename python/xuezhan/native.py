@@ -271,6 +271,13 @@ def round_state(rnd: Any) -> dict[str, Any]:
                 return i
         raise ValueError("from_round: the turn's kong is not one of the ledger's kongs")
 
+    last = [-1, -1, -1, -1]
+    discarded = [bytearray(27) for _ in range(4)]
+    for e in ledger.events:  # public: every seat saw every discard, claimed ones too
+        if e.type == "discard":
+            k = _KIND[e.tile]
+            last[e.seat] = k
+            discarded[e.seat][k] += 1
     f = turn.flags
     w = turn.claims
     claims = None
@@ -297,6 +304,8 @@ def round_state(rnd: Any) -> dict[str, Any]:
             "mask": list(seats.mask),
             "lock": list(seats.lock),
             "voids_known": seats.voids_known,
+            "last_discard": last,
+            "discarded": [bytes(d) for d in discarded],
         },
         "turn": {
             "phase": int(turn.phase),

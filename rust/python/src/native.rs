@@ -158,6 +158,10 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "ready_weight" => o.ready_weight = number(0.0, 100.0)?,
             "survival" => o.survival = number(0.0, 1.0)?,
             "budget" => o.budget = number(0.001, 3600.0)?,
+            "rollouts" => o.rollouts = number(0.0, 4096.0)? as u16,
+            "search_width" => o.search_width = number(1.0, 14.0)? as u8,
+            "z" => o.z = number(0.0, 100.0)?,
+            "pick" => o.pick = number(1.0, 255.0)? as u8,
             "avoid_locked" => o.avoid_locked = boolean()?,
             "pass_wins" => o.pass_wins = boolean()?,
             "fan_play" => o.fan_play = boolean()?,
@@ -943,6 +947,12 @@ fn hand_from_state(rules: HandRules, state: &Bound<'_, PyDict>, record: bool) ->
     }
     seats.mask = get(&s, "mask")?;
     seats.lock = get(&s, "lock")?;
+    seats.last_discard = get(&s, "last_discard")?;
+    let discarded: Vec<Vec<u8>> = get(&s, "discarded")?;
+    four("discarded", discarded.len())?;
+    for (i, d) in discarded.into_iter().enumerate() {
+        seats.discarded[i] = counts27("seats.discarded", d)?;
+    }
     // the ledger
     let l = dict(state, "ledger")?;
     let mut ledger = Ledger::new(record);
@@ -1199,9 +1209,18 @@ impl ExpertPolicy {
         Ok(())
     }
 
-    /// The index in `obs.legal_actions` of the action it takes.
-    fn act(&mut self, py: Python<'_>, obs: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let sight = sight_of(obs)?;
+    /// The index in `obs.legal_actions` of the action it takes; `truth`: the hand itself as the
+    /// native engine holds it (the seat loop's sampler), for its search to sample what the seat
+    /// cannot see (None: no search).
+    #[pyo3(signature = (obs, truth = None))]
+    fn act(
+        &mut self,
+        py: Python<'_>,
+        obs: &Bound<'_, PyAny>,
+        truth: Option<PyRef<'_, NativeHand>>,
+    ) -> PyResult<usize> {
+        let mut sight = sight_of(obs)?;
+        sight.truth = truth.map(|t| t.hand.clone());
         let Some(state) = self.state.as_mut() else {
             return Err(PyValueError::new_err("expert: act before reset"));
         };
