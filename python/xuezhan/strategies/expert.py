@@ -79,7 +79,7 @@ class ExpertStrategy:
         from xuezhan.native import native_rules
 
         self.seat = seat
-        self._policy.reset(seat, native_rules(rules))
+        self._policy.reset(seat, native_rules(rules, timed=False))  # its own decisions need no clock
         self._sampler = None  # bound again for each hand by the seat loop
 
     def bind_sampler(self, sampler: Any) -> None:

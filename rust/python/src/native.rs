@@ -663,6 +663,39 @@ impl NativeHand {
         })
     }
 
+    /// The expert's estimate of each of `actions` (of the seat to decide): per action, the
+    /// seat's points on each of `rollouts` samples of what it cannot see, every action played on
+    /// each and the hand finished by `value` (what `xuezhan review` shows).
+    #[pyo3(signature = (actions, rollouts, seed, pick = 12))]
+    fn estimate(
+        &mut self,
+        py: Python<'_>,
+        actions: Vec<(u8, String, Py<PyAny>)>,
+        rollouts: u32,
+        seed: u64,
+        pick: u8,
+    ) -> PyResult<Vec<Vec<i64>>> {
+        let Some(seat) = self.hand.turn.cur else {
+            return Err(PyValueError::new_err("estimate: the hand is over"));
+        };
+        let mut acts = Vec::with_capacity(actions.len());
+        for (s, verb, arg) in &actions {
+            acts.push(parse_action(*s, verb, arg.bind(py))?);
+        }
+        py.detach(|| {
+            self.guard(move |h| {
+                Ok(core::hand::policy::estimate(
+                    h,
+                    seat,
+                    &acts,
+                    rollouts,
+                    seed,
+                    pick.max(1),
+                ))
+            })
+        })
+    }
+
     /// The seat whose decision is pending (None once the hand is over).
     #[getter]
     fn cur(&self) -> Option<u8> {

@@ -688,8 +688,7 @@ impl Expert {
     /// alternative whose mean difference minus `z` standard errors is above 0 is played, else
     /// the base choice.
     fn search(&mut self, truth: &Hand, cands: &[Action]) -> Action {
-        use crate::hand::play::play_out;
-        use crate::hand::policy::{Policy, PolicySpec};
+        use crate::hand::policy::PolicySpec;
         use crate::hand::sample::determinize;
         let seat = self.seat;
         let rules = truth.rules;
@@ -712,15 +711,8 @@ impl Expert {
                 .collect();
             let mut vals = vec![0i64; cands.len()];
             for &j in &alive {
-                let mut h = sample.clone();
-                if h.apply(cands[j], false).is_err() {
-                    continue;
-                }
-                let mut pols: Vec<Policy> = (0..4u8)
-                    .map(|s| Policy::new(&value, s, &rules, None))
-                    .collect();
-                play_out(&mut h, &mut pols);
-                vals[j] = h.ledger.deltas[seat as usize];
+                vals[j] =
+                    played_out(&sample, cands[j], &value, &rules).map_or(0, |d| d[seat as usize]);
             }
             for &j in &alive[1..] {
                 if let Some(d) = diffs[j].as_mut() {
@@ -753,4 +745,59 @@ impl Expert {
         }
         cands[best]
     }
+}
+
+/// Each seat's points after `action` is played on a copy of `hand` and the hand finished by
+/// `policy` at all four seats (fresh policies, as a rollout builds them); None when the action
+/// is not legal there.
+fn played_out(
+    hand: &Hand,
+    action: Action,
+    policy: &crate::hand::policy::PolicySpec,
+    rules: &HandRules,
+) -> Option<[i64; 4]> {
+    use crate::hand::play::play_out;
+    use crate::hand::policy::Policy;
+    let mut h = hand.clone();
+    h.ledger.events = None;
+    h.apply(action, false).ok()?;
+    let mut pols: Vec<Policy> = (0..4u8)
+        .map(|s| Policy::new(policy, s, rules, None))
+        .collect();
+    play_out(&mut h, &mut pols);
+    Some(h.ledger.deltas)
+}
+
+/// The expert's estimate of each of `actions` at `seat`'s pending decision of `hand` (what the
+/// reviewer shows): `rollouts` samples of what the seat cannot see (the readiest of `pick`
+/// deals), every action played on each and the hand finished by `value`; per action, the
+/// seat's points on every sample (samples where the hands that must win could not be drawn are
+/// skipped, for every action alike).
+pub fn estimate(
+    hand: &Hand,
+    seat: u8,
+    actions: &[Action],
+    rollouts: u32,
+    seed: u64,
+    pick: u8,
+) -> Vec<Vec<i64>> {
+    use crate::hand::policy::PolicySpec;
+    use crate::hand::sample::determinize;
+    let mut rng = SplitMix::new(seed);
+    let value = PolicySpec::value();
+    let rules = hand.rules;
+    let mut out = vec![Vec::with_capacity(rollouts as usize); actions.len()];
+    let mut drawn = 0;
+    let mut tries = 0;
+    while drawn < rollouts && tries < 4 * rollouts.max(1) {
+        tries += 1;
+        let Some(sample) = determinize(hand, seat, &mut rng, pick) else {
+            continue;
+        };
+        drawn += 1;
+        for (j, &a) in actions.iter().enumerate() {
+            out[j].push(played_out(&sample, a, &value, &rules).map_or(0, |d| d[seat as usize]));
+        }
+    }
+    out
 }
