@@ -12,8 +12,9 @@ each action played on every sample and the hand finished by ``value`` at all fou
 natively. With ``policy`` ``greedy``, ``value`` or ``random`` the samples are the Python
 determinizer's (:func:`xuezhan.engine.determinize.determinize`) and the rollouts are played by
 that policy at all four seats (:func:`xuezhan.search.estimate_actions`). An estimate is the
-seat's mean result for the hand (its delta, in points) with a normal 95% interval; the choice's *loss* is the best action's mean
-less the played action's mean (0 when the played action is the best).
+seat's mean result for the hand (its delta, in points) with a normal 95% interval; the
+choice's *loss* is the best action's mean less the played action's mean (0 when the played
+action is the best).
 
 A decision with more than :data:`MAX_CANDIDATES` legal actions (an exchange can have dozens)
 is first screened: every action on a quarter of the rollouts, then the best
