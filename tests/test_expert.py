@@ -21,16 +21,19 @@ def _hand(seed: int, expert: ExpertStrategy, preset: str = "chengdu") -> list[st
 
 
 def test_expert_is_deterministic_for_a_seed_and_its_seed_matters():
+    def e(seed: int) -> ExpertStrategy:
+        return ExpertStrategy(seed=seed, rollouts=6, samples=12, budget=3600)
+
     for seed in range(6):
-        assert _hand(seed, ExpertStrategy(seed=4)) == _hand(seed, ExpertStrategy(seed=4))
-    differ = sum(_hand(s, ExpertStrategy(seed=4)) != _hand(s, ExpertStrategy(seed=5)) for s in range(12))
+        assert _hand(seed, e(4)) == _hand(seed, e(4))
+    differ = sum(_hand(s, e(4)) != _hand(s, e(5)) for s in range(12))
     assert differ >= 1  # its simulations draw from its own generator
 
 
-def test_expert_without_simulations_plays_value():
-    """``samples = 0`` and no locked winners (winners leave): value's play exactly."""
+def test_expert_without_simulations_or_search_plays_value():
+    """``samples = 0``, ``rollouts = 0`` and no locked winners (winners leave): value's play."""
     for seed in range(10):
-        seats = [ExpertStrategy(seed=1, samples=0), ValueStrategy(), ValueStrategy(), ValueStrategy()]
+        seats = [ExpertStrategy(seed=1, samples=0, rollouts=0), ValueStrategy(), ValueStrategy(), ValueStrategy()]
         a = play_hand(seats, "leshan", seed)
         b = play_hand([ValueStrategy() for _ in range(4)], "leshan", seed)
         assert a == b
@@ -51,7 +54,7 @@ def test_expert_options_are_checked_and_named():
 
 
 def test_expert_decides_inside_a_tiny_budget_and_never_times_out():
-    expert = ExpertStrategy(seed=3, budget=0.001, samples=400)
+    expert = ExpertStrategy(seed=3, budget=0.001, samples=400, rollouts=400)
     timeouts = [0, 0, 0, 0]
     for seed in range(3):
         seats = [expert, ValueStrategy(), ValueStrategy(), ValueStrategy()]
@@ -66,7 +69,7 @@ def test_expert_decides_inside_a_tiny_budget_and_never_times_out():
 def test_expert_sits_in_the_single_agent_environment():
     from xuezhan.env import single_agent
 
-    env = single_agent(opponents=["expert", "value", "expert"], seat=0, rules="xueliu")
+    env = single_agent(opponents=["expert", "value", "expert"], seat=0, rules="xueliu")  # defaults: searching
     obs, info = env.reset(seed=5)
     done = False
     steps = 0
@@ -79,7 +82,8 @@ def test_expert_sits_in_the_single_agent_environment():
 
 
 def test_expert_plays_tournaments_on_either_engine(tmp_path):
-    config = TournamentConfig(strategies=["expert", "value", "expert", "value"], hands=40, seed=6, workers=1)
+    light = {"strategy": "expert", "options": {"rollouts": 6, "samples": 12, "budget": 3600}}
+    config = TournamentConfig(strategies=[light, "value", light, "value"], hands=24, seed=6, workers=1)
     native = run(config.replace(engine="native"), output=tmp_path / "n", progress=False)
     python = run(config.replace(engine="python"), output=tmp_path / "p", progress=False)
     assert native.equals(python)

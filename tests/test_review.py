@@ -219,22 +219,23 @@ def test_xueliu_winners_decisions_after_their_wins_are_reviewed():
     assert any(d.event > first_win for d in rv.decisions), "no decision reviewed after the seat's first win"
 
 
-def test_a_decision_with_no_consistent_sample_is_listed_not_guessed(monkeypatch):
+@pytest.mark.parametrize("policy, estimator", [("expert", "estimate_expert"), ("greedy", "estimate_actions")])
+def test_a_decision_with_no_consistent_sample_is_listed_not_guessed(monkeypatch, policy, estimator):
     import xuezhan.review as review_module
     from xuezhan.engine.determinize import DeterminizeError
 
     log = _log(_greedy_hand("leshan", 1))
-    full = review_log(log, 0, rollouts=2, seed=0)
+    full = review_log(log, 0, rollouts=2, seed=0, policy=policy)
     victim = full.decisions[1]
-    real = review_module.estimate_actions
+    real = getattr(review_module, estimator)
 
     def flaky(rnd, seat, **kw):
         if len(rnd.events) == victim.event:
             raise DeterminizeError("no consistent sample (test)")
         return real(rnd, seat, **kw)
 
-    monkeypatch.setattr(review_module, "estimate_actions", flaky)
-    rv = review_log(log, 0, rollouts=2, seed=0)
+    monkeypatch.setattr(review_module, estimator, flaky)
+    rv = review_log(log, 0, rollouts=2, seed=0, policy=policy)
     assert rv.unreviewed == [victim.line]
     assert [d.event for d in rv.decisions] == [d.event for d in full.decisions if d.event != victim.event]
     # the others are untouched: each decision has its own generator

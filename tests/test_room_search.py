@@ -74,8 +74,10 @@ def test_search_is_offered_with_a_label_and_hidden_at_zero_seats(tmp_path):
     on = BotCatalog()
     assert "search" in on.names and on.searches("search") and not on.searches("value")
     assert "looks ahead" in on.labels["search"] and set(on.labels) == set(on.names)
+    assert "expert" in on.names and on.searches("expert") and "高手" in on.labels["expert"]
     off = BotCatalog(search_seats=0)
     assert "search" not in off.names and "search" not in off.labels and not off.searches("search")
+    assert "expert" not in off.names  # it searches too: it counts against the cap
     # a bot file entry that searches counts as a searching bot, and is refused when they are off
     assert _quick_catalog(tmp_path).searches("quick-search")
     with pytest.raises(ConfigError, match=r"bots\.toml: bot 'quick-search' searches .*search seats 0"):
@@ -133,9 +135,10 @@ def test_search_seats_zero_hides_search_from_every_list():
             assert "search" not in welcome["bot_labels"]
     default = Room(pace=NOW)
     with TestClient(create_app(default)) as client:
-        assert client.get("/api/bots").json() == ["random", "greedy", "value", "search"]
+        assert client.get("/api/bots").json() == ["random", "greedy", "value", "search", "expert"]
         labelled = {b["name"]: b["label"] for b in client.get("/api/bots?labels=1").json()}
-        assert list(labelled) == ["random", "greedy", "value", "search"] and "looks ahead" in labelled["search"]
+        assert list(labelled) == ["random", "greedy", "value", "search", "expert"]
+        assert "looks ahead" in labelled["search"] and "高手" in labelled["expert"]
         t = client.post("/api/tables", json={"hands": 1}).json()
         with client.websocket_connect(f"/ws/{t['id']}") as ws:
             welcome = ws.receive_json()

@@ -252,6 +252,10 @@ class NativeHand:
     def from_state(rules: NativeRules, state: dict[str, Any], record: bool = False) -> NativeHand:
         """The hand a Python round's state describes (``xuezhan.native.round_state``)."""
     def copy(self) -> NativeHand: ...
+    def estimate(
+        self, actions: list[tuple[int, str, Any]], rollouts: int, seed: int, pick: int = 12
+    ) -> list[list[int]]:
+        """The expert's estimate of each action: the deciding seat's points on every sample."""
     def rollouts(self, actions: list[tuple[int, str, Any]], lineup: NativeLineup, seed: int) -> list[list[int]]:
         """Each action played on a copy and the hand played out by ``lineup`` (fresh policies,
         seat ``s``'s random seeded ``seed + s``): each copy's final deltas."""
@@ -294,4 +298,4 @@ class ExpertPolicy:
 
     def __init__(self, options: dict[str, Any], seed: int) -> None: ...
     def reset(self, seat: int, rules: NativeRules) -> None: ...
-    def act(self, obs: Any) -> int: ...
+    def act(self, obs: Any, truth: NativeHand | None = None) -> int: ...

@@ -106,13 +106,20 @@ def unsupported_strategy(strategy: str | None, options: Mapping[str, Any]) -> st
     return None
 
 
+def native_rules(rules: Rules, *, timed: bool = True) -> Any:
+    """The native engine's copy of ``rules`` (every option of play and settlement). ``timed``:
+    the hands it plays stand for hands played under the rules' clock (a tournament's), so a
+    limit shorter than :data:`MIN_TIMEOUT` is :class:`NativeUnsupported` naming it; play-outs
+    (a search's, a review's) are untimed in either engine and take any rules."""
+    if timed:
+        why = unsupported_rules(rules)
+        if why is not None:
+            raise NativeUnsupported(f"the native engine cannot play {why}")
+    return _untimed_rules(rules)
+
+
 @lru_cache(maxsize=64)
-def native_rules(rules: Rules) -> Any:
-    """The native engine's copy of ``rules`` (every option of play and settlement), or
-    :class:`NativeUnsupported` naming the option it cannot play."""
-    why = unsupported_rules(rules)
-    if why is not None:
-        raise NativeUnsupported(f"the native engine cannot play {why}")
+def _untimed_rules(rules: Rules) -> Any:
     return _core.NativeRules(
         core=rules.core,
         self_draw_bonus=rules.self_draw_bonus,
@@ -245,8 +252,7 @@ def from_round(rnd: Any, *, record: bool = False) -> Any:
     """The native engine's copy of a Python :class:`~xuezhan.engine.Round` at its pending
     decision (a round being played, or a determinized sample): its wall, seats, turn and
     ledger, to be played on natively (``play_out``, ``rollouts``); ``record``: keep the events
-    from here on (``events()``). The rules must be ones the native engine plays
-    (:class:`NativeUnsupported` names the option).
+    from here on (``events()``). What it plays from there is untimed, so any rules do.
 
         >>> from xuezhan.engine import Round
         >>> r = Round.from_seed("leshan", 3, dealer=0)
@@ -254,7 +260,7 @@ def from_round(rnd: Any, *, record: bool = False) -> Any:
         >>> h.cur == r.turn.cur, h.legal() == [(a.seat, a.verb, a.arg) for a in r.turn.legal]
         (True, True)
     """
-    return _core.NativeHand.from_state(native_rules(rnd.rules), round_state(rnd), record)
+    return _core.NativeHand.from_state(native_rules(rnd.rules, timed=False), round_state(rnd), record)
 
 
 def round_state(rnd: Any) -> dict[str, Any]:
@@ -271,6 +277,13 @@ def round_state(rnd: Any) -> dict[str, Any]:
                 return i
         raise ValueError("from_round: the turn's kong is not one of the ledger's kongs")
 
+    last = [-1, -1, -1, -1]
+    discarded = [bytearray(27) for _ in range(4)]
+    for e in ledger.events:  # public: every seat saw every discard, claimed ones too
+        if e.type == "discard":
+            k = _KIND[e.tile]
+            last[e.seat] = k
+            discarded[e.seat][k] += 1
     f = turn.flags
     w = turn.claims
     claims = None
@@ -297,6 +310,8 @@ def round_state(rnd: Any) -> dict[str, Any]:
             "mask": list(seats.mask),
             "lock": list(seats.lock),
             "voids_known": seats.voids_known,
+            "last_discard": last,
+            "discarded": [bytes(d) for d in discarded],
         },
         "turn": {
             "phase": int(turn.phase),

@@ -4,13 +4,17 @@ A hand log (a tournament's ``--logs``, a hand played in the game room, ``xuezhan
 is read by the one log reader (:func:`xuezhan.documents.parse_log`) and replayed through the
 engine (:func:`xuezhan.engine.log.replay_log`). At each decision of the reviewed seat that had
 a choice (a turn: discard, kong or win; a claim: win, peng, kong or pass; the exchange of three
-tiles, R11.1; the void suit, R11.2), every legal action is estimated by
-:func:`xuezhan.search.estimate_actions`: ``rollouts`` rounds consistent with what the seat knew
-there (:func:`xuezhan.engine.determinize.determinize`, whose docstring says what a sample keeps
-and what it draws), each played to the end of the hand with the rollout policy for all four
-seats, every action on the same samples. An estimate is the seat's mean result for the hand
-(its delta, in points) with a normal 95% interval; the choice's *loss* is the best action's mean
-less the played action's mean (0 when the played action is the best).
+tiles, R11.1; the void suit, R11.2), every legal action is estimated as the ``expert``
+strategy's search estimates it (the default ``policy``, :func:`xuezhan.search.estimate.estimate_expert`):
+``rollouts`` samples of what the seat could not see there, drawn by the native engine's
+determinizer (rust/core/src/hand/sample.rs, which says what a sample keeps and what it draws),
+each action played on every sample and the hand finished by ``value`` at all four seats,
+natively. With ``policy`` ``greedy``, ``value`` or ``random`` the samples are the Python
+determinizer's (:func:`xuezhan.engine.determinize.determinize`) and the rollouts are played by
+that policy at all four seats (:func:`xuezhan.search.estimate_actions`). An estimate is the
+seat's mean result for the hand (its delta, in points) with a normal 95% interval; the
+choice's *loss* is the best action's mean less the played action's mean (0 when the played
+action is the best).
 
 A decision with more than :data:`MAX_CANDIDATES` legal actions (an exchange can have dozens)
 is first screened: every action on a quarter of the rollouts, then the best
@@ -48,6 +52,7 @@ from xuezhan.engine.events import Draw, Peng
 from xuezhan.engine.log import ReplayMismatch, replay_log
 from xuezhan.engine.round import Round
 from xuezhan.search import ActionEstimate, estimate_actions
+from xuezhan.search.estimate import estimate_expert
 from xuezhan.tiles import SUITS, TILE_STR, format_tiles
 
 __all__ = [
@@ -69,7 +74,7 @@ FORMAT = 1
 #: The most actions of one decision estimated on every rollout (more are screened first).
 MAX_CANDIDATES = 12
 #: Rollout policies: the built-in strategies fast enough to play thousands of hands a decision.
-POLICIES = ("greedy", "value", "random")
+POLICIES = ("expert", "greedy", "value", "random")
 
 
 class ReviewError(ValueError):
@@ -237,11 +242,17 @@ def _estimates(
     legal = rnd.legal_actions(seat)
     if played not in legal:  # never for a log the engine reproduced; kept so the played one is shown
         legal.append(played)
+
+    def estimate(n: int, actions: list[Action]) -> list[ActionEstimate]:
+        if policy == "expert":
+            return estimate_expert(rnd, seat, rollouts=n, rng=rng, actions=actions)
+        return estimate_actions(rnd, seat, rollouts=n, rng=rng, policy=policy, actions=actions)
+
     if len(legal) > MAX_CANDIDATES:
-        screen = estimate_actions(rnd, seat, rollouts=max(2, rollouts // 4), rng=rng, policy=policy, actions=legal)
+        screen = estimate(max(2, rollouts // 4), legal)
         keep = [e.action for e in screen if e.action != played][: MAX_CANDIDATES - 1]
         legal = [a for a in legal if a in keep or a == played]  # legal order: ties break the same way
-    return estimate_actions(rnd, seat, rollouts=rollouts, rng=rng, policy=policy, actions=legal), len(legal)
+    return estimate(rollouts, legal), len(legal)
 
 
 def review_log(
@@ -251,7 +262,7 @@ def review_log(
     rollouts: int = 64,
     seed: int = 0,
     top: int = 3,
-    policy: str = "greedy",
+    policy: str = "expert",
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:

@@ -47,10 +47,11 @@ MAX_TOP = 20
 @click.option("--top", "-k", type=int, default=3, show_default=True, help="Best alternatives shown per decision.")
 @click.option(
     "--policy",
-    type=click.Choice(["greedy", "value", "random"]),
-    default="greedy",
+    type=click.Choice(["expert", "greedy", "value", "random"]),
+    default="expert",
     show_default=True,
-    help="The rollout policy of all four seats.",
+    help="How actions are estimated: expert (its search: native samples, value at every seat, "
+    "natively) or the rollout policy of all four seats on the Python determinizer's samples.",
 )
 @click.option(
     "--db",

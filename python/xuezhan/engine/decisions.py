@@ -203,6 +203,14 @@ class Sampler:
 
         return determinize(self._round, self._seat, rng, pick=pick, ready=ready, read_discards=read_discards)
 
+    def native(self) -> Any:
+        """The round as the native engine holds it (:func:`xuezhan.native.from_round`), for a
+        built-in strategy whose search samples it in Rust (``expert``): only its determinizer
+        reads it, and only what the seat may know (rust/core/src/hand/sample.rs)."""
+        from xuezhan.native import from_round
+
+        return from_round(self._round)
+
 
 def bind_samplers(rnd: Round, strategies: Sequence[Any]) -> None:
     """Give each strategy of ``strategies`` (one per seat) that :func:`wants_sampler` a

@@ -28,12 +28,20 @@ from typing import Any
 
 from xuezhan.engine.actions import Action
 from xuezhan.engine.decisions import decide
-from xuezhan.engine.determinize import determinize
+from xuezhan.engine.determinize import DeterminizeError, determinize
 from xuezhan.engine.round import Round
 from xuezhan.engine.turn import Phase
 from xuezhan.search.clone import clone
 
-__all__ = ["MARGIN_SAMPLES", "ActionEstimate", "Rollouts", "estimate_actions", "estimate_sampled", "play_sample"]
+__all__ = [
+    "MARGIN_SAMPLES",
+    "ActionEstimate",
+    "Rollouts",
+    "estimate_actions",
+    "estimate_expert",
+    "estimate_sampled",
+    "play_sample",
+]
 
 #: A budgeted estimate ends within its budget plus the time of this many samples.
 MARGIN_SAMPLES = 1
@@ -82,12 +90,9 @@ class Rollouts:
                 self._native = nat.lineup([policy] * 4)
 
     def native_lineup(self, rnd: Round) -> Any:
-        """The native line-up that plays this policy on ``rnd`` (None: the Python engine does)."""
-        if self._native is None:
-            return None
-        from xuezhan import native as nat
-
-        return self._native if nat.unsupported_rules(rnd.rules) is None else None
+        """The native line-up that plays this policy on ``rnd`` (None: the Python engine does).
+        Rollouts are untimed in both engines, so any rules do."""
+        return self._native
 
     def play(self, rnd: Round, seed: int) -> Round:
         """Play ``rnd`` to its end (in place) and return it. ``seed`` seeds the bots of a policy
@@ -140,6 +145,36 @@ def estimate_actions(
         clock=clock,
         start=start,
     )
+    out.sort(key=lambda e: -e.mean)
+    return out
+
+
+def estimate_expert(
+    rnd: Round, seat: int, *, rollouts: int, rng: random.Random, actions: Sequence[Action] | None = None, pick: int = 12
+) -> list[ActionEstimate]:
+    """Estimates of ``actions`` (default: every legal action of ``seat``), best first, as the
+    ``expert`` strategy's search makes them: ``rollouts`` samples of what the seat cannot see
+    drawn by the native engine's determinizer (the readiest of ``pick`` deals), every action
+    played on each and the hand finished by ``value`` at all four seats, natively (untimed, so
+    any rules). ``rnd`` is not changed.
+
+        >>> r = Round.from_seed("leshan", 3, dealer=0)
+        >>> est = estimate_expert(r, 0, rollouts=4, rng=random.Random(0))
+        >>> est[0].rollouts, len(est) == len(r.legal_actions(0))
+        (4, True)
+    """
+    from xuezhan import native
+
+    if rollouts < 1:
+        raise ValueError(f"rollouts: expected at least 1, got {rollouts}")
+    cands = list(actions) if actions is not None else rnd.legal_actions(seat)
+    if not cands:
+        raise ValueError("actions: nothing to estimate")
+    hand = native.from_round(rnd)
+    results = hand.estimate([(a.seat, a.verb, a.arg) for a in cands], rollouts, rng.getrandbits(63), pick)
+    out = [_summary(a, r) for a, r in zip(cands, results, strict=True) if r]
+    if len(out) < len(cands):
+        raise DeterminizeError("no sample of the hands that must win was found")
     out.sort(key=lambda e: -e.mean)
     return out
 

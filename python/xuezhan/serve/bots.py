@@ -10,7 +10,8 @@ never from the browser::
 
 Entries use the tournament line-up format (:class:`xuezhan.tournament.StrategySpec`).
 
-The built-in ``search`` (docs/search.md) is offered too, with ``search_seats`` (``xuezhan serve
+The built-ins ``search`` (docs/search.md) and ``expert`` (高手, docs/strength.md) are offered
+too, both searching bots, with ``search_seats`` (``xuezhan serve
 --search-seats N``) as the server-wide number of searching seats at once: a searching bot costs
 a core for 50–150 ms per searched decision, so the room bounds how many may be seated (the
 table enforces it, :meth:`xuezhan.serve.tables.Table.seat_bot`). With ``search_seats=0`` no
@@ -18,7 +19,7 @@ searching bot is offered, and a bot file entry that searches is refused. A searc
 per-decision ``budget`` is capped by the room's decision time limit (:data:`BUDGET_SHARE`).
 
     >>> BotCatalog().names
-    ['random', 'greedy', 'value', 'search']
+    ['random', 'greedy', 'value', 'search', 'expert']
     >>> BotCatalog(search_seats=0).names
     ['random', 'greedy', 'value']
 """
@@ -49,6 +50,7 @@ BUILT_IN: dict[str, str] = {
     "greedy": "greedy · nearest to ready",
     "value": "value · weighs points and risk",
     "search": "search · looks ahead, slower",
+    "expert": "expert · 高手, the strongest, thinks longer",
 }
 
 #: Searching seats the whole server holds at once unless ``xuezhan serve --search-seats`` says.

@@ -1,5 +1,6 @@
 """``expert`` (高手): ``value``'s play, refined where a choice is close by simulating its own
-hand to the end of the wall under the rules in force (see docs/strength.md for how strong).
+hand to the end of the wall under the rules in force, then searched on determinized samples
+played out by the native engine (see docs/strength.md for how strong).
 
 The policy is written once, in Rust (``rust/core/src/hand/policy/expert.rs``), against what a
 seat may know: the native engine plays it directly, and this class hands it each decision's
@@ -12,16 +13,26 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
 - ``avoid_locked`` (default true): under 血流成河 (R14) a winner that stays in keeps its waits,
   and the tiles it won on are public: it never throws one of them while another legal discard
   exists;
-- ``samples`` (default 48), ``width`` (4), ``margin`` (0.05), ``danger_cost`` (2.0),
-  ``ready_weight`` (1.0): at a turn, ``value``'s discard and the next ``width − 1`` of lowest
-  shanten are each played ``samples`` times in a simulation of its own hand (the unseen tiles
-  in random orders, the others throwing one each per round, its draws and throws by
-  ``greedy``'s ranking, each win scored under the rules in force: the cap, the fan items, the
-  self-draw bonus; the ready check, R7, at the end of the wall), and one beats ``value``'s
+- ``samples`` (default 48), ``width`` (4), ``margin`` (0.5), ``danger_cost`` (0.3),
+  ``survival`` (0.8), ``ready_weight`` (1.0), ``fan_play`` (true): at a turn, ``value``'s
+  discard and the next ``width − 1`` of lowest shanten are each played ``samples`` times in a
+  simulation of its own hand (the unseen tiles in random orders, the others throwing one each
+  per round, its draws and throws by ``value``'s ranking, a win a round later worth
+  ``survival`` times less, each win scored under the rules in force: the cap, the fan items,
+  the self-draw bonus; the ready check, R7, at the end of the wall), and one beats ``value``'s
   choice only by more than ``margin`` points after its danger to ready-looking opponents
   costs ``danger_cost`` points per unit of ``value``'s reading;
-- ``pass_wins`` (default true, winners leave only): a win on a discard is passed when waiting
-  (with R4.3's lock until its next draw) is worth more in the same simulation;
+- ``pass_wins`` (default false, winners leave only): a win on a discard is passed when waiting
+  (with R4.3's lock until its next draw) is worth more in the same simulation (measured:
+  it loses points, docs/strength.md);
+- ``rollouts`` (default 32), ``search_width`` (4), ``z`` (2.0), ``pick`` (12): the search.
+  At a turn or a claim with a choice, ``rollouts`` samples of the hidden tiles are drawn (the
+  readiest of ``pick`` deals, consistent with what the seat knows: the seat loop's sampler
+  hands the native engine the round, and only its determinizer reads it), each candidate is
+  played on every sample and the hand finished by ``value`` at all four seats; an alternative
+  replaces the choice above only when it gains ``z`` standard errors more than nothing;
+- ``budget`` (default 1.0 s): past it a decision answers with its best so far (never a
+  timeout, R10); only then do its decisions depend on the machine's speed;
 - every option of ``value`` (``defence``, ``one_suit``, ``kong_slack``, …) for its base play.
 
 Its simulations draw from their own generator, seeded from the strategy's ``seed``: the same
@@ -48,6 +59,8 @@ class ExpertStrategy:
     """``value`` refined by simulations of its own hand; see the module doc."""
 
     name = "expert"
+    #: The seat loop gives it a sampler (its search samples the hand's hidden information).
+    uses_sampler = True
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         self.seed = 0 if seed is None else seed
@@ -59,13 +72,23 @@ class ExpertStrategy:
         except ValueError as exc:
             raise TypeError(str(exc).removeprefix("expert: ")) from None
         self.seat = 0
+        self._sampler: Any = None
+        self._searches = self.options.get("rollouts") != 0  # its search samples the hand (default on)
 
     def reset(self, seat: int, rules: Any) -> None:
         from xuezhan.native import native_rules
 
         self.seat = seat
-        self._policy.reset(seat, native_rules(rules))
+        self._policy.reset(seat, native_rules(rules, timed=False))  # its own decisions need no clock
+        self._sampler = None  # bound again for each hand by the seat loop
+
+    def bind_sampler(self, sampler: Any) -> None:
+        """The seat loop's sampler of this hand (:func:`xuezhan.engine.decisions.bind_samplers`)."""
+        self._sampler = sampler
 
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
-        return legal[self._policy.act(obs)]
+        truth = None
+        if self._searches and self._sampler is not None and len(legal) > 1 and obs.phase in ("turn", "claim"):
+            truth = self._sampler.native()
+        return legal[self._policy.act(obs, truth)]

@@ -158,6 +158,10 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "ready_weight" => o.ready_weight = number(0.0, 100.0)?,
             "survival" => o.survival = number(0.0, 1.0)?,
             "budget" => o.budget = number(0.001, 3600.0)?,
+            "rollouts" => o.rollouts = number(0.0, 4096.0)? as u16,
+            "search_width" => o.search_width = number(1.0, 14.0)? as u8,
+            "z" => o.z = number(0.0, 100.0)?,
+            "pick" => o.pick = number(1.0, 255.0)? as u8,
             "avoid_locked" => o.avoid_locked = boolean()?,
             "pass_wins" => o.pass_wins = boolean()?,
             "fan_play" => o.fan_play = boolean()?,
@@ -659,6 +663,39 @@ impl NativeHand {
         })
     }
 
+    /// The expert's estimate of each of `actions` (of the seat to decide): per action, the
+    /// seat's points on each of `rollouts` samples of what it cannot see, every action played on
+    /// each and the hand finished by `value` (what `xuezhan review` shows).
+    #[pyo3(signature = (actions, rollouts, seed, pick = 12))]
+    fn estimate(
+        &mut self,
+        py: Python<'_>,
+        actions: Vec<(u8, String, Py<PyAny>)>,
+        rollouts: u32,
+        seed: u64,
+        pick: u8,
+    ) -> PyResult<Vec<Vec<i64>>> {
+        let Some(seat) = self.hand.turn.cur else {
+            return Err(PyValueError::new_err("estimate: the hand is over"));
+        };
+        let mut acts = Vec::with_capacity(actions.len());
+        for (s, verb, arg) in &actions {
+            acts.push(parse_action(*s, verb, arg.bind(py))?);
+        }
+        py.detach(|| {
+            self.guard(move |h| {
+                Ok(core::hand::policy::estimate(
+                    h,
+                    seat,
+                    &acts,
+                    rollouts,
+                    seed,
+                    pick.max(1),
+                ))
+            })
+        })
+    }
+
     /// The seat whose decision is pending (None once the hand is over).
     #[getter]
     fn cur(&self) -> Option<u8> {
@@ -943,6 +980,12 @@ fn hand_from_state(rules: HandRules, state: &Bound<'_, PyDict>, record: bool) ->
     }
     seats.mask = get(&s, "mask")?;
     seats.lock = get(&s, "lock")?;
+    seats.last_discard = get(&s, "last_discard")?;
+    let discarded: Vec<Vec<u8>> = get(&s, "discarded")?;
+    four("discarded", discarded.len())?;
+    for (i, d) in discarded.into_iter().enumerate() {
+        seats.discarded[i] = counts27("seats.discarded", d)?;
+    }
     // the ledger
     let l = dict(state, "ledger")?;
     let mut ledger = Ledger::new(record);
@@ -1199,9 +1242,18 @@ impl ExpertPolicy {
         Ok(())
     }
 
-    /// The index in `obs.legal_actions` of the action it takes.
-    fn act(&mut self, py: Python<'_>, obs: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let sight = sight_of(obs)?;
+    /// The index in `obs.legal_actions` of the action it takes; `truth`: the hand itself as the
+    /// native engine holds it (the seat loop's sampler), for its search to sample what the seat
+    /// cannot see (None: no search).
+    #[pyo3(signature = (obs, truth = None))]
+    fn act(
+        &mut self,
+        py: Python<'_>,
+        obs: &Bound<'_, PyAny>,
+        truth: Option<PyRef<'_, NativeHand>>,
+    ) -> PyResult<usize> {
+        let mut sight = sight_of(obs)?;
+        sight.truth = truth.map(|t| t.hand.clone());
         let Some(state) = self.state.as_mut() else {
             return Err(PyValueError::new_err("expert: act before reset"));
         };

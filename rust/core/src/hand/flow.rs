@@ -244,6 +244,8 @@ impl Hand {
         let s = seat as usize;
         self.seats.counts[s][t as usize] -= 1;
         self.seats.river[s].push(t);
+        self.seats.last_discard[s] = t as i8;
+        self.seats.discarded[s][t as usize] += 1;
         self.wall.see(t, 1);
         self.ledger.record(Event::TileDecision {
             verb: "discard",

@@ -28,6 +28,7 @@ pub mod play;
 pub mod policy;
 pub mod result;
 pub mod rules;
+pub mod sample;
 pub mod seats;
 pub mod seeds;
 pub mod settle;

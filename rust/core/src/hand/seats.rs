@@ -92,6 +92,10 @@ pub struct Seats {
     pub mask: [u32; MAX_SEATS],
     /// R4.3: the best capped fan passed since the seat's last draw (0 = none).
     pub lock: [u8; MAX_SEATS],
+    /// Each seat's last discard (-1 none): public, what R11.2's void says of its hand.
+    pub last_discard: [i8; MAX_SEATS],
+    /// How many of each kind each seat has discarded, claimed discards included (public).
+    pub discarded: [Counts; MAX_SEATS],
 }
 
 impl Seats {
@@ -121,6 +125,8 @@ impl Seats {
             void: [-1; MAX_SEATS],
             mask: [0; MAX_SEATS],
             lock: [0; MAX_SEATS],
+            last_discard: [-1; MAX_SEATS],
+            discarded: [[0; 27]; MAX_SEATS],
         }
     }
 

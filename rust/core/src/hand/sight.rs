@@ -6,6 +6,7 @@
 use crate::hand::action::Action;
 use crate::hand::turn::Phase;
 use crate::hand::view::View;
+use crate::hand::Hand;
 use crate::tiles::{Counts, Meld};
 
 /// One seat's knowledge at its decision (docs/rules.md R2.3): everything an `Observation`
@@ -47,6 +48,11 @@ pub trait Sight {
     fn discard_mask(&self) -> u32;
     /// The kind it just drew on its turn, -1 if none.
     fn drawn(&self) -> i8;
+    /// The hand itself, when the seat's strategy may sample its hidden information
+    /// ([`crate::hand::sample::determinize`] reads only what the seat may know of it).
+    fn truth(&self) -> Option<&Hand> {
+        None
+    }
 }
 
 impl Sight for View<'_> {
@@ -107,6 +113,9 @@ impl Sight for View<'_> {
     fn discard_mask(&self) -> u32 {
         View::discard_mask(self)
     }
+    fn truth(&self) -> Option<&Hand> {
+        Some(self.hand_ref())
+    }
     fn drawn(&self) -> i8 {
         let h = self.hand_ref();
         if h.turn.cur == Some(self.seat) && h.turn.phase == Phase::Turn {
@@ -155,6 +164,8 @@ pub struct ObsSight {
     pub discard_mask: u32,
     /// The kind it just drew.
     pub drawn: i8,
+    /// The hand, when the strategy may sample it (the seat loop's sampler, built-ins only).
+    pub truth: Option<Hand>,
 }
 
 impl Sight for ObsSight {
@@ -211,5 +222,8 @@ impl Sight for ObsSight {
     }
     fn drawn(&self) -> i8 {
         self.drawn
+    }
+    fn truth(&self) -> Option<&Hand> {
+        self.truth.as_ref()
     }
 }

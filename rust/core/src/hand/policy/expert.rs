@@ -1,5 +1,6 @@
 //! `expert` (高手): `value`'s play, refined where a choice is close by simulating the seat's
-//! own hand to the end of the wall, under the rules in force.
+//! own hand to the end of the wall under the rules in force, then searched: each candidate
+//! action played on determinized samples of the hand and finished by the native engine.
 //!
 //! Written once, against [`Sight`]: the native engine plays it on a [`crate::hand::view::View`]
 //! and the Python engine (the room, the environments, external matches) through the binding on
@@ -27,7 +28,17 @@
 //!   points on offer (the same simulation, with R4.3's lock until the seat's next draw), it
 //!   passes.
 //!
-//! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed.
+//! - **Search** (`rollouts`, `search_width`, `z`, `pick`): at a turn or a claim with more than
+//!   one candidate (the choice above first, the next discards no more dangerous than it, every
+//!   kong, win and claim answer), `rollouts` samples of what the seat cannot see are drawn
+//!   ([`crate::hand::sample::determinize`], the readiest of `pick` deals), every candidate is
+//!   played on each and the hand finished by `value` at all four seats in the native engine;
+//!   an alternative replaces the choice only when its mean gain is `z` standard errors above
+//!   zero (clearly worse or hopeless alternatives are dropped early, as `search` does).
+//!
+//! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
+//! long as its time `budget` (a second a decision by default, far inside R10's limits) does
+//! not run out: on a machine so loaded that it does, a decision answers with its best so far.
 
 use crate::discards::{best_discards_unchecked, greedy_discard_unchecked, Discard};
 use crate::fan::{ctx, fan_unchecked};
@@ -36,6 +47,7 @@ use crate::hand::policy::greedy::{self, ValueOptions};
 use crate::hand::rules::{HandRules, SelfDrawBonus};
 use crate::hand::sight::Sight;
 use crate::hand::turn::Phase;
+use crate::hand::Hand;
 use crate::tiles::{Counts, Meld};
 use crate::value::{danger, value_discard_unchecked, Opponent, ValueParams, ValueTurn};
 use crate::waits::{wait_mask_unchecked, waits_unchecked, Wait};
@@ -67,6 +79,15 @@ pub struct ExpertOptions {
     /// Seconds a decision may spend simulating: past it, the candidates not yet weighed are
     /// dropped and the best so far is played (far inside the decision limit of R10).
     pub budget: f64,
+    /// Determinized samples per searched decision (0: no search): each candidate is played on
+    /// every sample and the hand finished by `value` at all four seats.
+    pub rollouts: u16,
+    /// Discards searched at a turn (the base choice and the next ones no more dangerous).
+    pub search_width: u8,
+    /// Standard errors by which an alternative must beat the base choice.
+    pub z: f64,
+    /// Each sample is the readiest of this many deals of the other hands.
+    pub pick: u8,
 }
 
 impl Default for ExpertOptions {
@@ -75,14 +96,18 @@ impl Default for ExpertOptions {
             value: ValueOptions::default(),
             samples: 48,
             width: 4,
-            margin: 0.05,
-            danger_cost: 2.0,
+            margin: 0.5,
+            danger_cost: 0.3,
             avoid_locked: true,
-            pass_wins: true,
+            pass_wins: false,
             ready_weight: 1.0,
-            survival: 0.9,
+            survival: 0.8,
             fan_play: true,
-            budget: 0.5,
+            budget: 1.0,
+            rollouts: 32,
+            search_width: 4,
+            z: 2.0,
+            pick: 12,
         }
     }
 }
@@ -186,9 +211,24 @@ impl Expert {
             self.void = self.choose_void(&counts, melds);
         }
         let mask = s.discard_mask();
-        if mask != 0 {
-            return self.turn(s, &counts, melds, mask);
+        let base = if mask != 0 {
+            self.turn(s, &counts, melds, mask)
+        } else {
+            self.claim(s, &counts, melds)
+        };
+        if self.opts.rollouts > 0 && legal.len() > 1 {
+            if let Some(truth) = s.truth() {
+                let cands = self.candidates(s, &counts, melds, mask, base);
+                if cands.len() > 1 {
+                    return self.search(truth, &cands);
+                }
+            }
         }
+        base
+    }
+
+    fn claim<S: Sight>(&self, s: &S, counts: &Counts, melds: &[Meld]) -> Action {
+        let seat = self.seat;
         greedy::claim_with(
             seat,
             self.void,
@@ -197,8 +237,8 @@ impl Expert {
             self.opts.value.strict_peng,
             s.claim_tile(),
             s.wall_count(),
-            legal,
-            &counts,
+            s.legal(),
+            counts,
             melds,
         )
     }
@@ -539,4 +579,225 @@ impl Sim {
             -self.ready_weight * 0.6 * others * 2.0
         }
     }
+}
+
+/// Running mean and variance of one alternative's paired differences (Welford).
+#[derive(Debug, Clone, Copy, Default)]
+struct Diff {
+    n: u32,
+    mean: f64,
+    m2: f64,
+}
+
+impl Diff {
+    fn add(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    fn se(&self) -> f64 {
+        if self.n > 1 {
+            (self.m2 / (self.n - 1) as f64 / self.n as f64).sqrt()
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Cannot plausibly pass `z` standard errors by `last` samples (at the spread seen so far).
+    fn futile(&self, z: f64, last: u32) -> bool {
+        if self.n < 2 {
+            return false;
+        }
+        let sd = (self.m2 / (self.n - 1) as f64).sqrt();
+        self.mean + FUTILITY_Z * sd / (self.n as f64).sqrt() <= z * sd / (last as f64).sqrt()
+    }
+}
+
+/// Samples before an alternative may be dropped, and how often the check is made.
+const MIN_SAMPLES: u32 = 8;
+const CHECK_EVERY: u32 = 4;
+/// An alternative is dropped once its mean difference plus this many standard errors falls
+/// short of what it must reach by the last sample.
+const FUTILITY_Z: f64 = 1.0;
+
+impl Expert {
+    /// The actions to search at a decision, `base` first: at a turn the base choice, the legal
+    /// discards no more dangerous than it (never a locked winner's tile while another is legal)
+    /// by the lowest shanten after them and the most ukeire, up to `search_width` discards in
+    /// all, every kong and the win; at a claim every answer.
+    fn candidates<S: Sight>(
+        &self,
+        s: &S,
+        counts: &Counts,
+        melds: &[Meld],
+        mask: u32,
+        base: Action,
+    ) -> Vec<Action> {
+        let legal = s.legal();
+        let mut out = vec![base];
+        let push = |a: Action, out: &mut Vec<Action>| {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        };
+        match s.phase() {
+            Phase::Claim => {
+                for &a in legal {
+                    push(a, &mut out);
+                }
+            }
+            Phase::Turn if mask != 0 => {
+                let mut m = mask;
+                let locked = self.locked_tiles(s);
+                if m & !locked != 0 {
+                    m &= !locked;
+                }
+                let mut rows: Vec<Discard> = Vec::with_capacity(14);
+                best_discards_unchecked(counts, melds, s.seen(), void_opt(self.void), &mut rows);
+                rows.retain(|r| m >> r.kind & 1 != 0);
+                if let Act::Discard(k) = base.act {
+                    let opponents = self.opponents(s);
+                    let limit = danger(k, counts, s.seen(), &opponents) + 1e-9;
+                    rows.retain(|r| danger(r.kind, counts, s.seen(), &opponents) <= limit);
+                }
+                rows.sort_by_key(|r| (r.shanten, std::cmp::Reverse(r.ukeire), r.kind));
+                let mut n = usize::from(matches!(base.act, Act::Discard(_)));
+                for r in rows {
+                    let a = Action::new(self.seat, Act::Discard(r.kind));
+                    if !out.contains(&a) && n < self.opts.search_width as usize {
+                        out.push(a);
+                        n += 1;
+                    }
+                }
+                for &a in legal {
+                    if matches!(a.act, Act::Hu | Act::Angang(_) | Act::Jiagang(_)) {
+                        push(a, &mut out);
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// The candidate to play: each alternative is compared with `cands[0]` on the same samples
+    /// (determinized from what the seat knows, played out by `value` at every seat); one
+    /// clearly worse or that cannot plausibly pass is dropped after [`MIN_SAMPLES`]; the best
+    /// alternative whose mean difference minus `z` standard errors is above 0 is played, else
+    /// the base choice.
+    fn search(&mut self, truth: &Hand, cands: &[Action]) -> Action {
+        use crate::hand::policy::PolicySpec;
+        use crate::hand::sample::determinize;
+        let seat = self.seat;
+        let rules = truth.rules;
+        let start = std::time::Instant::now();
+        let budget = std::time::Duration::from_secs_f64(self.opts.budget);
+        let mut diffs: Vec<Option<Diff>> = (0..cands.len())
+            .map(|j| (j > 0).then(Diff::default))
+            .collect();
+        let value = PolicySpec::value();
+        let total = self.opts.rollouts as u32;
+        for i in 0..total {
+            if i > 0 && start.elapsed() > budget {
+                break;
+            }
+            let Some(sample) = determinize(truth, seat, &mut self.rng, self.opts.pick) else {
+                continue; // the hands that must win could not be drawn this time
+            };
+            let alive: Vec<usize> = (0..cands.len())
+                .filter(|&j| j == 0 || diffs[j].is_some())
+                .collect();
+            let mut vals = vec![0i64; cands.len()];
+            for &j in &alive {
+                vals[j] =
+                    played_out(&sample, cands[j], &value, &rules).map_or(0, |d| d[seat as usize]);
+            }
+            for &j in &alive[1..] {
+                if let Some(d) = diffs[j].as_mut() {
+                    d.add((vals[j] - vals[0]) as f64);
+                }
+            }
+            let done = i + 1;
+            if done >= MIN_SAMPLES && done % CHECK_EVERY == 0 {
+                let z = self.opts.z;
+                for d in diffs.iter_mut() {
+                    if let Some(x) = d {
+                        if x.mean + z * x.se() <= 0.0 || x.futile(z, total) {
+                            *d = None;
+                        }
+                    }
+                }
+                if diffs.iter().all(Option::is_none) {
+                    break;
+                }
+            }
+        }
+        let (mut best, mut gain) = (0, 0.0);
+        for (j, d) in diffs.iter().enumerate() {
+            if let Some(x) = d {
+                if x.mean - self.opts.z * x.se() > 0.0 && x.mean > gain {
+                    best = j;
+                    gain = x.mean;
+                }
+            }
+        }
+        cands[best]
+    }
+}
+
+/// Each seat's points after `action` is played on a copy of `hand` and the hand finished by
+/// `policy` at all four seats (fresh policies, as a rollout builds them); None when the action
+/// is not legal there.
+fn played_out(
+    hand: &Hand,
+    action: Action,
+    policy: &crate::hand::policy::PolicySpec,
+    rules: &HandRules,
+) -> Option<[i64; 4]> {
+    use crate::hand::play::play_out;
+    use crate::hand::policy::Policy;
+    let mut h = hand.clone();
+    h.ledger.events = None;
+    h.apply(action, false).ok()?;
+    let mut pols: Vec<Policy> = (0..4u8)
+        .map(|s| Policy::new(policy, s, rules, None))
+        .collect();
+    play_out(&mut h, &mut pols);
+    Some(h.ledger.deltas)
+}
+
+/// The expert's estimate of each of `actions` at `seat`'s pending decision of `hand` (what the
+/// reviewer shows): `rollouts` samples of what the seat cannot see (the readiest of `pick`
+/// deals), every action played on each and the hand finished by `value`; per action, the
+/// seat's points on every sample (samples where the hands that must win could not be drawn are
+/// skipped, for every action alike).
+pub fn estimate(
+    hand: &Hand,
+    seat: u8,
+    actions: &[Action],
+    rollouts: u32,
+    seed: u64,
+    pick: u8,
+) -> Vec<Vec<i64>> {
+    use crate::hand::policy::PolicySpec;
+    use crate::hand::sample::determinize;
+    let mut rng = SplitMix::new(seed);
+    let value = PolicySpec::value();
+    let rules = hand.rules;
+    let mut out = vec![Vec::with_capacity(rollouts as usize); actions.len()];
+    let mut drawn = 0;
+    let mut tries = 0;
+    while drawn < rollouts && tries < 4 * rollouts.max(1) {
+        tries += 1;
+        let Some(sample) = determinize(hand, seat, &mut rng, pick) else {
+            continue;
+        };
+        drawn += 1;
+        for (j, &a) in actions.iter().enumerate() {
+            out[j].push(played_out(&sample, a, &value, &rules).map_or(0, |d| d[seat as usize]));
+        }
+    }
+    out
 }

@@ -17,7 +17,7 @@ use crate::hand::seeds::random_key;
 use crate::hand::view::View;
 use crate::value::ValueParams;
 
-pub use expert::{Expert, ExpertOptions, SplitMix};
+pub use expert::{estimate, Expert, ExpertOptions, SplitMix};
 pub use greedy::ValueOptions;
 
 /// Which built-in strategy, with its options.

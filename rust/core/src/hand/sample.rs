@@ -1,0 +1,536 @@
+//! Determinization in the native engine: a hand consistent with what one seat knows, for the
+//! `expert`'s search (its hidden information sampled, then the hand played on by the engine).
+//!
+//! The sample keeps everything public (discard piles, melds, tiles set aside, wins, voids once
+//! revealed, payments, kong records, the turn and the claim being asked) and what the seat
+//! itself knows (its concealed tiles, the tile it drew, its exchange), and draws the rest from
+//! the tiles the seat cannot see: the other seats' concealed tiles (each keeping its public
+//! number of tiles) and the order of the wall, under the constraints the public history gives
+//! (as the Python determinizer, `xuezhan.engine.determinize`, states them):
+//!
+//! - a seat that declared a void suit (R11.2) whose last discard was of another suit holds no
+//!   tile of its void suit;
+//! - the seat that received this seat's three exchanged tiles (R11.1) still holds those it has
+//!   not discarded or melded since;
+//! - a seat that has declared a peng or kong on the tile being claimed holds two or three of it;
+//! - a winner that stays in the hand (R14) holds a locked hand waiting on every tile it has won,
+//!   and a seat that has declared a win on the tile being claimed a hand winning on it (built
+//!   around the tile from random sets in its suits; when a bounded number of tries finds none,
+//!   there is no sample and the caller draws again).
+//!
+//! `pick` deals the unconstrained hands that many times and keeps the readiest (the lowest sum
+//! of the opponents' shanten): uniform hands are far weaker than the hands players keep.
+//! The other seats' pass-win locks (R4.3, private) are 0. Nothing hidden is read: the tests
+//! change the hidden tiles of a hand and check that the samples do not change.
+
+use crate::hand::policy::SplitMix;
+use crate::hand::turn::Phase;
+use crate::hand::{Hand, DIRECTION_OFFSETS};
+use crate::shanten::shanten_unchecked;
+use crate::tiles::{Counts, Meld};
+use crate::waits::wait_mask_unchecked;
+use crate::win::is_win_unchecked;
+
+/// Tries of a locked winner's hand before its constraint is dropped for the sample.
+const LOCKED_TRIES: usize = 200;
+/// Tries of the constrained deal before the bans are dropped for the sample.
+const DEAL_TRIES: usize = 40;
+
+fn void_opt(v: i8) -> Option<u8> {
+    (v >= 0).then_some(v as u8)
+}
+
+/// Draws `n` tiles from `pool` (consumed) among the kinds allowed by `allowed` (bit k), in a
+/// random order; None when too few are left.
+fn draw(pool: &mut Counts, allowed: u32, n: usize, rng: &mut SplitMix, out: &mut Counts) -> bool {
+    let mut avail: u32 = (0..27)
+        .filter(|&k| allowed >> k & 1 != 0)
+        .map(|k| pool[k] as u32)
+        .sum();
+    for _ in 0..n {
+        if avail == 0 {
+            return false;
+        }
+        let mut r = rng.below(avail as usize) as u32;
+        let mut k = 0;
+        loop {
+            if allowed >> k & 1 != 0 {
+                let c = pool[k] as u32;
+                if r < c {
+                    break;
+                }
+                r -= c;
+            }
+            k += 1;
+        }
+        pool[k] -= 1;
+        out[k] += 1;
+        avail -= 1;
+    }
+    true
+}
+
+/// A random locked hand of `n` concealed tiles (with `melds`) waiting on every kind of `won`,
+/// its tiles from `pool` in the suits `suits` (bit s); consumed from `pool` when found.
+#[allow(clippy::needless_range_loop)]
+fn locked_hand(
+    pool: &mut Counts,
+    n: usize,
+    melds: &[Meld],
+    won: u32,
+    suits: u8,
+    void: Option<u8>,
+    rng: &mut SplitMix,
+) -> Option<Counts> {
+    let first = won.trailing_zeros() as u8;
+    for _ in 0..LOCKED_TRIES {
+        // a complete hand of n + 1 tiles holding `first`: a pair and sets from the pool
+        let mut p = *pool;
+        let mut h = [0u8; 27];
+        p[first as usize] += 1; // the winning tile itself is not in the hand: borrowed, returned below
+        let mut ok = true;
+        let mut left = n + 1;
+        // the pair first, then sets of three
+        let mut pieces = Vec::with_capacity(5);
+        pieces.push(2usize);
+        while left > 2 && pieces.len() < 6 {
+            pieces.push(3);
+            left = left.saturating_sub(3);
+        }
+        if pieces.iter().sum::<usize>() != n + 1 {
+            return None;
+        }
+        for (i, &size) in pieces.iter().enumerate() {
+            let mut placed = false;
+            for _ in 0..20 {
+                let s = loop {
+                    let s = rng.below(3) as u8;
+                    if suits >> s & 1 != 0 {
+                        break s;
+                    }
+                };
+                let r = rng.below(9) as u8;
+                let k = (s * 9 + r) as usize;
+                let run = size == 3 && r <= 6 && rng.below(2) == 0;
+                let need: Vec<usize> = if run {
+                    vec![k, k + 1, k + 2]
+                } else {
+                    vec![k; size]
+                };
+                let mut q = p;
+                if need.iter().all(|&x| {
+                    if q[x] == 0 {
+                        false
+                    } else {
+                        q[x] -= 1;
+                        true
+                    }
+                }) {
+                    p = q;
+                    for &x in &need {
+                        h[x] += 1;
+                    }
+                    placed = true;
+                    break;
+                }
+            }
+            if !placed {
+                ok = false;
+                break;
+            }
+            let _ = i;
+        }
+        if !ok || h[first as usize] == 0 {
+            continue;
+        }
+        h[first as usize] -= 1;
+        if wait_mask_unchecked(&h, melds, void) & won != won {
+            continue;
+        }
+        let mut h14 = h;
+        h14[first as usize] += 1;
+        if !is_win_unchecked(&h14, melds, void) {
+            continue;
+        }
+        // the winning tile was borrowed (it is face up): the pool gives up the hand's tiles only
+        for k in 0..27 {
+            pool[k] -= h[k];
+        }
+        return Some(h);
+    }
+    None
+}
+
+/// A hand consistent with what `seat` knows of `hand`, at its pending decision (see the module
+/// doc); `pick`: the readiest of that many deals of the unconstrained hands. None when the
+/// hands that must win (locked winners, a declared win on the claimed tile) could not be built
+/// within the bounded tries: the caller draws again.
+#[allow(clippy::needless_range_loop)] // counts of several arrays, kind by kind
+pub fn determinize(hand: &Hand, seat: u8, rng: &mut SplitMix, pick: u8) -> Option<Hand> {
+    let seats = &hand.seats;
+    let n = seats.n;
+    let me = seat as usize;
+    // the tiles the seat cannot see
+    let mut pool = hand.wall.dealt;
+    for k in 0..27 {
+        pool[k] -= seats.counts[me][k] + hand.wall.seen[k];
+    }
+    let others: Vec<u8> = (0..n).filter(|&o| o != seat).collect();
+    let size: Vec<usize> = (0..n as usize)
+        .map(|o| seats.counts[o].iter().map(|&c| c as usize).sum())
+        .collect();
+    // constraints: required tiles and banned suits
+    let mut need = [[0u8; 27]; 4];
+    let mut banned: [Option<u8>; 4] = [None; 4];
+    if seats.voids_known {
+        for &o in &others {
+            let i = o as usize;
+            let v = seats.void[i];
+            let last = seats.last_discard[i];
+            if v >= 0 && last >= 0 && (last / 9) != v && !seats.won[i] {
+                banned[i] = Some(v as u8); // R11.2: its last discard was not of its void suit
+            }
+        }
+    }
+    if let Some(w) = &hand.turn.claims {
+        if let Some((m, gang)) = w.meld {
+            if m != seat {
+                let r = &mut need[m as usize][w.tile as usize];
+                *r = (*r).max(if gang { 3 } else { 2 });
+            }
+        }
+    }
+    if let (Some(mine), Some(d)) = (hand.turn.x_choice[me], hand.exchange_dir) {
+        if hand.turn.phase != Phase::Exchange {
+            let to = ((seat + DIRECTION_OFFSETS[d as usize]) % n) as usize;
+            let mut passed = [0u8; 27];
+            for k in mine {
+                passed[k as usize] += 1;
+            }
+            let mut melded = [0u8; 27];
+            for m in seats.melds[to].as_slice() {
+                melded[m.kind as usize] += m.copies();
+            }
+            if (!seats.won[to] || seats.stay) && !seats.escaped[to] {
+                for k in 0..27 {
+                    let req = passed[k].saturating_sub(seats.discarded[to][k] + melded[k]);
+                    need[to][k] = need[to][k].max(req);
+                }
+            }
+        }
+    }
+    // hands that must win: locked winners (R14) and the seats that declared a win on the
+    // tile being claimed (a public declaration) wait on those tiles
+    let mut must_wait = [0u32; 4];
+    if seats.stay {
+        for w in &hand.ledger.wins {
+            let i = w.seat as usize;
+            if w.seat != seat && seats.won[i] && !seats.escaped[i] {
+                must_wait[i] |= 1 << w.tile;
+            }
+        }
+    }
+    if let Some(w) = &hand.turn.claims {
+        for &o in &w.hu {
+            if o != seat {
+                must_wait[o as usize] |= 1 << w.tile;
+            }
+        }
+    }
+    let mut hands = [[0u8; 27]; 4];
+    let mut fixed = [false; 4];
+    {
+        for &o in &others {
+            let i = o as usize;
+            if must_wait[i] == 0 {
+                continue;
+            }
+            let won = must_wait[i];
+            let melds = seats.melds[i].as_slice();
+            let mut suits = 0u8;
+            for m in melds {
+                suits |= 1 << (m.kind / 9);
+            }
+            for k in 0..27 {
+                if won >> k & 1 != 0 {
+                    suits |= 1 << (k / 9);
+                }
+            }
+            if let Some(v) = void_opt(seats.void[i]).filter(|_| seats.voids_known) {
+                suits &= !(1 << v);
+            }
+            if suits.count_ones() == 1 {
+                // a hand of two suits may add one: any that is not the void
+                let extra = (0..3u8)
+                    .filter(|&s| suits >> s & 1 == 0 && Some(s) != banned[i])
+                    .collect::<Vec<_>>();
+                if !extra.is_empty() {
+                    suits |= 1 << extra[rng.below(extra.len())];
+                }
+            }
+            hands[i] = locked_hand(
+                &mut pool,
+                size[i],
+                melds,
+                won,
+                suits,
+                void_opt(seats.void[i]),
+                rng,
+            )?;
+            fixed[i] = true;
+        }
+    }
+    // the other hands: required tiles, then random ones outside any banned suit; `pick` deals,
+    // the readiest kept
+    let free: Vec<u8> = others
+        .iter()
+        .copied()
+        .filter(|&o| !fixed[o as usize])
+        .collect();
+    let mut best: Option<(i32, [[u8; 27]; 4], Counts)> = None;
+    for _ in 0..pick.max(1) {
+        let mut dealt = None;
+        for attempt in 0..DEAL_TRIES {
+            let mut p = pool;
+            let mut hs = hands;
+            let mut ok = true;
+            // banned seats first: they need tiles from fewer suits
+            let mut order = free.clone();
+            order.sort_by_key(|&o| banned[o as usize].is_none());
+            for &o in &order {
+                let i = o as usize;
+                for k in 0..27 {
+                    let take = need[i][k].min(p[k]);
+                    p[k] -= take;
+                    hs[i][k] += take;
+                }
+                let have: usize = hs[i].iter().map(|&c| c as usize).sum();
+                let mut allowed: u32 = (1 << 27) - 1;
+                if let (Some(v), true) = (banned[i], attempt + 1 < DEAL_TRIES) {
+                    allowed &= !(0x1ff << (9 * v));
+                }
+                if !draw(
+                    &mut p,
+                    allowed,
+                    size[i].saturating_sub(have),
+                    rng,
+                    &mut hs[i],
+                ) {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                dealt = Some((hs, p));
+                break;
+            }
+        }
+        let Some((hs, p)) = dealt else {
+            continue;
+        };
+        let readiness: i32 = free
+            .iter()
+            .filter(|&&o| !seats.won[o as usize] && !seats.escaped[o as usize])
+            .map(|&o| {
+                let i = o as usize;
+                let v = if seats.voids_known {
+                    void_opt(seats.void[i])
+                } else {
+                    None
+                };
+                shanten_unchecked(&hs[i], seats.melds[i].as_slice(), v) as i32
+            })
+            .sum();
+        if best.as_ref().is_none_or(|(r, _, _)| readiness < *r) {
+            best = Some((readiness, hs, p));
+        }
+    }
+    let mut out = hand.clone();
+    out.ledger.events = None;
+    let (hs, rest) = match best {
+        Some((_, hs, p)) => (hs, p),
+        None => {
+            // no deal met the bans (never seen): the true hidden tiles' multiset, reshuffled
+            let mut hs = hands;
+            let mut p = pool;
+            for &o in &free {
+                hs[o as usize] = [0; 27];
+                draw(
+                    &mut p,
+                    (1 << 27) - 1,
+                    size[o as usize],
+                    rng,
+                    &mut hs[o as usize],
+                );
+            }
+            (hs, p)
+        }
+    };
+    for &o in &others {
+        out.seats.counts[o as usize] = hs[o as usize];
+        out.seats.lock[o as usize] = 0;
+        out.seats.update_mask(o);
+    }
+    if let Some(w) = &mut out.turn.claims {
+        for &o in &others {
+            w.fan[o as usize] = 0;
+        }
+    }
+    let mut wall: Vec<u8> = (0..27u8)
+        .flat_map(|k| std::iter::repeat_n(k, rest[k as usize] as usize))
+        .collect();
+    for i in (1..wall.len()).rev() {
+        let j = rng.below(i + 1);
+        wall.swap(i, j);
+    }
+    let pos = out.wall.pos;
+    out.wall.tiles.truncate(pos);
+    out.wall.tiles.extend(wall);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::play::play_out;
+    use crate::hand::policy::{Policy, PolicySpec};
+    use crate::hand::view::View;
+    use crate::hand::HandRules;
+
+    /// Hands of `value` players stopped at a decision `steps` decisions in.
+    fn positions(rules: HandRules) -> Vec<Hand> {
+        let mut out = Vec::new();
+        for seed in 0..60i128 {
+            let mut h = Hand::from_seed(rules, seed, (seed % 4) as u8, false).unwrap();
+            let mut pols: Vec<Policy> = (0..4u8)
+                .map(|s| Policy::new(&PolicySpec::value(), s, &rules, None))
+                .collect();
+            for _ in 0..(seed as usize * 7) % 90 {
+                let Some(s) = h.turn.cur else { break };
+                let a = pols[s as usize].act(&View::new(&h, s), &rules);
+                h.apply_legal(a, false);
+            }
+            if !h.is_over() {
+                out.push(h);
+            }
+            let _ = play_out;
+        }
+        out
+    }
+
+    fn public(h: &Hand, seat: u8) -> String {
+        // what the seat sees: its tiles, every pile, meld, wall count, the turn, the claim
+        let v = View::new(h, seat);
+        format!(
+            "{:?} {:?} {:?} {:?} {} {:?} {:?} {:?} {:?}",
+            v.hand(),
+            (0..4).map(|s| v.discards(s).to_vec()).collect::<Vec<_>>(),
+            (0..4).map(|s| v.melds(s).to_vec()).collect::<Vec<_>>(),
+            v.seen(),
+            v.wall_count(),
+            v.legal(),
+            v.claim_tile(),
+            h.ledger.deltas,
+            (0..4).map(|s| v.void(s)).collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn samples_keep_what_the_seat_sees_and_conserve_the_tiles() {
+        for rules in [
+            HandRules::leshan(),
+            HandRules::chengdu(),
+            HandRules {
+                stay: true,
+                ..HandRules::chengdu()
+            },
+        ] {
+            let mut drawn = 0;
+            for h in positions(rules) {
+                let seat = h.turn.cur.unwrap();
+                let mut rng = SplitMix::new(7);
+                for _ in 0..4 {
+                    let Some(s) = determinize(&h, seat, &mut rng, 4) else {
+                        continue;
+                    };
+                    drawn += 1;
+                    s.check_invariants().unwrap(); // R12.1: the same tiles, none over four
+                    assert_eq!(public(&s, seat), public(&h, seat));
+                    assert_eq!(s.wall.tiles.len(), h.wall.tiles.len());
+                    for o in 0..4u8 {
+                        let n = |x: &Hand| {
+                            x.seats.counts[o as usize]
+                                .iter()
+                                .map(|&c| c as u32)
+                                .sum::<u32>()
+                        };
+                        assert_eq!(n(&s), n(&h), "seat {o} keeps its number of tiles");
+                        // R11.2: a seat whose last discard was not of its void holds none of it
+                        let (v, last) =
+                            (h.seats.void[o as usize], h.seats.last_discard[o as usize]);
+                        if o != seat
+                            && h.seats.voids_known
+                            && v >= 0
+                            && last >= 0
+                            && last / 9 != v
+                            && !h.seats.won[o as usize]
+                        {
+                            let suit =
+                                &s.seats.counts[o as usize][(v as usize) * 9..(v as usize) * 9 + 9];
+                            assert!(suit.iter().all(|&c| c == 0));
+                        }
+                    }
+                    // locked winners (R14) still wait on every tile they won
+                    if rules.stay {
+                        for w in &h.ledger.wins {
+                            let o = w.seat as usize;
+                            if w.seat != seat && !h.seats.escaped[o] {
+                                assert!(
+                                    s.seats.mask[o] >> w.tile & 1 != 0,
+                                    "a locked winner waits on {}",
+                                    w.tile
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(drawn > 100);
+        }
+    }
+
+    #[test]
+    fn samples_do_not_depend_on_the_hidden_tiles() {
+        // two hands the seat cannot tell apart: two other seats swap a concealed tile, and the
+        // wall is reversed; the same generator gives the same sample
+        let rules = HandRules::leshan();
+        let mut checked = 0;
+        for h in positions(rules) {
+            let seat = h.turn.cur.unwrap();
+            let (a, b) = ((seat + 1) % 4, (seat + 2) % 4);
+            let ka = (0..27).find(|&k| h.seats.counts[a as usize][k] > 0);
+            let kb = (0..27).find(|&k| h.seats.counts[b as usize][k] > 0 && Some(k) != ka);
+            let (Some(ka), Some(kb)) = (ka, kb) else {
+                continue;
+            };
+            if h.turn.claims.is_some() {
+                continue; // a declared claim ties hidden tiles to public ones
+            }
+            let mut twin = h.clone();
+            twin.seats.counts[a as usize][ka] -= 1;
+            twin.seats.counts[a as usize][kb] += 1;
+            twin.seats.counts[b as usize][kb] -= 1;
+            twin.seats.counts[b as usize][ka] += 1;
+            twin.seats.update_mask(a);
+            twin.seats.update_mask(b);
+            let pos = twin.wall.pos;
+            twin.wall.tiles[pos..].reverse();
+            let s1 = determinize(&h, seat, &mut SplitMix::new(3), 6).unwrap();
+            let s2 = determinize(&twin, seat, &mut SplitMix::new(3), 6).unwrap();
+            assert_eq!(s1.seats.counts, s2.seats.counts);
+            assert_eq!(s1.wall.tiles, s2.wall.tiles);
+            checked += 1;
+        }
+        assert!(checked > 20);
+    }
+}
