@@ -334,6 +334,13 @@ def test_r1_4_r9_1_native_seeds_are_the_python_seeds():
         assert strategy_seed == derive_seed(seed, "strategy", seat, option)
 
 
+def test_the_native_determinizers_ready_rate_is_searchs():
+    from xuezhan.strategies.search import ready_rate
+
+    for wall in range(0, 70):
+        assert _core.native_ready_rate(wall) == pytest.approx(ready_rate(wall), abs=1e-12)
+
+
 def test_r9_3_native_fired_ids_are_the_registry():
     assert tuple(FIRED) == native.FIRED_IDS
 

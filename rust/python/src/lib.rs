@@ -873,6 +873,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<native::ExpertPolicy>()?;
     m.add_function(wrap_pyfunction!(native::play_hands, m)?)?;
     m.add_function(wrap_pyfunction!(native::native_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(native::native_ready_rate, m)?)?;
     m.add("NATIVE_FIRED", PyTuple::new(m.py(), native::fired_ids())?)?;
     m.add("UNREACHABLE", core::UNREACHABLE)?;
     // The one definition of the fan item ids, shape items and context flags (R5): Python's

@@ -165,6 +165,7 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "avoid_locked" => o.avoid_locked = boolean()?,
             "pass_wins" => o.pass_wins = boolean()?,
             "fan_play" => o.fan_play = boolean()?,
+            "ready" => o.ready = boolean()?,
             _ => value_option(func, &mut o.value, &key, &v, "expert")?,
         }
     }
@@ -813,6 +814,12 @@ pub fn native_seeds(seed: i64, seat: u8, option: &str) -> (u8, i64) {
         first_dealer(seed as i128),
         strategy_seed(seed as i128, seat, option) as i64,
     )
+}
+
+/// The share of other seats the native determinizer deals ready hands at, with `wall` tiles left.
+#[pyfunction]
+pub fn native_ready_rate(wall: usize) -> f64 {
+    core::hand::sample::ready_rate(wall)
 }
 
 /// The ids the native engine fires, in bit order.

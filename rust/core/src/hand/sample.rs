@@ -18,8 +18,10 @@
 //!   around the tile from random sets in its suits; when a bounded number of tries finds none,
 //!   there is no sample and the caller draws again).
 //!
-//! `pick` deals the unconstrained hands that many times and keeps the readiest (the lowest sum
-//! of the opponents' shanten): uniform hands are far weaker than the hands players keep.
+//! `ready` deals each other seat still waiting for a tile a ready hand (a complete hand of its
+//! suits around a random tile, that tile out) at the rate real players are ready for the wall's
+//! length, and `pick` deals the other hands that many times and keeps the readiest (the lowest
+//! sum of the opponents' shanten): uniform hands are far weaker than the hands players keep.
 //! The other seats' pass-win locks (R4.3, private) are 0. Nothing hidden is read: the tests
 //! change the hidden tiles of a hand and check that the samples do not change.
 
@@ -161,12 +163,26 @@ fn locked_hand(
     None
 }
 
+/// The share of other seats (still waiting for a tile) that hold a ready hand with `wall`
+/// tiles left: a straight line measured in `value` self-play, the Python search's
+/// (`xuezhan.strategies.search.ready_rate`; the tests compare them).
+pub fn ready_rate(wall: usize) -> f64 {
+    (0.70 - 0.0145 * wall as f64).clamp(0.0, 1.0)
+}
+
 /// A hand consistent with what `seat` knows of `hand`, at its pending decision (see the module
-/// doc); `pick`: the readiest of that many deals of the unconstrained hands. None when the
+/// doc); `pick`: the readiest of that many deals of the unconstrained hands; `ready`: each
+/// other seat still waiting is dealt a ready hand at [`ready_rate`]. None when the
 /// hands that must win (locked winners, a declared win on the claimed tile) could not be built
 /// within the bounded tries: the caller draws again.
 #[allow(clippy::needless_range_loop)] // counts of several arrays, kind by kind
-pub fn determinize(hand: &Hand, seat: u8, rng: &mut SplitMix, pick: u8) -> Option<Hand> {
+pub fn determinize(
+    hand: &Hand,
+    seat: u8,
+    rng: &mut SplitMix,
+    pick: u8,
+    ready: bool,
+) -> Option<Hand> {
     let seats = &hand.seats;
     let n = seats.n;
     let me = seat as usize;
@@ -278,6 +294,49 @@ pub fn determinize(hand: &Hand, seat: u8, rng: &mut SplitMix, pick: u8) -> Optio
                 rng,
             )?;
             fixed[i] = true;
+        }
+    }
+    // ready hands, at the rate real players are ready for the wall's length (`ready`): a
+    // complete hand of the seat's suits around a random tile, that tile taken out
+    if ready {
+        let rate = ready_rate(hand.wall.count());
+        for &o in &others {
+            let i = o as usize;
+            if fixed[i] || seats.won[i] || seats.escaped[i] || need[i].iter().any(|&c| c > 0) {
+                continue;
+            }
+            if (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 >= rate {
+                continue;
+            }
+            let melds = seats.melds[i].as_slice();
+            let mut suits = 0u8;
+            for m in melds {
+                suits |= 1 << (m.kind / 9);
+            }
+            let shown = if seats.voids_known {
+                void_opt(seats.void[i])
+            } else {
+                None
+            };
+            let barred = shown.or(banned[i]);
+            while suits.count_ones() < 2 {
+                let s = rng.below(3) as u8;
+                if Some(s) != barred {
+                    suits |= 1 << s;
+                }
+            }
+            if let Some(v) = barred {
+                suits &= !(1 << v);
+            }
+            let kinds: Vec<u8> = (0..27u8).filter(|&k| suits >> (k / 9) & 1 != 0).collect();
+            if kinds.is_empty() {
+                continue;
+            }
+            let wait = kinds[rng.below(kinds.len())];
+            if let Some(h) = locked_hand(&mut pool, size[i], melds, 1 << wait, suits, shown, rng) {
+                hands[i] = h;
+                fixed[i] = true;
+            }
         }
     }
     // the other hands: required tiles, then random ones outside any banned suit; `pick` deals,
@@ -450,7 +509,7 @@ mod tests {
                 let seat = h.turn.cur.unwrap();
                 let mut rng = SplitMix::new(7);
                 for _ in 0..4 {
-                    let Some(s) = determinize(&h, seat, &mut rng, 4) else {
+                    let Some(s) = determinize(&h, seat, &mut rng, 4, true) else {
                         continue;
                     };
                     drawn += 1;
@@ -525,8 +584,8 @@ mod tests {
             twin.seats.update_mask(b);
             let pos = twin.wall.pos;
             twin.wall.tiles[pos..].reverse();
-            let s1 = determinize(&h, seat, &mut SplitMix::new(3), 6).unwrap();
-            let s2 = determinize(&twin, seat, &mut SplitMix::new(3), 6).unwrap();
+            let s1 = determinize(&h, seat, &mut SplitMix::new(3), 6, true).unwrap();
+            let s2 = determinize(&twin, seat, &mut SplitMix::new(3), 6, true).unwrap();
             assert_eq!(s1.seats.counts, s2.seats.counts);
             assert_eq!(s1.wall.tiles, s2.wall.tiles);
             checked += 1;

@@ -88,6 +88,8 @@ pub struct ExpertOptions {
     pub z: f64,
     /// Each sample is the readiest of this many deals of the other hands.
     pub pick: u8,
+    /// Samples deal the other seats ready hands at the rate real players are ready.
+    pub ready: bool,
 }
 
 impl Default for ExpertOptions {
@@ -108,6 +110,7 @@ impl Default for ExpertOptions {
             search_width: 4,
             z: 2.0,
             pick: 12,
+            ready: true,
         }
     }
 }
@@ -703,7 +706,9 @@ impl Expert {
             if i > 0 && start.elapsed() > budget {
                 break;
             }
-            let Some(sample) = determinize(truth, seat, &mut self.rng, self.opts.pick) else {
+            let Some(sample) =
+                determinize(truth, seat, &mut self.rng, self.opts.pick, self.opts.ready)
+            else {
                 continue; // the hands that must win could not be drawn this time
             };
             let alive: Vec<usize> = (0..cands.len())
@@ -791,7 +796,7 @@ pub fn estimate(
     let mut tries = 0;
     while drawn < rollouts && tries < 4 * rollouts.max(1) {
         tries += 1;
-        let Some(sample) = determinize(hand, seat, &mut rng, pick) else {
+        let Some(sample) = determinize(hand, seat, &mut rng, pick, true) else {
             continue;
         };
         drawn += 1;
