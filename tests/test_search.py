@@ -139,7 +139,8 @@ def test_the_seat_loop_binds_a_sampler_to_built_in_searchers_only():
 def test_the_sampler_offers_only_samples_of_its_seat():
     rnd = Round.from_seed("leshan", 2, 0)
     sampler = Sampler(rnd, 0)
-    assert [n for n in dir(sampler) if not n.startswith("_")] == ["sample"]
+    assert [n for n in dir(sampler) if not n.startswith("_")] == ["sample", "sealed"]
+    assert [n for n in dir(sampler.sealed()) if not n.startswith("_")] == []  # opened by Rust alone
     d = sampler.sample(random.Random(1))
     assert d is not rnd and d.seed is None and d.counts[0] == rnd.counts[0]
     with pytest.raises(ValueError, match="not seat 1's decision"):

@@ -298,7 +298,13 @@ class ExpertPolicy:
 
     def __init__(self, options: dict[str, Any], seed: int) -> None: ...
     def reset(self, seat: int, rules: NativeRules) -> None: ...
-    def act(self, obs: Any, truth: NativeHand | None = None) -> int: ...
+    def act(self, obs: Any, truth: SealedHand | None = None) -> int: ...
+
+class SealedHand:
+    """A round sealed for a searching native policy: nothing of it is readable from Python."""
+
+def seal(hand: NativeHand) -> SealedHand:
+    """``hand`` sealed: only a native policy's determinizer opens it (``Sampler.sealed``)."""
 
 def native_ready_rate(wall: int) -> float:
     """The share of other seats the native determinizer deals ready hands at (``search``'s rate)."""

@@ -180,7 +180,8 @@ class Sampler:
     and draws the rest (the other hands, the wall's order, hidden choices) from ``rng``. It
     exposes nothing beyond the seat's knowledge: the determinization of the same generator does
     not change when the hidden information of the true round does (tests/test_determinize.py),
-    and no other method or public attribute exists. The round is held in a private slot, which
+    and the only other method, ``sealed``, gives the
+    round to the native determinizer, which does the same, in a form Python cannot read. The round is held in a private slot, which
     Python cannot seal against code running in the same process: that is why only built-in
     strategies are given one (:func:`bind_samplers`); a user's strategy runs in its own process
     (R10.3) or, trusted, could reach the round anyway.
@@ -203,13 +204,14 @@ class Sampler:
 
         return determinize(self._round, self._seat, rng, pick=pick, ready=ready, read_discards=read_discards)
 
-    def native(self) -> Any:
-        """The round as the native engine holds it (:func:`xuezhan.native.from_round`), for a
-        built-in strategy whose search samples it in Rust (``expert``): only its determinizer
-        reads it, and only what the seat may know (rust/core/src/hand/sample.rs)."""
+    def sealed(self) -> Any:
+        """The round sealed for a built-in strategy whose search samples it in Rust (``expert``):
+        an object with no method or attribute Python can read; only the native determinizer opens
+        it, and reads only what the seat may know (rust/core/src/hand/sample.rs)."""
+        from xuezhan._core import seal
         from xuezhan.native import from_round
 
-        return from_round(self._round)
+        return seal(from_round(self._round))
 
 
 def bind_samplers(rnd: Round, strategies: Sequence[Any]) -> None:

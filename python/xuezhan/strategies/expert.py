@@ -90,5 +90,5 @@ class ExpertStrategy:
         legal = obs.legal_actions
         truth = None
         if self._searches and self._sampler is not None and len(legal) > 1 and obs.phase in ("turn", "claim"):
-            truth = self._sampler.native()
+            truth = self._sampler.sealed()
         return legal[self._policy.act(obs, truth)]

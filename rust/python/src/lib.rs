@@ -871,6 +871,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<native::NativeLineup>()?;
     m.add_class::<native::NativeHand>()?;
     m.add_class::<native::ExpertPolicy>()?;
+    m.add_class::<native::SealedHand>()?;
+    m.add_function(wrap_pyfunction!(native::seal, m)?)?;
     m.add_function(wrap_pyfunction!(native::play_hands, m)?)?;
     m.add_function(wrap_pyfunction!(native::native_seeds, m)?)?;
     m.add_function(wrap_pyfunction!(native::native_ready_rate, m)?)?;

@@ -1220,6 +1220,18 @@ fn sight_of(obs: &Bound<'_, PyAny>) -> PyResult<core::hand::sight::ObsSight> {
     Ok(sight)
 }
 
+/// A round sealed for a searching native policy: Python can read nothing of it (no method, no
+/// attribute), so handing it to a seat's strategy reveals nothing; only the policy's
+/// determinizer opens it, and reads only what that seat may know (core `hand::sample`).
+#[pyclass(frozen, module = "xuezhan._core")]
+pub struct SealedHand(Hand);
+
+/// `hand` sealed (see [`SealedHand`]).
+#[pyfunction]
+pub fn seal(hand: &NativeHand) -> SealedHand {
+    SealedHand(hand.hand.clone())
+}
+
 /// `expert` for the Python engine: the Rust policy of the native engine, fed each decision's
 /// `Observation` (the same decisions in both engines).
 #[pyclass(module = "xuezhan._core")]
@@ -1249,18 +1261,17 @@ impl ExpertPolicy {
         Ok(())
     }
 
-    /// The index in `obs.legal_actions` of the action it takes; `truth`: the hand itself as the
-    /// native engine holds it (the seat loop's sampler), for its search to sample what the seat
-    /// cannot see (None: no search).
+    /// The index in `obs.legal_actions` of the action it takes; `truth`: the hand sealed by the
+    /// seat loop's sampler, for its search to sample what the seat cannot see (None: no search).
     #[pyo3(signature = (obs, truth = None))]
     fn act(
         &mut self,
         py: Python<'_>,
         obs: &Bound<'_, PyAny>,
-        truth: Option<PyRef<'_, NativeHand>>,
+        truth: Option<PyRef<'_, SealedHand>>,
     ) -> PyResult<usize> {
         let mut sight = sight_of(obs)?;
-        sight.truth = truth.map(|t| t.hand.clone());
+        sight.truth = truth.map(|t| t.0.clone());
         let Some(state) = self.state.as_mut() else {
             return Err(PyValueError::new_err("expert: act before reset"));
         };
