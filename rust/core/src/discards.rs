@@ -395,11 +395,11 @@ struct CappedCache {
 
 impl CappedCache {
     /// The ranks of suit `u` whose draw can lower its distance at some lane of `f` (from
-    /// [`fill_low`], computed once per suit and hand).
+    /// [`fill_low`], computed once per suit and hand; `own`: the suit's exact distances).
     #[inline(always)]
-    fn low_at(&mut self, c: &Counts, room: u32, u: usize, sd: &SuitDists, f: u32) -> u32 {
+    fn low_at(&mut self, c: &Counts, room: u32, u: usize, own: u128, f: u32) -> u32 {
         if self.low_done & (1 << u) == 0 {
-            fill_low(c, room, u, sd, &mut self.low[u]);
+            fill_low(c, room, u, own, &mut self.low[u]);
             self.low_done |= 1 << u;
         }
         let mut m = 0u32;
@@ -501,12 +501,14 @@ impl<'a> Hand<'a> {
     }
 
     /// The [`draw_masks`] entry of the discarded suit once one tile of kind `k` is gone (its
-    /// new distances and draw masks); 0 for a capped suit.
+    /// new distances and draw masks); for a capped suit its exact distances, packed.
     #[inline(always)]
     fn entry(&self, k: usize) -> u128 {
         let s = k / 9;
         if self.sd.is_capped(s) {
-            0
+            let mut h = *self.c;
+            h[k] -= 1;
+            self.sd.packed(&h, s)
         } else {
             self.draw_masks[self.t.rank_code(minus_code(self.codes[s], k - 9 * s))]
         }
@@ -519,9 +521,7 @@ impl<'a> Hand<'a> {
         let (c, sets, allowed, m14) = (self.c, self.sets, self.allowed, self.m14);
         let s = k / 9;
         let d = if self.sd.is_capped(s) {
-            let mut h = *c;
-            h[k] -= 1;
-            self.sd.packed(&h, s)
+            dm // the exact distances (see `entry`)
         } else {
             self.t.packed((dm >> DRAW_DIST_SHIFT) as u32)
         };
@@ -625,7 +625,7 @@ impl<'a> Hand<'a> {
         let own = self.dp[u];
         if u != k / 9 {
             // The hand's own configuration plus one tile of each rank.
-            let mut m = cc.low_at(c, room, u, sd, f) & ranks;
+            let mut m = cc.low_at(c, room, u, own, f) & ranks;
             for r in bits(m) {
                 let tk = u * 9 + r;
                 if cc.exact_done & (1 << tk) == 0 {
@@ -649,7 +649,7 @@ impl<'a> Hand<'a> {
         // there is at least the hand's own suit plus that rank (removing a tile never
         // lowers a distance), so only the ranks of `low` can lower it.
         if self.suit_tiles[u] <= 13 && lanes::lt_bits(own, d13) & f == 0 {
-            cand &= cc.low_at(c, room, u, sd, f);
+            cand &= cc.low_at(c, room, u, own, f);
         }
         if cand != 0 {
             let (lo, hi) = minus_code(self.codes[u], r0);
@@ -695,16 +695,15 @@ fn union(dm: u128, g: u32) -> u32 {
     ((x | x >> 9) & 0x1ff) as u32
 }
 
-/// Fills `low` for suit `s`: per lane, the ranks of `room` whose draw lowers the distance of `c`'s suit
-/// `s` there (a superset for a capped suit: the table's distances are lower bounds), once
-/// per hand.
+/// Fills `low` for suit `s` (whose exact distances are `own`): per lane, the ranks of `room`
+/// whose draw lowers the distance of `c`'s suit `s` there (a superset for a capped suit: the
+/// table's distances are lower bounds), once per hand.
 #[inline(never)]
-fn fill_low(c: &Counts, room: u32, s: usize, sd: &SuitDists, low: &mut [u16; 10]) {
+fn fill_low(c: &Counts, room: u32, s: usize, own: u128, low: &mut [u16; 10]) {
     let t = tables();
     let ranks = (room >> (9 * s)) & 0x1ff;
     let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
     let recs = t.records_plus_each(lo, hi, ranks);
-    let own = sd.packed(c, s);
     for r in bits(ranks) {
         for l in lanes::indices(lanes::lt(t.packed(recs[r]), own)) {
             low[l] |= 1 << r;
