@@ -44,23 +44,49 @@ impl Mt {
     /// (one zero word for 0).
     fn init_by_array(key: &[u32]) -> Mt {
         let [g] = Mt::init_by_array_lanes([key]);
+        *g
+    }
+
+    /// [`Mt::init_by_array`] of `K` keys at once, each generator seeded in its own box (a
+    /// generator is 2.5 KB: it is written where it stays, never moved). Each seeding is a
+    /// chain of 1,247 dependent multiply steps (a few microseconds of latency); `K`
+    /// independent chains run side by side in about the time of one, which matters when every
+    /// hand seeds a deal and four players' generators: as the lanes of one AVX2 vector where
+    /// the CPU has it (up to eight keys of up to four words, every 63-bit seed's), else
+    /// interleaved. Keys longer than 624 words (never a 63-bit seed) are seeded one at a time.
+    fn init_by_array_lanes<const K: usize>(keys: [&[u32]; K]) -> [Box<Mt>; K] {
+        // SAFETY: a generator is plain integers, for which all zeros is a valid value.
+        let mut g: [Box<Mt>; K] =
+            std::array::from_fn(|_| unsafe { Box::<Mt>::new_zeroed().assume_init() });
+        let start = Mt::start();
+        if keys.iter().any(|k| k.len() > N) {
+            for (l, key) in keys.iter().enumerate() {
+                *g[l] = Mt::init_by_array_long(start.clone(), key);
+            }
+            return g;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if K <= 8 && keys.iter().all(|k| k.len() <= 4) && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, the only feature `seed_avx2` is compiled with.
+            unsafe { seed_avx2(&keys, start, &mut g) };
+            return g;
+        }
+        Mt::seed_interleaved(&keys, start, &mut g);
         g
     }
 
-    /// [`Mt::init_by_array`] of `K` keys at once. Each seeding is a chain of 1,247 dependent
-    /// multiply steps (a few microseconds of latency); `K` independent chains interleaved run
-    /// in about the time of one, which matters when every hand seeds a deal and four players'
-    /// generators. Keys longer than 624 words (never a 63-bit seed) are seeded one at a time.
-    fn init_by_array_lanes<const K: usize>(keys: [&[u32]; K]) -> [Mt; K] {
-        // every seeding starts from init_genrand(19650218): computed once
+    /// The state every seeding starts from, `init_genrand(19650218)`: computed once.
+    fn start() -> &'static Mt {
         static START: std::sync::OnceLock<Mt> = std::sync::OnceLock::new();
-        let start = START.get_or_init(|| Mt::init_genrand(19_650_218));
-        let mut g: [Mt; K] = std::array::from_fn(|_| start.clone());
-        if keys.iter().any(|k| k.len() > N) {
-            for (l, key) in keys.iter().enumerate() {
-                g[l] = Mt::init_by_array_long(start.clone(), key);
-            }
-            return g;
+        START.get_or_init(|| Mt::init_genrand(19_650_218))
+    }
+
+    /// [`Mt::init_by_array_lanes`] for keys of at most 624 words on any CPU: the `K` chains
+    /// interleaved step by step.
+    fn seed_interleaved<const K: usize>(keys: &[&[u32]; K], start: &Mt, g: &mut [Box<Mt>; K]) {
+        for x in g.iter_mut() {
+            x.mt.copy_from_slice(&start.mt);
+            x.i = N;
         }
         let lens: [usize; K] = keys.map(|k| k.len().max(1));
         let mut j = [0usize; K];
@@ -106,7 +132,6 @@ impl Mt {
         for x in g.iter_mut() {
             x.mt[0] = 0x8000_0000;
         }
-        g
     }
 
     /// CPython's `init_by_array` as written, for keys of any length.
@@ -190,6 +215,76 @@ impl Mt {
     }
 }
 
+/// [`Mt::init_by_array_lanes`] with the chains as the lanes of one AVX2 vector (at most eight
+/// keys of at most four words): one multiply chain of 1,247 steps instead of `K`.
+///
+/// The first pass reads the starting state (the same for every lane) and adds `key[j] + j`
+/// with `j = t mod len`: periodic in the step `t`, so its vectors are made once (the period
+/// divides 12). Its results stay interleaved; the second pass reads them and writes each
+/// lane's words into its generator. CPython's index wrap (`mt[0] = mt[623]`) only feeds reads
+/// of `mt[0]`, which neither pass makes (the last step of the first pass rereads `mt[1]`),
+/// and `mt[0]` ends as `0x8000_0000`.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn seed_avx2<const K: usize>(keys: &[&[u32]; K], start: &Mt, g: &mut [Box<Mt>; K]) {
+    use std::arch::x86_64::*;
+    let lens: [usize; K] = keys.map(|k| k.len().max(1));
+    let gcd = |mut a: usize, mut b: usize| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let period = lens.iter().fold(1, |p, &l| p / gcd(p, l) * l);
+    let mut adds = [_mm256_setzero_si256(); 12];
+    for (t, v) in adds.iter_mut().enumerate().take(period) {
+        let mut lane = [0u32; 8];
+        for l in 0..K {
+            let j = t % lens[l];
+            lane[l] = keys[l].get(j).copied().unwrap_or(0).wrapping_add(j as u32);
+        }
+        *v = _mm256_loadu_si256(lane.as_ptr().cast());
+    }
+    let mix = |prev: __m256i, c: __m256i| {
+        _mm256_mullo_epi32(_mm256_xor_si256(prev, _mm256_srli_epi32::<30>(prev)), c)
+    };
+    let c1 = _mm256_set1_epi32(1_664_525);
+    let c2 = _mm256_set1_epi32(1_566_083_941);
+    // the first pass's words 1-623 (word 0 is never read): written before they are read, so
+    // not initialised (20 KB)
+    let mut first = [std::mem::MaybeUninit::<__m256i>::uninit(); N];
+    let mut prev = _mm256_set1_epi32(start.mt[0] as i32);
+    let mut t = 0;
+    for i in 1..N {
+        let v = _mm256_xor_si256(_mm256_set1_epi32(start.mt[i] as i32), mix(prev, c1));
+        prev = _mm256_add_epi32(v, adds[t]);
+        first[i].write(prev);
+        t = if t + 1 == period { 0 } else { t + 1 };
+    }
+    // SAFETY (here and below): words 1-623 were all written by the loop above.
+    prev = _mm256_add_epi32(
+        _mm256_xor_si256(first[1].assume_init(), mix(prev, c1)),
+        adds[t],
+    );
+    first[1].write(prev);
+    let mut lane = [0u32; 8];
+    for i in (2..N).chain(1..2) {
+        let v = _mm256_xor_si256(first[i].assume_init(), mix(prev, c2));
+        prev = _mm256_sub_epi32(v, _mm256_set1_epi32(i as i32));
+        _mm256_storeu_si256(lane.as_mut_ptr().cast(), prev);
+        for l in 0..K {
+            g[l].mt[i] = lane[l];
+        }
+    }
+    for x in g.iter_mut() {
+        x.mt[0] = 0x8000_0000;
+        x.i = N;
+    }
+}
+
 /// Python's `random.Random(seed)` generator, as far as the built-in policies use it: seeded
 /// from the seed's key (see [`crate::hand::seeds::random_key`]) and drawing `random()`.
 ///
@@ -204,12 +299,13 @@ pub struct PyRandom(Box<Mt>); // boxed: a generator is 2.5 KB, moved often and c
 impl PyRandom {
     /// `random.Random(seed)` for the seed whose key is `key`.
     pub fn new(key: &[u32]) -> PyRandom {
-        PyRandom(Box::new(Mt::init_by_array(key)))
+        let [g] = Mt::init_by_array_lanes([key]);
+        PyRandom(g)
     }
 
     /// `random.Random(seed)` for each of `K` keys, seeded together (faster than one by one).
     pub fn new_many<const K: usize>(keys: [&[u32]; K]) -> [PyRandom; K] {
-        Mt::init_by_array_lanes(keys).map(|g| PyRandom(Box::new(g)))
+        Mt::init_by_array_lanes(keys).map(PyRandom)
     }
 
     /// `random()`: a double in [0, 1).
@@ -328,6 +424,44 @@ mod tests {
                 (0..700).map(|_| g.next_u32()).collect::<Vec<_>>()
             );
         }
+    }
+
+    /// Both ways of seeding chains side by side (the AVX2 lanes where the CPU has them, and the
+    /// interleaved chains every CPU runs) give CPython's generators: up to eight keys of one to
+    /// four words, the lengths mixed (their added terms have periods 1 to 12), and more keys
+    /// or longer ones than the vector takes.
+    #[test]
+    fn every_way_of_seeding_side_by_side_is_cpythons() {
+        let words: [u32; 4] = [0x9e37_79b9, 0, 0xffff_ffff, 12_345];
+        let keys: [&[u32]; 8] = [
+            &words[..1],
+            &words[..2],
+            &words[1..4],
+            &words,
+            &words[2..3],
+            &words[..3],
+            &[],
+            &words[1..3],
+        ];
+        let long: Vec<u32> = (0..700).collect();
+        let one = |k: &[u32]| Mt::init_by_array_long(Mt::init_genrand(19_650_218), k);
+        let check = |g: &[Box<Mt>], ks: &[&[u32]]| {
+            for (x, k) in g.iter().zip(ks) {
+                assert_eq!(x.mt, one(k).mt, "{k:?}");
+                assert_eq!(x.i, N);
+            }
+        };
+        check(&Mt::init_by_array_lanes(keys), &keys);
+        let nine: [&[u32]; 9] = std::array::from_fn(|l| if l == 8 { &words[..2] } else { keys[l] });
+        check(&Mt::init_by_array_lanes(nine), &nine);
+        let with_five_words: [&[u32]; 2] = [&words, &long[..5]];
+        check(&Mt::init_by_array_lanes(with_five_words), &with_five_words);
+        let with_long: [&[u32]; 2] = [&words, &long];
+        check(&Mt::init_by_array_lanes(with_long), &with_long);
+        let start = Mt::init_genrand(19_650_218);
+        let mut g: [Box<Mt>; 8] = std::array::from_fn(|_| Box::new(start.clone()));
+        Mt::seed_interleaved(&keys, &start, &mut g);
+        check(&g, &keys);
     }
 
     #[test]
