@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use xuezhan_core as core;
+use xuezhan_core::hand::legal::Legal;
 use xuezhan_core::hand::play::{play_out, strategy_seed};
 use xuezhan_core::hand::policy::{Policy, PolicySpec, ValueOptions};
 use xuezhan_core::hand::seeds::first_dealer;
@@ -964,12 +965,14 @@ fn hand_from_state(rules: HandRules, state: &Bound<'_, PyDict>, record: bool) ->
         4 => Phase::Over,
         p => return Err(PyValueError::new_err(format!("from_state: turn.phase {p}"))),
     };
-    let mut legal = Vec::new();
+    let mut actions = Vec::new();
     let raw_legal = item(&t, "legal")?;
     for a in raw_legal.try_iter()? {
         let (seat, verb, arg): (u8, String, Bound<'_, PyAny>) = a?.extract()?;
-        legal.push(parse_action(seat_ok("turn.legal", seat)?, &verb, &arg)?);
+        actions.push(parse_action(seat_ok("turn.legal", seat)?, &verb, &arg)?);
     }
+    let legal = Legal::from_actions(&actions)
+        .map_err(|e| PyValueError::new_err(format!("from_state: turn.{e}")))?;
     let (replacement, last_tile, after_peng, heaven, kong): (
         bool,
         bool,
