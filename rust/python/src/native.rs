@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use xuezhan_core as core;
 use xuezhan_core::hand::legal::Legal;
-use xuezhan_core::hand::play::{play_out, strategy_seed};
+use xuezhan_core::hand::play::{play_out, play_tournament_hand, strategy_seed};
 use xuezhan_core::hand::policy::{Policy, PolicySpec, ValueOptions};
 use xuezhan_core::hand::seeds::first_dealer;
 use xuezhan_core::hand::{Act, Action, EndReason, Hand, HandRules, Phase, SelfDrawBonus};
@@ -255,21 +255,14 @@ fn play_one(
     seating: &[u8],
     logs: bool,
 ) -> Result<Played, String> {
-    let seed128 = seed as i128;
-    let dealer = first_dealer(seed128);
-    let mut hand = Hand::from_seed(*rules, seed128, dealer, logs).map_err(|e| e.0)?;
-    let mut policies: Vec<Policy> = (0..4u8)
-        .map(|s| {
-            let e = seating[s as usize] as usize;
-            let spec = &lineup.specs[e];
-            let pseed = matches!(spec, PolicySpec::Random)
-                .then(|| strategy_seed(seed128, s, &lineup.seed_options[e]));
-            Policy::new(spec, s, rules, pseed)
-        })
-        .collect();
-    play_out(&mut hand, &mut policies);
+    let entry = |s: usize| seating[s] as usize;
+    let specs: [PolicySpec; 4] = std::array::from_fn(|s| lineup.specs[entry(s)].clone());
+    let options: [&str; 4] = std::array::from_fn(|s| lineup.seed_options[entry(s)].as_str());
+    // the deal's and the `random` seats' generators are seeded together (see `generators`)
+    let hand =
+        play_tournament_hand(rules, seed as i128, &specs, &options, logs).map_err(|e| e.0)?;
     Ok(Played {
-        dealer,
+        dealer: hand.dealer,
         seats: hand.seat_results(),
         end: end_code(hand.ledger.end_reason),
         fired: hand.ledger.fired,
