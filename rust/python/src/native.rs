@@ -239,6 +239,9 @@ struct Played {
     lines: Option<Vec<String>>,
 }
 
+/// The end reasons by their code (`end_code`).
+const END_REASONS: [EndReason; 3] = [EndReason::Wall, EndReason::ThreeWon, EndReason::Escape];
+
 fn end_code(r: Option<EndReason>) -> u8 {
     match r {
         Some(EndReason::Wall) => 0,
@@ -280,10 +283,58 @@ fn guarded<T>(seed: i64, f: impl FnOnce() -> Result<T, String>) -> Result<T, Str
     }
 }
 
+/// A string column of the results dictionary-encoded: per row the index of its value among
+/// `names`, the distinct values ordered by the integer they name (so the dictionary is the one
+/// `numpy.unique` of those integers gives).
+struct Coded {
+    codes: Vec<i32>,
+    names: Vec<String>,
+}
+
+impl Coded {
+    /// The column whose row `i` names `keys[i]` (`name(key)` its text).
+    fn new(keys: &[u32], name: impl Fn(u32) -> String) -> Coded {
+        let mut distinct = keys.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let codes = keys
+            .iter()
+            .map(|k| distinct.binary_search(k).unwrap_or(0) as i32)
+            .collect();
+        Coded {
+            codes,
+            names: distinct.into_iter().map(name).collect(),
+        }
+    }
+
+    /// Stores it in `out` as `{column}_codes` (int32) and `{column}_names` (list of str).
+    fn store<'py>(self, out: &Bound<'py, PyDict>, column: &str) -> PyResult<()> {
+        let py = out.py();
+        out.set_item(
+            format!("{column}_codes"),
+            PyArray1::from_vec(py, self.codes),
+        )?;
+        out.set_item(format!("{column}_names"), self.names)
+    }
+}
+
+/// The ids of the bits of `mask` among `ids`, sorted and `+`-joined (as the results write fan
+/// items and fired rules).
+fn joined_ids(ids: &[&str], mask: u32) -> String {
+    let mut v: Vec<&str> = (0..ids.len())
+        .filter(|&b| mask >> b & 1 != 0)
+        .map(|b| ids[b])
+        .collect();
+    v.sort_unstable();
+    v.join("+")
+}
+
 /// Plays one hand per seed; `seatings[i][s]` is the line-up entry in seat `s` of hand `i`.
 /// Returns a dict of numpy columns, one row per (hand, seat) in hand then seat order, plus per
 /// hand `end` (0 wall, 1 three_won, 2 escape), `fired` (bit mask of `FIRED`) and, with
-/// `logs`, `lines` (each hand's event lines).
+/// `logs`, `lines` (each hand's event lines). The results' string columns come
+/// dictionary-encoded per row: `fan_items_codes` / `fan_items_names`, `end_codes` /
+/// `end_names` and `fired_codes` / `fired_names` (see `Coded`).
 #[pyfunction]
 #[pyo3(signature = (rules, lineup, seeds, seatings, threads = 1, logs = false))]
 pub fn play_hands<'py>(
@@ -383,13 +434,24 @@ pub fn play_hands<'py>(
     out.set_item("win_order", PyArray1::from_vec(py, win_order))?;
     out.set_item("self_draw", PyArray1::from_vec(py, self_draw))?;
     out.set_item("fan", PyArray1::from_vec(py, fan))?;
-    out.set_item("fan_items", PyArray1::from_vec(py, fan_items))?;
+    out.set_item("fan_items", PyArray1::from_vec(py, fan_items.clone()))?;
     out.set_item("dealt_in", PyArray1::from_vec(py, dealt_in))?;
     out.set_item("kongs", PyArray1::from_vec(py, kongs))?;
     out.set_item("pig", PyArray1::from_vec(py, pig))?;
     out.set_item("checked", PyArray1::from_vec(py, checked))?;
     out.set_item("ready", PyArray1::from_vec(py, ready))?;
     out.set_item("escape", PyArray1::from_vec(py, escape))?;
+    let per_row = |v: &[u32]| -> Vec<u32> { v.iter().flat_map(|&x| [x; 4]).collect() };
+    Coded::new(&fan_items, |m| joined_ids(&core::item::IDS, m)).store(&out, "fan_items")?;
+    let ends: Vec<u32> = end.iter().map(|&e| e as u32).collect();
+    Coded::new(&per_row(&ends), |e| {
+        END_REASONS
+            .get(e as usize)
+            .map_or("", |r| r.name())
+            .to_string()
+    })
+    .store(&out, "end")?;
+    Coded::new(&per_row(&fired), |m| joined_ids(&core::hand::FIRED, m)).store(&out, "fired")?;
     out.set_item("end", PyArray1::from_vec(py, end))?;
     out.set_item("fired", PyArray1::from_vec(py, fired))?;
     if logs {
