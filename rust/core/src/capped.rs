@@ -72,6 +72,23 @@ fn step(cur: &State, capr: usize, hr: usize, max_u: usize) -> State {
     nxt
 }
 
+/// [`step`] at a rank capped at `cap` ≤ 1 holding `held` (≤ cap): no triplet or pair fits; a
+/// kong's rank lets nothing through, a pung's one run (open before it, or started at it).
+#[inline(always)]
+fn capped_step(cur: &State, cap: u8, held: u8) -> State {
+    let mut nxt = [[0u64; J]; J];
+    nxt[0][0] = cur[0][0];
+    if cap == 1 {
+        let g = held as u64;
+        // a run started two ranks back ends here; one started a rank back goes on
+        nxt[0][0] = Lanes::max(nxt[0][0], Lanes::add(cur[0][1], g));
+        nxt[0][1] = Lanes::add(cur[1][0], g);
+        // a run starts here (counted as a set now)
+        nxt[1][0] = Lanes::add(Lanes::place_sets(cur[0][0], 1), g);
+    }
+    nxt
+}
+
 /// The most runs worth starting at rank `r` of `h`: a run beyond the largest count among its
 /// three ranks adds no overlap anywhere (each of its ranks is already saturated without it),
 /// so it would be a free set; none start at ranks 8 and 9.
@@ -85,7 +102,8 @@ fn max_runs(h: &[u8], r: usize) -> usize {
 }
 
 /// The distances from the lanes of the finished programme (no run open): per set count the
-/// best placement of at most that many sets, the others free.
+/// best placement of at most that many sets, the others free (the reference's way, lane by
+/// lane; [`finish_packed`] is the fast path's).
 fn finish(end: u64) -> SuitDist {
     let mut out: SuitDist = ([0; 5], [0; 5]);
     for m in 0..J {
@@ -100,6 +118,40 @@ fn finish(end: u64) -> SuitDist {
     out.0[J] = out.0[J - 1] + 3;
     out.1[J] = out.1[J - 1] + 3;
     out
+}
+
+/// [`finish`] as packed distances (`d(m, p)` in byte `2m + p`, as
+/// [`crate::suit_table::SuitTables::packed`]), lane-wise: the best over at most `m` sets is a
+/// running maximum along each pair half, a free pair the no-pair half's value in the pair half,
+/// and `d = 3m + 2p − overlap`. Lane (0, 0), the empty placement, is always reachable, so after
+/// the running maxima every lane is (no bias to remove lane by lane).
+#[inline(always)]
+fn finish_packed(end: u64) -> u128 {
+    let mut x = end;
+    x = Lanes::max(x, (x << 8) & 0xffff_ff00_ffff_ff00);
+    x = Lanes::max(x, (x << 16) & 0xffff_0000_ffff_0000);
+    x = Lanes::max(x, (x & 0xffff_ffff) << 32);
+    // per lane (p, m): 3m + 2p plus the bias, less the best overlap
+    const TOP: u64 = u64::from_le_bytes([64, 67, 70, 73, 66, 69, 72, 75]);
+    let d = TOP - x;
+    // byte i of each half to byte 2i, the pair half one byte up
+    let spread = |t: u64| {
+        let t = (t | t << 16) & 0x0000_ffff_0000_ffff;
+        (t | t << 8) & 0x00ff_00ff_00ff_00ff
+    };
+    let low = spread(d & 0xffff_ffff) | spread(d >> 32) << 8;
+    // d(4, p): d(3, p) + 3 (see `J`)
+    low as u128 | (((low >> 48) + 0x0303) as u128) << 64
+}
+
+/// [`SuitDist`] of packed distances.
+#[inline(always)]
+fn unpack(d: u128) -> SuitDist {
+    let b = d.to_le_bytes();
+    (
+        [b[0], b[2], b[4], b[6], b[8]],
+        [b[1], b[3], b[5], b[7], b[9]],
+    )
 }
 
 /// The exact distances of one suit `h` under the caps `cap` (nine values each, `h[r] ≤
@@ -135,6 +187,13 @@ pub fn capped_suit_dist(h: &[u8], cap: &[u8]) -> ([u8; 5], [u8; 5]) {
 /// assert_eq!(d.0[1], 1);
 /// ```
 pub fn capped_fast(h: &[u8], cap: &[u8]) -> ([u8; 5], [u8; 5]) {
+    unpack(capped_packed(h, cap))
+}
+
+/// [`capped_fast`] as packed distances (`d(m, p)` in byte `2m + p`, as
+/// [`crate::suit_table::SuitTables::packed`]).
+#[inline]
+pub(crate) fn capped_packed(h: &[u8], cap: &[u8]) -> u128 {
     let mut first = 9;
     let mut last = 0;
     for (r, &c) in cap.iter().enumerate() {
@@ -149,19 +208,26 @@ pub fn capped_fast(h: &[u8], cap: &[u8]) -> ([u8; 5], [u8; 5]) {
         p.index_of(h[..first].iter().copied()),
         p.index_of(h[last + 1..].iter().rev().copied()),
     ) else {
-        return capped_suit_dist(h, cap);
+        let (d0, d1) = capped_suit_dist(h, cap);
+        return (0..5).fold(0u128, |x, m| {
+            x | (d0[m] as u128) << (16 * m) | (d1[m] as u128) << (16 * m + 8)
+        });
     };
     // Both entries read before either is used, so that their cache misses overlap.
     let (left, right) = (p.states[li], p.states[ri]);
     if first == last {
-        return finish(one_capped_rank(&left, &right, cap[first], h[first]));
+        return finish_packed(one_capped_rank(&left, &right, cap[first], h[first]));
     }
     let mut cur = [[0u64; J]; J];
     cur[0][0] = left[NO_RUN];
     cur[1][0] = left[RUN_AT_LAST];
     cur[0][1] = left[RUN_BEFORE_LAST];
     for r in first..=last {
-        cur = step(&cur, cap[r] as usize, h[r] as usize, max_runs(h, r));
+        cur = if cap[r] <= 1 {
+            capped_step(&cur, cap[r], h[r])
+        } else {
+            step(&cur, cap[r] as usize, h[r] as usize, max_runs(h, r))
+        };
     }
     // After the last capped rank at most one run is open (its cap is at most 1). Read
     // backwards, the rest of the suit sees a run started at that rank as one started at its
@@ -170,7 +236,7 @@ pub fn capped_fast(h: &[u8], cap: &[u8]) -> ([u8; 5], [u8; 5]) {
     let open = Lanes::join(cur[0][0], right[NO_RUN]);
     let at = Lanes::join(Lanes::unplace_set(cur[1][0]), right[RUN_BEFORE_LAST]);
     let before = Lanes::join(Lanes::unplace_set(cur[0][1]), right[RUN_AT_LAST]);
-    finish(Lanes::max(open, Lanes::max(at, before)))
+    finish_packed(Lanes::max(open, Lanes::max(at, before)))
 }
 
 /// The finished lanes of a suit with one capped rank between the prefix states `left` and the

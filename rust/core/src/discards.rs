@@ -1,7 +1,7 @@
 //! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
 
 use crate::error::EvalError;
-use crate::shanten::{pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
+use crate::shanten::{pair_stats, suit_dist_capped_packed, UNREACHABLE};
 use crate::suit_table::{draw_masks, split_code, tables, SuitTables, DRAW_DIST_SHIFT};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
@@ -629,7 +629,7 @@ impl<'a> Hand<'a> {
             for r in bits(m) {
                 let tk = u * 9 + r;
                 if cc.exact_done & (1 << tk) == 0 {
-                    cc.exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                    cc.exact[tk] = sd.packed_plus(c, tk);
                     cc.exact_done |= 1 << tk;
                 }
                 if lanes::lt_bits(cc.exact[tk], own) & f == 0 {
@@ -657,7 +657,7 @@ impl<'a> Hand<'a> {
             h[k] -= 1;
             for r in bits(cand) {
                 if lanes::lt_bits(t.packed(t.record_plus(lo, hi, r)), d13) & f != 0
-                    && lanes::lt_bits(lanes::pack(&sd.dist_plus(&h, u * 9 + r)), d13) & f != 0
+                    && lanes::lt_bits(sd.packed_plus(&h, u * 9 + r), d13) & f != 0
                 {
                     m |= 1 << r;
                 }
@@ -851,8 +851,6 @@ mod bytes {
 // Parts serve only the portable paths, which x86-64 compiles (and tests) without running.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod lanes {
-    use crate::shanten::SuitDist;
-
     pub const ONES: u128 = u128::from_le_bytes([1; 16]);
     pub const HIGH: u128 = ONES * 0x80;
 
@@ -998,15 +996,6 @@ mod lanes {
     pub fn partner(d: u128, sets: usize) -> u128 {
         d.swap_bytes() >> (8 * (14 - 2 * sets))
     }
-
-    #[inline(always)]
-    pub fn pack(d: &SuitDist) -> u128 {
-        let mut x = 0u128;
-        for m in 0..5 {
-            x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
-        }
-        x
-    }
 }
 
 /// Per-suit distances of concealed configurations under the melds' four-copies caps: the
@@ -1028,25 +1017,15 @@ impl SuitDists {
         SuitDists { cap, capped }
     }
 
-    #[inline]
-    fn dist(&self, h: &Counts, s: usize) -> SuitDist {
-        let hs = &h[s * 9..s * 9 + 9];
-        if self.capped & (1 << s) != 0 {
-            suit_dist_capped(hs, &self.cap[s * 9..s * 9 + 9])
-        } else {
-            let t = tables();
-            t.distances(t.record(hs))
-        }
-    }
-
-    /// [`SuitDists::dist`] packed ([`lanes`]).
+    /// The packed distances ([`lanes`]) of suit `s` of `h`: exact for a capped suit.
     #[inline]
     fn packed(&self, h: &Counts, s: usize) -> u128 {
+        let hs = &h[s * 9..s * 9 + 9];
         if self.capped & (1 << s) != 0 {
-            lanes::pack(&self.dist(h, s))
+            suit_dist_capped_packed(hs, &self.cap[s * 9..s * 9 + 9])
         } else {
             let t = tables();
-            t.packed(t.record(&h[s * 9..s * 9 + 9]))
+            t.packed(t.record(hs))
         }
     }
 
@@ -1055,11 +1034,11 @@ impl SuitDists {
         self.capped & (1 << s) != 0
     }
 
-    /// Exact distances of the suit of kind `t` in `h` plus one tile `t`.
-    fn dist_plus(&self, h: &Counts, t: usize) -> SuitDist {
+    /// Exact packed distances of the suit of kind `t` in `h` plus one tile `t`.
+    fn packed_plus(&self, h: &Counts, t: usize) -> u128 {
         let mut h2 = *h;
         h2[t] += 1;
-        self.dist(&h2, t / 9)
+        self.packed(&h2, t / 9)
     }
 }
 

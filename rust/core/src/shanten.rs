@@ -5,7 +5,7 @@
 //! `M = 4 − melds`. The dropped (void) suit uses no sets, so its tiles simply all go. Seven
 //! pairs: counted directly (R4.1: a quad gives two pairs).
 
-use crate::capped::capped_fast;
+use crate::capped::{capped_fast, capped_packed};
 use crate::error::EvalError;
 use crate::suit_table::tables;
 use crate::tiles::{validate, Counts, Meld, Size};
@@ -151,12 +151,11 @@ pub(crate) fn seven_pairs_missing(ps: &[(u8, u8); 3], allowed: u8) -> u8 {
     best
 }
 
-/// Distances of one suit whose kinds are capped by melds (`cap`, nine values): the table when
-/// no capped kind has a held tile within two ranks (then no set that adds overlap touches
-/// it, and free sets fit elsewhere, so the cap changes nothing), else the exact distances of
-/// [`crate::capped`].
-#[inline]
-pub(crate) fn suit_dist_capped(hs: &[u8], cap: &[u8]) -> SuitDist {
+/// Whether the caps `cap` of a suit (nine values) can change its distances: a capped kind with
+/// a held tile within two ranks. Else no set that adds overlap touches a capped kind, and free
+/// sets fit elsewhere, so the table's distances are exact.
+#[inline(always)]
+fn caps_matter(hs: &[u8], cap: &[u8]) -> bool {
     let mut near = false;
     for r in 0..9 {
         if cap[r] < 4 {
@@ -165,11 +164,31 @@ pub(crate) fn suit_dist_capped(hs: &[u8], cap: &[u8]) -> SuitDist {
                 .any(|&x| x != 0);
         }
     }
-    if near {
+    near
+}
+
+/// Distances of one suit whose kinds are capped by melds (`cap`, nine values): the table's
+/// when the caps cannot matter ([`caps_matter`]), else the exact distances of
+/// [`crate::capped`].
+#[inline]
+pub(crate) fn suit_dist_capped(hs: &[u8], cap: &[u8]) -> SuitDist {
+    if caps_matter(hs, cap) {
         capped_fast(hs, cap)
     } else {
         let t = tables();
         t.distances(t.record(hs))
+    }
+}
+
+/// [`suit_dist_capped`] packed (`d(m, p)` in byte `2m + p`, as
+/// [`crate::suit_table::SuitTables::packed`]).
+#[inline]
+pub(crate) fn suit_dist_capped_packed(hs: &[u8], cap: &[u8]) -> u128 {
+    if caps_matter(hs, cap) {
+        capped_packed(hs, cap)
+    } else {
+        let t = tables();
+        t.packed(t.record(hs))
     }
 }
 
