@@ -18,6 +18,8 @@
 //! assert!(direction < 3);
 //! ```
 
+use std::mem::ManuallyDrop;
+
 const N: usize = 624;
 const M: usize = 397;
 
@@ -47,32 +49,55 @@ impl Mt {
         *g
     }
 
-    /// [`Mt::init_by_array`] of `K` keys at once, each generator seeded in its own box (a
-    /// generator is 2.5 KB: it is written where it stays, never moved). Each seeding is a
-    /// chain of 1,247 dependent multiply steps (a few microseconds of latency); `K`
-    /// independent chains run side by side in about the time of one, which matters when every
-    /// hand seeds a deal and four players' generators: as the lanes of one AVX2 vector where
-    /// the CPU has it (up to eight keys of up to four words, every 63-bit seed's), else
-    /// interleaved. Keys longer than 624 words (never a 63-bit seed) are seeded one at a time.
+    /// [`Mt::init_by_array`] of `K` keys at once (see [`Mt::seed_boxes`]).
     fn init_by_array_lanes<const K: usize>(keys: [&[u32]; K]) -> [Box<Mt>; K] {
+        let mut g: [Box<Mt>; K] = std::array::from_fn(|_| Mt::boxed());
+        Mt::seed_boxes(&keys, &mut g);
+        g
+    }
+
+    /// A generator's box to seed (its state is overwritten): a spare one of this thread, else
+    /// a new one.
+    fn boxed() -> Box<Mt> {
+        if let Some(g) = SPARE.with_borrow_mut(Vec::pop) {
+            return g; // any state: the seeding writes every word
+        }
         // SAFETY: a generator is plain integers, for which all zeros is a valid value.
-        let mut g: [Box<Mt>; K] =
-            std::array::from_fn(|_| unsafe { Box::<Mt>::new_zeroed().assume_init() });
+        unsafe { Box::<Mt>::new_zeroed().assume_init() }
+    }
+
+    /// [`Mt::init_by_array`] of each key into the generator beside it, each written in its own
+    /// box (a generator is 2.5 KB: it is written where it stays, never moved). Each seeding is
+    /// a chain of 1,247 dependent multiply steps (a few microseconds of latency); independent
+    /// chains run side by side in about the time of one, which matters when every hand seeds a
+    /// deal and up to four players' generators: where the CPU has AVX2, up to sixteen keys of
+    /// up to four words (every 63-bit seed's) at a time as the lanes of two vectors, else eight
+    /// interleaved. Keys longer than 624 words (never a 63-bit seed) are seeded one at a time.
+    fn seed_boxes(keys: &[&[u32]], g: &mut [Box<Mt>]) {
         let start = Mt::start();
         if keys.iter().any(|k| k.len() > N) {
-            for (l, key) in keys.iter().enumerate() {
-                *g[l] = Mt::init_by_array_long(start.clone(), key);
+            for (x, key) in g.iter_mut().zip(keys) {
+                **x = Mt::init_by_array_long(start.clone(), key);
             }
-            return g;
+            return;
         }
         #[cfg(target_arch = "x86_64")]
-        if K <= 8 && keys.iter().all(|k| k.len() <= 4) && std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, the only feature `seed_avx2` is compiled with.
-            unsafe { seed_avx2(&keys, start, &mut g) };
-            return g;
+        if keys.iter().all(|k| k.len() <= 4) && std::is_x86_feature_detected!("avx2") {
+            for (ks, gs) in keys.chunks(16).zip(g.chunks_mut(16)) {
+                // SAFETY: the CPU has AVX2, the only feature `seed_avx2` is compiled with.
+                unsafe {
+                    if ks.len() > 8 {
+                        seed_avx2::<2>(ks, start, gs)
+                    } else {
+                        seed_avx2::<1>(ks, start, gs)
+                    }
+                };
+            }
+            return;
         }
-        Mt::seed_interleaved(&keys, start, &mut g);
-        g
+        for (ks, gs) in keys.chunks(8).zip(g.chunks_mut(8)) {
+            Mt::seed_interleaved(ks, start, gs);
+        }
     }
 
     /// The state every seeding starts from, `init_genrand(19650218)`: computed once.
@@ -81,20 +106,29 @@ impl Mt {
         START.get_or_init(|| Mt::init_genrand(19_650_218))
     }
 
-    /// [`Mt::init_by_array_lanes`] for keys of at most 624 words on any CPU: the `K` chains
+    /// [`Mt::seed_boxes`] of at most eight keys of at most 624 words on any CPU: the chains
     /// interleaved step by step.
-    fn seed_interleaved<const K: usize>(keys: &[&[u32]; K], start: &Mt, g: &mut [Box<Mt>; K]) {
+    fn seed_interleaved(keys: &[&[u32]], start: &Mt, g: &mut [Box<Mt>]) {
+        const K: usize = 8;
+        let k = keys.len().min(K);
+        let (keys, g) = (&keys[..k], &mut g[..k]);
         for x in g.iter_mut() {
             x.mt.copy_from_slice(&start.mt);
             x.i = N;
         }
-        let lens: [usize; K] = keys.map(|k| k.len().max(1));
+        let mut lens = [1usize; K];
+        for (n, key) in lens.iter_mut().zip(keys) {
+            *n = key.len().max(1);
+        }
         let mut j = [0usize; K];
         // the previous word of each chain, kept in a register rather than read back
-        let mut prev: [u32; K] = std::array::from_fn(|l| g[l].mt[0]);
+        let mut prev = [0u32; K];
+        for (p, x) in prev.iter_mut().zip(g.iter()) {
+            *p = x.mt[0];
+        }
         let mut i = 1usize;
         for _ in 0..N {
-            for l in 0..K {
+            for l in 0..k {
                 let kj = keys[l].get(j[l]).copied().unwrap_or(0);
                 let v = (g[l].mt[i] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_664_525))
                     .wrapping_add(kj)
@@ -115,7 +149,7 @@ impl Mt {
             }
         }
         for _ in 0..N - 1 {
-            for l in 0..K {
+            for l in 0..k {
                 let v = (g[l].mt[i] ^ (prev[l] ^ (prev[l] >> 30)).wrapping_mul(1_566_083_941))
                     .wrapping_sub(i as u32);
                 g[l].mt[i] = v;
@@ -215,8 +249,9 @@ impl Mt {
     }
 }
 
-/// [`Mt::init_by_array_lanes`] with the chains as the lanes of one AVX2 vector (at most eight
-/// keys of at most four words): one multiply chain of 1,247 steps instead of `K`.
+/// [`Mt::seed_boxes`] of at most `8 V` keys of at most four words, the chains as the lanes of
+/// `V` AVX2 vectors (independent chains, so two take about the time of one): one multiply
+/// chain of 1,247 steps per vector instead of one per key.
 ///
 /// The first pass reads the starting state (the same for every lane) and adds `key[j] + j`
 /// with `j = t mod len`: periodic in the step `t`, so its vectors are made once (the period
@@ -227,26 +262,35 @@ impl Mt {
 ///
 /// # Safety
 /// The CPU must have AVX2.
+// The indices are the generators' word positions (the first pass writes word i, the last step
+// rereads word 1, the transpose takes eight rows at a time), not positions to iterate over.
+#[allow(clippy::needless_range_loop)]
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn seed_avx2<const K: usize>(keys: &[&[u32]; K], start: &Mt, g: &mut [Box<Mt>; K]) {
+unsafe fn seed_avx2<const V: usize>(keys: &[&[u32]], start: &Mt, g: &mut [Box<Mt>]) {
     use std::arch::x86_64::*;
-    let lens: [usize; K] = keys.map(|k| k.len().max(1));
+    let k = keys.len().min(8 * V);
+    let mut lens = [1usize; 16];
+    for (n, key) in lens.iter_mut().zip(&keys[..k]) {
+        *n = key.len().max(1);
+    }
     let gcd = |mut a: usize, mut b: usize| {
         while b != 0 {
             (a, b) = (b, a % b);
         }
         a
     };
-    let period = lens.iter().fold(1, |p, &l| p / gcd(p, l) * l);
-    let mut adds = [_mm256_setzero_si256(); 12];
+    let period = lens[..k].iter().fold(1, |p, &l| p / gcd(p, l) * l);
+    let mut adds = [[_mm256_setzero_si256(); V]; 12];
     for (t, v) in adds.iter_mut().enumerate().take(period) {
-        let mut lane = [0u32; 8];
-        for l in 0..K {
+        let mut lane = [0u32; 16];
+        for l in 0..k {
             let j = t % lens[l];
             lane[l] = keys[l].get(j).copied().unwrap_or(0).wrapping_add(j as u32);
         }
-        *v = _mm256_loadu_si256(lane.as_ptr().cast());
+        for (h, x) in v.iter_mut().enumerate() {
+            *x = _mm256_loadu_si256(lane[8 * h..].as_ptr().cast());
+        }
     }
     let mix = |prev: __m256i, c: __m256i| {
         _mm256_mullo_epi32(_mm256_xor_si256(prev, _mm256_srli_epi32::<30>(prev)), c)
@@ -254,32 +298,72 @@ unsafe fn seed_avx2<const K: usize>(keys: &[&[u32]; K], start: &Mt, g: &mut [Box
     let c1 = _mm256_set1_epi32(1_664_525);
     let c2 = _mm256_set1_epi32(1_566_083_941);
     // the first pass's words 1-623 (word 0 is never read): written before they are read, so
-    // not initialised (20 KB)
-    let mut first = [std::mem::MaybeUninit::<__m256i>::uninit(); N];
-    let mut prev = _mm256_set1_epi32(start.mt[0] as i32);
+    // not initialised (20 KB per vector)
+    let mut first = [[std::mem::MaybeUninit::<__m256i>::uninit(); V]; N];
+    let mut prev = [_mm256_set1_epi32(start.mt[0] as i32); V];
     let mut t = 0;
     for i in 1..N {
-        let v = _mm256_xor_si256(_mm256_set1_epi32(start.mt[i] as i32), mix(prev, c1));
-        prev = _mm256_add_epi32(v, adds[t]);
-        first[i].write(prev);
+        let s = _mm256_set1_epi32(start.mt[i] as i32);
+        for h in 0..V {
+            prev[h] = _mm256_add_epi32(_mm256_xor_si256(s, mix(prev[h], c1)), adds[t][h]);
+            first[i][h].write(prev[h]);
+        }
         t = if t + 1 == period { 0 } else { t + 1 };
     }
     // SAFETY (here and below): words 1-623 were all written by the loop above.
-    prev = _mm256_add_epi32(
-        _mm256_xor_si256(first[1].assume_init(), mix(prev, c1)),
-        adds[t],
-    );
-    first[1].write(prev);
-    let mut lane = [0u32; 8];
+    for h in 0..V {
+        let v = _mm256_xor_si256(first[1][h].assume_init(), mix(prev[h], c1));
+        prev[h] = _mm256_add_epi32(v, adds[t][h]);
+        first[1][h].write(prev[h]);
+    }
+    // the second pass's words replace the first's, still interleaved
     for i in (2..N).chain(1..2) {
-        let v = _mm256_xor_si256(first[i].assume_init(), mix(prev, c2));
-        prev = _mm256_sub_epi32(v, _mm256_set1_epi32(i as i32));
-        _mm256_storeu_si256(lane.as_mut_ptr().cast(), prev);
-        for l in 0..K {
-            g[l].mt[i] = lane[l];
+        let sub = _mm256_set1_epi32(i as i32);
+        for h in 0..V {
+            let v = _mm256_xor_si256(first[i][h].assume_init(), mix(prev[h], c2));
+            prev[h] = _mm256_sub_epi32(v, sub);
+            first[i][h].write(prev[h]);
         }
     }
-    for x in g.iter_mut() {
+    // then eight words of eight lanes at a time transposed into the generators (word 0 is
+    // set below)
+    for h in 0..V {
+        first[0][h].write(_mm256_setzero_si256());
+    }
+    for h in 0..V {
+        let lanes = k.saturating_sub(8 * h).min(8);
+        for i in (0..N).step_by(8) {
+            let r: [__m256i; 8] = std::array::from_fn(|j| first[i + j][h].assume_init());
+            let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
+            let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+            let t2 = _mm256_unpacklo_epi32(r[2], r[3]);
+            let t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+            let t4 = _mm256_unpacklo_epi32(r[4], r[5]);
+            let t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+            let t6 = _mm256_unpacklo_epi32(r[6], r[7]);
+            let t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+            let u = [
+                _mm256_unpacklo_epi64(t0, t2),
+                _mm256_unpackhi_epi64(t0, t2),
+                _mm256_unpacklo_epi64(t1, t3),
+                _mm256_unpackhi_epi64(t1, t3),
+                _mm256_unpacklo_epi64(t4, t6),
+                _mm256_unpackhi_epi64(t4, t6),
+                _mm256_unpacklo_epi64(t5, t7),
+                _mm256_unpackhi_epi64(t5, t7),
+            ];
+            for l in 0..lanes {
+                // lane l of rows i..i+8: the low halves give lanes 0-3, the high ones 4-7
+                let o = if l < 4 {
+                    _mm256_permute2x128_si256::<0x20>(u[l], u[l + 4])
+                } else {
+                    _mm256_permute2x128_si256::<0x31>(u[l - 4], u[l])
+                };
+                _mm256_storeu_si256(g[8 * h + l].mt[i..i + 8].as_mut_ptr().cast(), o);
+            }
+        }
+    }
+    for x in g[..k].iter_mut() {
         x.mt[0] = 0x8000_0000;
         x.i = N;
     }
@@ -294,18 +378,61 @@ unsafe fn seed_avx2<const K: usize>(keys: &[&[u32]; K], start: &Mt, g: &mut [Box
 /// assert_eq!(PyRandom::new(&[0]).random(), 0.844_421_851_525_048_1);
 /// ```
 #[derive(Clone)]
-pub struct PyRandom(Box<Mt>); // boxed: a generator is 2.5 KB, moved often and cheaply
+pub struct PyRandom(ManuallyDrop<Box<Mt>>); // boxed: a generator is 2.5 KB, moved often and
+                                            // cheaply; its box goes back to the thread's spares
+
+thread_local! {
+    /// Boxes of generators dropped on this thread, kept for the next seedings: every hand
+    /// seeds up to five generators and drops them at its end, and a 2.5 KB allocation and its
+    /// release cost more than a tenth of a seeding.
+    // boxed: the boxes themselves are what is kept and handed out again
+    #[allow(clippy::vec_box)]
+    static SPARE: std::cell::RefCell<Vec<Box<Mt>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for PyRandom {
+    fn drop(&mut self) {
+        /// Spare boxes kept per thread (a hand drops at most five generators).
+        const KEEP: usize = 16;
+        // SAFETY: the box is taken once, here, and `self.0` is not used again.
+        let g = unsafe { ManuallyDrop::take(&mut self.0) };
+        // (the thread's spares may be gone while the thread ends: then the box is freed)
+        let _ = SPARE.try_with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < KEEP {
+                s.push(g);
+            }
+        });
+    }
+}
 
 impl PyRandom {
     /// `random.Random(seed)` for the seed whose key is `key`.
     pub fn new(key: &[u32]) -> PyRandom {
         let [g] = Mt::init_by_array_lanes([key]);
-        PyRandom(g)
+        PyRandom(ManuallyDrop::new(g))
     }
 
     /// `random.Random(seed)` for each of `K` keys, seeded together (faster than one by one).
     pub fn new_many<const K: usize>(keys: [&[u32]; K]) -> [PyRandom; K] {
-        Mt::init_by_array_lanes(keys).map(PyRandom)
+        Mt::init_by_array_lanes(keys).map(|g| PyRandom(ManuallyDrop::new(g)))
+    }
+
+    /// `random.Random(seed)` for each key of `keys`, seeded together (see [`PyRandom::new_many`];
+    /// up to sixteen at a time where the CPU has AVX2).
+    ///
+    /// ```
+    /// use xuezhan_core::deal::PyRandom;
+    /// let mut g = PyRandom::new_batch(&[&[0], &[7, 1], &[0]]);
+    /// assert_eq!(g[0].random(), 0.844_421_851_525_048_1);
+    /// assert_eq!(g[2].random(), 0.844_421_851_525_048_1);
+    /// ```
+    pub fn new_batch(keys: &[&[u32]]) -> Vec<PyRandom> {
+        let mut g: Vec<Box<Mt>> = keys.iter().map(|_| Mt::boxed()).collect();
+        Mt::seed_boxes(keys, &mut g);
+        g.into_iter()
+            .map(|g| PyRandom(ManuallyDrop::new(g)))
+            .collect()
     }
 
     /// `random()`: a double in [0, 1).
@@ -323,10 +450,10 @@ pub fn shuffled_tiles(key: &[u32]) -> ([u8; 108], u8) {
 }
 
 /// [`shuffled_tiles`] drawn from a generator already seeded (see [`PyRandom::new_many`]).
-pub fn shuffled_tiles_from(g: PyRandom) -> ([u8; 108], u8) {
-    let mut g = g.0; // the generator stays in its box (2.5 KB not moved)
-                     // random() is its 53 bits over 2^53, so the bits order the tiles as the doubles do; below
-                     // them the tile's index, so equal keys keep the tiles' order (Python's sort is stable)
+pub fn shuffled_tiles_from(mut g: PyRandom) -> ([u8; 108], u8) {
+    let g = &mut g.0; // the generator stays in its box (2.5 KB not moved)
+                      // random() is its 53 bits over 2^53, so the bits order the tiles as the doubles do; below
+                      // them the tile's index, so equal keys keep the tiles' order (Python's sort is stable)
     let mut keyed = [0u64; 108];
     for (i, slot) in keyed.iter_mut().enumerate() {
         *slot = g.bits53() << 7 | i as u64;
@@ -462,6 +589,18 @@ mod tests {
         let mut g: [Box<Mt>; 8] = std::array::from_fn(|_| Box::new(start.clone()));
         Mt::seed_interleaved(&keys, &start, &mut g);
         check(&g, &keys);
+        // batches of every size up to 40 (groups of sixteen, of eight, and the rest)
+        let many: Vec<&[u32]> = (0..40).map(|i| keys[i % 8]).collect();
+        for n in [1, 5, 8, 9, 16, 17, 40] {
+            let mut b: Vec<Box<Mt>> = (0..n).map(|_| Mt::boxed()).collect();
+            Mt::seed_boxes(&many[..n], &mut b);
+            check(&b, &many[..n]);
+            let mut b: Vec<Box<Mt>> = (0..n).map(|_| Mt::boxed()).collect();
+            for (ks, gs) in many[..n].chunks(8).zip(b.chunks_mut(8)) {
+                Mt::seed_interleaved(ks, &start, gs);
+            }
+            check(&b, &many[..n]);
+        }
     }
 
     #[test]

@@ -14,7 +14,9 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use xuezhan_core as core;
 use xuezhan_core::hand::legal::Legal;
-use xuezhan_core::hand::play::{play_out, play_tournament_hand, strategy_seed};
+use xuezhan_core::hand::play::{
+    play_out, play_tournament_hand, play_tournament_hands, strategy_seed, TournamentHand,
+};
 use xuezhan_core::hand::policy::{Policy, PolicySpec, ValueOptions};
 use xuezhan_core::hand::seeds::first_dealer;
 use xuezhan_core::hand::{Act, Action, EndReason, Hand, HandRules, Phase, SelfDrawBonus};
@@ -264,13 +266,63 @@ fn play_one(
     // the deal's and the `random` seats' generators are seeded together (see `generators`)
     let hand =
         play_tournament_hand(rules, seed as i128, &specs, &options, logs).map_err(|e| e.0)?;
-    Ok(Played {
+    Ok(played(&hand, logs))
+}
+
+/// What the results keep of a played hand.
+fn played(hand: &Hand, logs: bool) -> Played {
+    Played {
         dealer: hand.dealer,
         seats: hand.seat_results(),
         end: end_code(hand.ledger.end_reason),
         fired: hand.ledger.fired,
         lines: logs.then(|| hand.event_lines()),
-    })
+    }
+}
+
+/// Hands of a batch played together: their generators are seeded side by side
+/// (`play_tournament_hands`).
+const GROUP: usize = 16;
+
+/// Plays the hands `seeds` (seated as `seatings`, four entries per hand) as `play_one` plays
+/// each, with their generators seeded together. A panic inside replays them one at a time, so
+/// that the error names the hand.
+fn play_group(
+    rules: &HandRules,
+    lineup: &NativeLineup,
+    seeds: &[i64],
+    seatings: &[u8],
+    logs: bool,
+) -> Result<Vec<Played>, String> {
+    let hands: Vec<TournamentHand> = seeds
+        .iter()
+        .zip(seatings.chunks(4))
+        .map(|(&seed, seating)| TournamentHand {
+            seed: seed as i128,
+            lineup: std::array::from_fn(|s| &lineup.specs[seating[s] as usize]),
+            seed_options: std::array::from_fn(|s| {
+                lineup.seed_options[seating[s] as usize].as_str()
+            }),
+        })
+        .collect();
+    let together = catch_unwind(AssertUnwindSafe(|| {
+        let mut out = Vec::with_capacity(hands.len());
+        play_tournament_hands(rules, &hands, logs, |i, h| {
+            out.push(
+                h.map(|h| played(&h, logs))
+                    .map_err(|e| format!("hand of seed {}: {}", seeds[i], e.0)),
+            )
+        });
+        out
+    }));
+    match together {
+        Ok(results) => results.into_iter().collect(),
+        Err(_) => seeds
+            .iter()
+            .zip(seatings.chunks(4))
+            .map(|(&seed, seating)| guarded(seed, || play_one(rules, lineup, seed, seating, logs)))
+            .collect(),
+    }
 }
 
 fn guarded<T>(seed: i64, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
@@ -373,22 +425,27 @@ pub fn play_hands<'py>(
     }
     let r = rules.0;
     let lu = lineup.clone();
-    let results: Result<Vec<Played>, String> = py.detach(|| {
-        let one = |(i, &seed): (usize, &i64)| {
-            guarded(seed, || {
-                play_one(&r, &lu, seed, &seat_data[4 * i..4 * i + 4], logs)
-            })
+    let results: Result<Vec<Vec<Played>>, String> = py.detach(|| {
+        let group = |(g, seeds): (usize, &[i64])| {
+            let at = 4 * GROUP * g;
+            play_group(&r, &lu, seeds, &seat_data[at..at + 4 * seeds.len()], logs)
         };
         if threads <= 1 {
-            seeds.iter().enumerate().map(one).collect()
+            seeds.chunks(GROUP).enumerate().map(group).collect()
         } else {
             match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| seeds.par_iter().enumerate().map(one).collect()),
+                Ok(pool) => {
+                    pool.install(|| seeds.par_chunks(GROUP).enumerate().map(group).collect())
+                }
                 Err(e) => Err(format!("cannot start {threads} threads: {e}")),
             }
         }
     });
-    let played = results.map_err(|e| PyRuntimeError::new_err(format!("{F}: {e}")))?;
+    let played: Vec<Played> = results
+        .map_err(|e| PyRuntimeError::new_err(format!("{F}: {e}")))?
+        .into_iter()
+        .flatten()
+        .collect();
     let n = played.len() * 4;
     let mut dealer = Vec::with_capacity(n);
     let mut delta = Vec::with_capacity(n);
