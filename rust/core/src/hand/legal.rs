@@ -144,11 +144,8 @@ impl Legal {
         if let Some(&a) = self.head.get(i) {
             return Some(a);
         }
-        let mut m = self.discards;
-        for _ in self.head.len()..i {
-            m &= m.wrapping_sub(1);
-        }
-        (m != 0).then(|| Action::new(self.seat, Act::Discard(m.trailing_zeros() as u8)))
+        let j = i - self.head.len();
+        nth_bit(self.discards, j).map(|k| Action::new(self.seat, Act::Discard(k)))
     }
 
     /// The first action.
@@ -182,6 +179,49 @@ impl Legal {
 #[inline]
 pub fn kinds_mask(c: &Counts) -> u32 {
     kind_masks(c).0
+}
+
+/// The index of the `j`-th set bit of `m` (from 0, lowest first), if it has that many: the
+/// byte holding it from the bytes' running bit counts, then its place in that byte from a
+/// table (no loop over the bits: `random` asks this at every turn).
+#[inline]
+fn nth_bit(m: u32, j: usize) -> Option<u8> {
+    /// `IN_BYTE[b][j]`: the index of the `j`-th set bit of the byte `b`.
+    static IN_BYTE: [[u8; 8]; 256] = {
+        let mut t = [[0u8; 8]; 256];
+        let mut b = 0;
+        while b < 256 {
+            let (mut bit, mut n) = (0, 0);
+            while bit < 8 {
+                if b >> bit & 1 != 0 {
+                    t[b][n] = bit as u8;
+                    n += 1;
+                }
+                bit += 1;
+            }
+            b += 1;
+        }
+        t
+    };
+    if j >= m.count_ones() as usize {
+        return None;
+    }
+    let j = j as u32;
+    // bits per byte, then the running counts (byte k: the bits of bytes 0..=k)
+    let c = m - ((m >> 1) & 0x5555_5555);
+    let c = (c & 0x3333_3333) + ((c >> 2) & 0x3333_3333);
+    let c = (c + (c >> 4)) & 0x0f0f_0f0f;
+    let run = c.wrapping_mul(0x0101_0101);
+    // the bytes whose running count is at most j come first: their number is the byte
+    let at_most = (((j * 0x0101_0101) | 0x8080_8080) - run) & 0x8080_8080;
+    let k = (at_most >> 7).wrapping_mul(0x0101_0101) >> 24;
+    let before = if k == 0 {
+        0
+    } else {
+        run >> (8 * (k - 1)) & 0xff
+    };
+    let byte = (m >> (8 * k)) & 0xff;
+    Some((8 * k) as u8 + IN_BYTE[byte as usize][(j - before) as usize])
 }
 
 /// Bit k set for each kind held, and for each kind held four times: eight counts at a time
@@ -357,11 +397,16 @@ pub fn claim_actions(
 pub fn exchange_actions(seat: u8, c: &Counts, legal: &mut Legal) {
     let out = legal.start(seat);
     for a in [0u8, 9, 18] {
-        let cs: Vec<u8> = (0..9).map(|i| c[(a + i) as usize].min(3)).collect();
-        let ks: Vec<u8> = (0..9u8)
-            .filter(|&i| cs[i as usize] != 0)
-            .map(|i| a + i)
-            .collect();
+        let cs: [u8; 9] = std::array::from_fn(|i| c[a as usize + i].min(3));
+        let mut held = [0u8; 9];
+        let mut n_held = 0;
+        for i in 0..9u8 {
+            if cs[i as usize] != 0 {
+                held[n_held] = a + i;
+                n_held += 1;
+            }
+        }
+        let ks = &held[..n_held];
         for i in 0..ks.len() {
             for j in i + 1..ks.len() {
                 for l in j + 1..ks.len() {
@@ -369,10 +414,10 @@ pub fn exchange_actions(seat: u8, c: &Counts, legal: &mut Legal) {
                 }
             }
         }
-        for &d in &ks {
+        for &d in ks {
             let n = cs[(d - a) as usize];
             if n >= 2 {
-                for &k in &ks {
+                for &k in ks {
                     if k < d {
                         out.push(Action::new(seat, Act::Exchange([k, d, d])));
                     } else if k > d {
@@ -463,6 +508,27 @@ mod tests {
             let held = (0..27).filter(|&k| c[k] != 0).fold(0, |m, k| m | 1 << k);
             let four = (0..27).filter(|&k| c[k] == 4).fold(0, |m, k| m | 1 << k);
             assert_eq!(kind_masks(&c), (held, four), "{c:?}");
+        }
+    }
+
+    /// The `j`-th set bit, every mask of a few thousand and every rank in it.
+    #[test]
+    fn nth_bit_is_the_jth_set_bit() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for t in 0..4000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = match t {
+                0 => 0,
+                1 => u32::MAX,
+                2 => 1 << 31,
+                _ => (x as u32) >> (t % 9),
+            };
+            let bits: Vec<u8> = (0..32).filter(|&b| m >> b & 1 != 0).collect();
+            for j in 0..34 {
+                assert_eq!(nth_bit(m, j), bits.get(j).copied(), "{m:#x} {j}");
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 use crate::deal::PyRandom;
 use crate::hand::policy::{Policy, PolicySpec};
 use crate::hand::rules::HandRules;
-use crate::hand::seeds::{derive_seed, first_dealer, random_key};
+use crate::hand::seeds::{decimal, derive_seed, first_dealer, random_key};
 use crate::hand::view::View;
 use crate::hand::{Hand, HandError};
 
@@ -20,7 +20,9 @@ pub fn play_out(hand: &mut Hand, policies: &mut [Policy]) {
 /// seeded strategy, `derive_seed(seed, "strategy", seat, option)` (`option`: the entry's
 /// `seed` option written as Python's `str()`, empty without one).
 pub fn strategy_seed(seed: i128, seat: u8, option: &str) -> i128 {
-    derive_seed(seed, &["strategy", &seat.to_string(), option]) as i128
+    let mut digits = [0u8; 40];
+    let seat = std::str::from_utf8(decimal(seat as i128, &mut digits)).expect("ASCII digits");
+    derive_seed(seed, &["strategy", seat, option]) as i128
 }
 
 /// A whole hand dealt from `seed` with the dealer drawn from it (R1.4, R9.1), played by
