@@ -5,7 +5,7 @@
 //! `M = 4 − melds`. The dropped (void) suit uses no sets, so its tiles simply all go. Seven
 //! pairs: counted directly (R4.1: a quad gives two pairs).
 
-use crate::capped::{capped_fast, capped_packed};
+use crate::capped::{capped_packed, unpack};
 use crate::error::EvalError;
 use crate::suit_table::tables;
 use crate::tiles::{validate, Counts, Meld, Size};
@@ -173,7 +173,7 @@ fn caps_matter(hs: &[u8], cap: &[u8]) -> bool {
 #[inline]
 pub(crate) fn suit_dist_capped(hs: &[u8], cap: &[u8]) -> SuitDist {
     if caps_matter(hs, cap) {
-        capped_fast(hs, cap)
+        unpack(capped_packed(hs, cap))
     } else {
         let t = tables();
         t.distances(t.record(hs))
