@@ -156,15 +156,15 @@ pub(crate) fn seven_pairs_missing(ps: &[(u8, u8); 3], allowed: u8) -> u8 {
 /// sets fit elsewhere, so the table's distances are exact.
 #[inline(always)]
 fn caps_matter(hs: &[u8], cap: &[u8]) -> bool {
-    let mut near = false;
+    // the ranks held and the capped ranks as bit sets (bit r = rank r), each capped rank then
+    // spread two ranks either way
+    let (mut held, mut capped) = (0u32, 0u32);
     for r in 0..9 {
-        if cap[r] < 4 {
-            near |= hs[r.saturating_sub(2)..=(r + 2).min(8)]
-                .iter()
-                .any(|&x| x != 0);
-        }
+        held |= ((hs[r] != 0) as u32) << r;
+        capped |= ((cap[r] < 4) as u32) << r;
     }
-    near
+    let near = capped | capped << 1 | capped << 2 | capped >> 1 | capped >> 2;
+    held & near != 0
 }
 
 /// Distances of one suit whose kinds are capped by melds (`cap`, nine values): the table's
