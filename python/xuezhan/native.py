@@ -48,6 +48,9 @@ __all__ = [
     "lineup",
     "native_rules",
     "play",
+    "play_columns",
+    "string_column",
+    "STRING_COLUMNS",
     "unsupported_rules",
     "unsupported_strategy",
 ]
@@ -163,20 +166,56 @@ def lineup(entries: Sequence[str | Entry]) -> Any:
     return _core.NativeLineup([_entry_tuple(e) for e in es])
 
 
-@lru_cache(maxsize=4096)
-def _items_name(mask: int) -> str:
-    return "+".join(sorted(FAN_ITEMS[i] for i in range(len(FAN_ITEMS)) if mask >> i & 1))
+#: The results' string columns, which the engine returns dictionary-encoded (per row a code
+#: into the column's distinct values).
+STRING_COLUMNS = ("fan_items", "end", "fired")
 
 
-@lru_cache(maxsize=4096)
-def _fired_name(mask: int) -> str:
-    return "+".join(sorted(FIRED_IDS[i] for i in range(len(FIRED_IDS)) if mask >> i & 1))
+def _dictionary(cols: Mapping[str, Any], name: str) -> pa.DictionaryArray:
+    """String column ``name`` of the engine's columns, dictionary-encoded."""
+    return pa.DictionaryArray.from_arrays(cols[f"{name}_codes"], pa.array(cols[f"{name}_names"], pa.string()))
 
 
-def _strings(codes: np.ndarray, name: Any) -> pa.Array:
-    """A dictionary-encoded string column from integer codes, each distinct code named once."""
-    uniq, inverse = np.unique(codes, return_inverse=True)
-    return pa.DictionaryArray.from_arrays(inverse.astype(np.int32), pa.array([name(int(u)) for u in uniq]))
+def string_column(cols: Mapping[str, Any], name: str, type: pa.DataType = pa.string()) -> pa.Array:
+    """String column ``name`` (one of :data:`STRING_COLUMNS`) of :func:`play_columns`'s columns, as
+    plain strings of ``type`` (``string`` or ``large_string``: what a results table holds)."""
+    return pa.array(cols[f"{name}_names"], type).take(cols[f"{name}_codes"])
+
+
+def play_columns(
+    rules: RulesLike,
+    seeds: Sequence[int] | np.ndarray,
+    entries: Sequence[str | Entry] | Any,
+    *,
+    seatings: np.ndarray | None = None,
+    threads: int = 1,
+    logs: bool = False,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """:func:`play`'s hands as the engine returns them: the seeds and the seatings as arrays, and
+    the columns (numpy arrays, one row per (hand, seat); per hand ``end`` and ``fired``; the
+    string columns :data:`STRING_COLUMNS` as ``{name}_codes`` and ``{name}_names``, see
+    :func:`string_column`; with ``logs``, ``lines``). The tournament's chunk player builds its
+    table from them directly.
+
+        >>> seeds, seatings, cols = play_columns("leshan", [5], ["random"] * 4)
+        >>> seatings.tolist(), len(cols["delta"]), string_column(cols, "end").to_pylist()[0] in END_REASONS
+        ([[0, 1, 2, 3]], 4, True)
+    """
+    r = as_rules(rules)
+    nr = native_rules(r)
+    lu = entries if isinstance(entries, _core.NativeLineup) else lineup(entries)
+    seed_arr = np.ascontiguousarray(np.asarray(seeds, dtype=np.int64))
+    if seed_arr.ndim != 1:
+        raise ValueError(f"seeds: expected a list of integers, got an array of shape {seed_arr.shape}")
+    n = len(seed_arr)
+    if seatings is None:
+        seat_arr = np.tile(np.arange(4, dtype=np.uint8), (n, 1))
+    else:
+        seat_arr = np.ascontiguousarray(np.asarray(seatings, dtype=np.uint8))
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads: expected a positive integer, got {threads!r}")
+    cols = _core.play_hands(nr, lu, seed_arr, seat_arr, threads=threads, logs=logs)
+    return seed_arr, seat_arr, cols
 
 
 def play(
@@ -204,20 +243,8 @@ def play(
     ``dealt_in``, ``kongs``, ``pig``, ``checked``, ``ready``, ``escape``, ``end``,
     ``fired`` (the strings dictionary-encoded).
     """
-    r = as_rules(rules)
-    nr = native_rules(r)
-    lu = entries if isinstance(entries, _core.NativeLineup) else lineup(entries)
-    seed_arr = np.ascontiguousarray(np.asarray(seeds, dtype=np.int64))
-    if seed_arr.ndim != 1:
-        raise ValueError(f"seeds: expected a list of integers, got an array of shape {seed_arr.shape}")
+    seed_arr, seat_arr, cols = play_columns(rules, seeds, entries, seatings=seatings, threads=threads, logs=logs)
     n = len(seed_arr)
-    if seatings is None:
-        seat_arr = np.tile(np.arange(4, dtype=np.uint8), (n, 1))
-    else:
-        seat_arr = np.ascontiguousarray(np.asarray(seatings, dtype=np.uint8))
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise ValueError(f"threads: expected a positive integer, got {threads!r}")
-    cols = _core.play_hands(nr, lu, seed_arr, seat_arr, threads=threads, logs=logs)
     hand = np.repeat(np.arange(n, dtype=np.int64), 4)
     arrays: dict[str, Any] = {
         "hand": hand,
@@ -227,11 +254,11 @@ def play(
     }
     for name in ("dealer", "delta", "won", "wins", "win_order", "self_draw", "fan"):
         arrays[name] = cols[name]
-    arrays["fan_items"] = _strings(cols["fan_items"], _items_name)
+    arrays["fan_items"] = _dictionary(cols, "fan_items")
     for name in ("dealt_in", "kongs", "pig", "checked", "ready", "escape"):
         arrays[name] = cols[name]
-    arrays["end"] = _strings(np.repeat(cols["end"], 4), lambda c: END_REASONS[c])
-    arrays["fired"] = _strings(np.repeat(cols["fired"], 4), _fired_name)
+    arrays["end"] = _dictionary(cols, "end")
+    arrays["fired"] = _dictionary(cols, "fired")
     if logs:
         lines = cols["lines"]
         arrays["log"] = pa.array([lines[i // 4] if i % 4 == 0 else None for i in range(4 * n)], pa.list_(pa.string()))

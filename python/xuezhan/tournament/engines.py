@@ -73,8 +73,8 @@ class NativeRunner:
         rules = config.build_rules()
         self.rules = rules
         self.rules_id = rules.rules_id
-        self._labels = pa.array(config.labels, pa.string())
-        self._rules_id = pa.array([rules.rules_id], pa.string())
+        self._labels = pa.array(config.labels, SCHEMA.field("strategy").type)
+        self._rules_id = pa.array([rules.rules_id], SCHEMA.field("rules_id").type)
         self.lineup = native.lineup([native.Entry(str(s.strategy), s.options) for s in config.strategies])
 
     def play_games(self, games: Sequence[Game] | GameArrays, threads: int = 1) -> pa.Table:
@@ -84,23 +84,29 @@ class NativeRunner:
 
         g = games if isinstance(games, GameArrays) else _arrays(games)
         logs = bool(self.config.hand_logs)
-        t = native.play(self.rules, g.seed, self.lineup, seatings=g.seating, logs=logs, threads=threads)
+        seeds, seatings, cols = native.play_columns(
+            self.rules, g.seed, self.lineup, seatings=g.seating, logs=logs, threads=threads
+        )
         if logs:
-            self._write_logs(g, t.column("log").to_pylist()[::4])
+            self._write_logs(g, cols["lines"])
         n = len(g.index)
-        entry = t.column("entry").combine_chunks()
+        entry = seatings.reshape(-1).astype(np.int8)
+        # the columns built here straight from the engine's arrays (a few microseconds each: a
+        # chunk's fixed cost, which a 40-hand chunk of random players would otherwise feel)
         columns: dict[str, Any] = {
-            "hand": pa.array(np.repeat(g.index, 4)),
-            "seed_index": pa.array(np.repeat(g.seed_index, 4)),
-            "rotation": pa.array(np.repeat(g.rotation, 4)),
-            "rules_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(4 * n, np.int8)), self._rules_id),
-            "strategy": pa.DictionaryArray.from_arrays(entry, self._labels),
-            "timeouts": pa.array(np.zeros(4 * n, dtype=np.int8)),  # no clock, no timeout (R10)
+            "hand": np.repeat(g.index, 4),
+            "seed_index": np.repeat(g.seed_index, 4),
+            "rotation": np.repeat(g.rotation, 4),
+            "seed": np.repeat(seeds, 4),
+            "rules_id": self._rules_id.take(np.zeros(4 * n, dtype=np.int8)),
+            "entry": entry,
+            "strategy": self._labels.take(entry),
+            "seat": np.tile(np.arange(4, dtype=np.int8), n),
+            "timeouts": np.zeros(4 * n, dtype=np.int8),  # no clock, no timeout (R10)
         }
-        arrays = []
-        for f in SCHEMA:
-            a = columns[f.name] if f.name in columns else t.column(f.name).combine_chunks()
-            arrays.append(a if a.type == f.type else a.cast(f.type))  # only the strings are cast
+        for name in native.STRING_COLUMNS:
+            columns[name] = native.string_column(cols, name, SCHEMA.field(name).type)
+        arrays = [_typed(columns[f.name] if f.name in columns else cols[f.name], f.type) for f in SCHEMA]
         return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
     def _write_logs(self, games: GameArrays, lines: list[list[str]]) -> None:
@@ -122,6 +128,13 @@ class NativeRunner:
 
     def close(self) -> None:
         """Nothing to release (no processes)."""
+
+
+def _typed(values: Any, type: pa.DataType) -> pa.Array:
+    """``values`` (a numpy or Arrow array) as an Arrow array of ``type``."""
+    if isinstance(values, pa.Array):
+        return values if values.type == type else values.cast(type)
+    return pa.array(values, type=type)
 
 
 def _arrays(games: Sequence[Game]) -> GameArrays:

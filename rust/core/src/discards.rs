@@ -1,7 +1,7 @@
 //! Discard choice support: shanten after each discard and its ukeire (useful unseen tiles).
 
 use crate::error::EvalError;
-use crate::shanten::{pair_stats, suit_dist_capped, SuitDist, UNREACHABLE};
+use crate::shanten::{pair_stats, suit_dist_capped_packed, UNREACHABLE};
 use crate::suit_table::{draw_masks, split_code, tables, SuitTables, DRAW_DIST_SHIFT};
 use crate::tiles::{validate, Counts, Meld, Size};
 use crate::win::allowed_voids;
@@ -395,11 +395,11 @@ struct CappedCache {
 
 impl CappedCache {
     /// The ranks of suit `u` whose draw can lower its distance at some lane of `f` (from
-    /// [`fill_low`], computed once per suit and hand).
+    /// [`fill_low`], computed once per suit and hand; `own`: the suit's exact distances).
     #[inline(always)]
-    fn low_at(&mut self, c: &Counts, room: u32, u: usize, sd: &SuitDists, f: u32) -> u32 {
+    fn low_at(&mut self, c: &Counts, room: u32, u: usize, own: u128, f: u32) -> u32 {
         if self.low_done & (1 << u) == 0 {
-            fill_low(c, room, u, sd, &mut self.low[u]);
+            fill_low(c, room, u, own, &mut self.low[u]);
             self.low_done |= 1 << u;
         }
         let mut m = 0u32;
@@ -501,12 +501,14 @@ impl<'a> Hand<'a> {
     }
 
     /// The [`draw_masks`] entry of the discarded suit once one tile of kind `k` is gone (its
-    /// new distances and draw masks); 0 for a capped suit.
+    /// new distances and draw masks); for a capped suit its exact distances, packed.
     #[inline(always)]
     fn entry(&self, k: usize) -> u128 {
         let s = k / 9;
         if self.sd.is_capped(s) {
-            0
+            let mut h = *self.c;
+            h[k] -= 1;
+            self.sd.packed(&h, s)
         } else {
             self.draw_masks[self.t.rank_code(minus_code(self.codes[s], k - 9 * s))]
         }
@@ -519,9 +521,7 @@ impl<'a> Hand<'a> {
         let (c, sets, allowed, m14) = (self.c, self.sets, self.allowed, self.m14);
         let s = k / 9;
         let d = if self.sd.is_capped(s) {
-            let mut h = *c;
-            h[k] -= 1;
-            self.sd.packed(&h, s)
+            dm // the exact distances (see `entry`)
         } else {
             self.t.packed((dm >> DRAW_DIST_SHIFT) as u32)
         };
@@ -625,11 +625,11 @@ impl<'a> Hand<'a> {
         let own = self.dp[u];
         if u != k / 9 {
             // The hand's own configuration plus one tile of each rank.
-            let mut m = cc.low_at(c, room, u, sd, f) & ranks;
+            let mut m = cc.low_at(c, room, u, own, f) & ranks;
             for r in bits(m) {
                 let tk = u * 9 + r;
                 if cc.exact_done & (1 << tk) == 0 {
-                    cc.exact[tk] = lanes::pack(&sd.dist_plus(c, tk));
+                    cc.exact[tk] = sd.packed_plus(c, tk);
                     cc.exact_done |= 1 << tk;
                 }
                 if lanes::lt_bits(cc.exact[tk], own) & f == 0 {
@@ -649,16 +649,17 @@ impl<'a> Hand<'a> {
         // there is at least the hand's own suit plus that rank (removing a tile never
         // lowers a distance), so only the ranks of `low` can lower it.
         if self.suit_tiles[u] <= 13 && lanes::lt_bits(own, d13) & f == 0 {
-            cand &= cc.low_at(c, room, u, sd, f);
+            cand &= cc.low_at(c, room, u, own, f);
         }
         if cand != 0 {
+            // Only a draw that lowers the table's distances (lower bounds of the exact ones)
+            // can lower the exact ones: see `table_lowers`.
             let (lo, hi) = minus_code(self.codes[u], r0);
+            cand &= table_lowers(self.draw_masks[t.rank(lo, hi)], d13, f, cand);
             let mut h = *c;
             h[k] -= 1;
             for r in bits(cand) {
-                if lanes::lt_bits(t.packed(t.record_plus(lo, hi, r)), d13) & f != 0
-                    && lanes::lt_bits(lanes::pack(&sd.dist_plus(&h, u * 9 + r)), d13) & f != 0
-                {
+                if lanes::lt_bits(sd.packed_plus(&h, u * 9 + r), d13) & f != 0 {
                     m |= 1 << r;
                 }
             }
@@ -695,20 +696,32 @@ fn union(dm: u128, g: u32) -> u32 {
     ((x | x >> 9) & 0x1ff) as u32
 }
 
-/// Fills `low` for suit `s`: per lane, the ranks of `room` whose draw lowers the distance of `c`'s suit
-/// `s` there (a superset for a capped suit: the table's distances are lower bounds), once
-/// per hand.
+/// Fills `low` for suit `s` (whose exact distances are `own`): per lane, the ranks of `room`
+/// whose draw lowers the table's distance of `c`'s suit `s` below `own` there (a superset of
+/// the draws that lower the exact distance: the table's are lower bounds), once per hand.
 #[inline(never)]
-fn fill_low(c: &Counts, room: u32, s: usize, sd: &SuitDists, low: &mut [u16; 10]) {
+fn fill_low(c: &Counts, room: u32, s: usize, own: u128, low: &mut [u16; 10]) {
     let t = tables();
     let ranks = (room >> (9 * s)) & 0x1ff;
-    let (lo, hi) = split_code(&c[s * 9..s * 9 + 9]);
-    let recs = t.records_plus_each(lo, hi, ranks);
-    let own = sd.packed(c, s);
-    for r in bits(ranks) {
-        for l in lanes::indices(lanes::lt(t.packed(recs[r]), own)) {
-            low[l] |= 1 << r;
-        }
+    let entry = draw_masks()[t.rank_code(split_code(&c[s * 9..s * 9 + 9]))];
+    for (l, x) in low.iter_mut().enumerate() {
+        *x = table_lowers(entry, own, 1 << l, ranks) as u16;
+    }
+}
+
+/// Of the ranks `ranks` of a suit whose [`draw_masks`] entry is `entry` (its table distances
+/// and draw masks), those whose draw brings the table's distance below `target` at a lane of
+/// `f`. A draw never raises a distance: where `target` exceeds the table's distance, every
+/// draw does; where they are equal, the draws of the lane's mask do. One load instead of a
+/// table read per rank.
+#[inline(always)]
+fn table_lowers(entry: u128, target: u128, f: u32, ranks: u32) -> u32 {
+    let t = tables();
+    let table = t.packed((entry >> DRAW_DIST_SHIFT) as u32);
+    if lanes::lt_bits(table, target) & f != 0 {
+        ranks
+    } else {
+        union(entry, f) & ranks
     }
 }
 
@@ -852,8 +865,6 @@ mod bytes {
 // Parts serve only the portable paths, which x86-64 compiles (and tests) without running.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod lanes {
-    use crate::shanten::SuitDist;
-
     pub const ONES: u128 = u128::from_le_bytes([1; 16]);
     pub const HIGH: u128 = ONES * 0x80;
 
@@ -999,15 +1010,6 @@ mod lanes {
     pub fn partner(d: u128, sets: usize) -> u128 {
         d.swap_bytes() >> (8 * (14 - 2 * sets))
     }
-
-    #[inline(always)]
-    pub fn pack(d: &SuitDist) -> u128 {
-        let mut x = 0u128;
-        for m in 0..5 {
-            x |= (d.0[m] as u128) << (16 * m) | (d.1[m] as u128) << (16 * m + 8);
-        }
-        x
-    }
 }
 
 /// Per-suit distances of concealed configurations under the melds' four-copies caps: the
@@ -1029,25 +1031,15 @@ impl SuitDists {
         SuitDists { cap, capped }
     }
 
-    #[inline]
-    fn dist(&self, h: &Counts, s: usize) -> SuitDist {
-        let hs = &h[s * 9..s * 9 + 9];
-        if self.capped & (1 << s) != 0 {
-            suit_dist_capped(hs, &self.cap[s * 9..s * 9 + 9])
-        } else {
-            let t = tables();
-            t.distances(t.record(hs))
-        }
-    }
-
-    /// [`SuitDists::dist`] packed ([`lanes`]).
+    /// The packed distances ([`lanes`]) of suit `s` of `h`: exact for a capped suit.
     #[inline]
     fn packed(&self, h: &Counts, s: usize) -> u128 {
+        let hs = &h[s * 9..s * 9 + 9];
         if self.capped & (1 << s) != 0 {
-            lanes::pack(&self.dist(h, s))
+            suit_dist_capped_packed(hs, &self.cap[s * 9..s * 9 + 9])
         } else {
             let t = tables();
-            t.packed(t.record(&h[s * 9..s * 9 + 9]))
+            t.packed(t.record(hs))
         }
     }
 
@@ -1056,11 +1048,11 @@ impl SuitDists {
         self.capped & (1 << s) != 0
     }
 
-    /// Exact distances of the suit of kind `t` in `h` plus one tile `t`.
-    fn dist_plus(&self, h: &Counts, t: usize) -> SuitDist {
+    /// Exact packed distances of the suit of kind `t` in `h` plus one tile `t`.
+    fn packed_plus(&self, h: &Counts, t: usize) -> u128 {
         let mut h2 = *h;
         h2[t] += 1;
-        self.dist(&h2, t / 9)
+        self.packed(&h2, t / 9)
     }
 }
 

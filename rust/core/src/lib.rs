@@ -20,6 +20,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod capped;
 pub mod deal;
 pub mod discards;
 pub mod error;

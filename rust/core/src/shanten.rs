@@ -5,6 +5,7 @@
 //! `M = 4 − melds`. The dropped (void) suit uses no sets, so its tiles simply all go. Seven
 //! pairs: counted directly (R4.1: a quad gives two pairs).
 
+use crate::capped::{capped_packed, unpack};
 use crate::error::EvalError;
 use crate::suit_table::tables;
 use crate::tiles::{validate, Counts, Meld, Size};
@@ -150,194 +151,45 @@ pub(crate) fn seven_pairs_missing(ps: &[(u8, u8); 3], allowed: u8) -> u8 {
     best
 }
 
-/// Exact per-suit distances when melds cap some kinds below four copies (a pung leaves one
-/// copy of its kind for the concealed hand, a kong none): the nearest complete hand must
-/// respect the cap, which the shared table (caps of 4) cannot know. Only melded hands with a
-/// meld in the suit take this path.
-///
-/// Rank-by-rank dynamic programme maximising the overlap `Σ min(T_r, h_r)` with the target;
-/// `d(m, p) = 3m + 2p − overlap`. Only sets and a pair that add overlap are placed: a set
-/// adding none (touching no held tile, or a run beyond the largest count of its ranks) could
-/// go anywhere, so it is counted as a "free" set
-/// (3 missing tiles, 2 for a free pair) at the end. Free sets always fit: a suit with k melds
-/// needs at most 4 − k sets, leaving kinds with room for a triplet. At most three sets are
-/// tracked (a suit holding a meld kind never needs four): `d(4, p)` is reported as
-/// `d(3, p) + 3`, which no caller reads.
-///
-/// The eight (pair, sets) values of a DP state share one `u64` ([`Lanes`]), so a transition
-/// is a shift, an add and a byte-wise max instead of a loop over the set counts.
-// The DP indices are its state (runs started one and two ranks back, new runs `u`): `cur[a][b]`
-// moves to `nxt[u][a]`, so they are arithmetic, not positions to iterate over.
-#[allow(clippy::needless_range_loop)]
-pub(crate) fn capped_suit_dist(h: &[u8], cap: &[u8]) -> SuitDist {
-    /// Sets tracked.
-    const J: usize = 4;
-    // cur[a][b]: a = runs started at r−1, b = at r−2 (a + b < J).
-    let mut cur = [[0u64; J]; J];
-    cur[0][0] = Lanes::START;
-    let hv = |r: usize| if r < 9 { h[r] as usize } else { 0 };
+/// Whether the caps `cap` of a suit (nine values) can change its distances: a capped kind with
+/// a held tile within two ranks. Else no set that adds overlap touches a capped kind, and free
+/// sets fit elsewhere, so the table's distances are exact.
+#[inline(always)]
+fn caps_matter(hs: &[u8], cap: &[u8]) -> bool {
+    // the ranks held and the capped ranks as bit sets (bit r = rank r), each capped rank then
+    // spread two ranks either way
+    let (mut held, mut capped) = (0u32, 0u32);
     for r in 0..9 {
-        let mut nxt = [[0u64; J]; J];
-        let (capr, hr) = (cap[r] as usize, h[r] as usize);
-        // A run beyond the largest count among its three ranks adds no overlap anywhere
-        // (each of its ranks is already saturated without it), so it would be a free set.
-        let max_u = if r <= 6 {
-            hr.max(hv(r + 1)).max(hv(r + 2)).min(J - 1)
-        } else {
-            0
-        };
-        let max_t = if hr > 0 { 1 } else { 0 };
-        for a in 0..J {
-            for b in 0..J - a {
-                let need = a + b;
-                let v = cur[a][b];
-                if need > capr || !Lanes::any(v) {
-                    continue;
-                }
-                for trip in 0..=max_t {
-                    for pr in 0..=max_t {
-                        let with_pair = if pr == 1 { Lanes::place_pair(v) } else { v };
-                        for u in 0..=max_u {
-                            let w = need + 3 * trip + 2 * pr + u;
-                            let add = trip + u;
-                            if w > capr || add >= J {
-                                break;
-                            }
-                            let x = Lanes::add(Lanes::place_sets(with_pair, add), w.min(hr) as u64);
-                            nxt[u][a] = Lanes::max(nxt[u][a], x);
-                        }
-                    }
-                }
-            }
-        }
-        cur = nxt;
+        held |= ((hs[r] != 0) as u32) << r;
+        capped |= ((cap[r] < 4) as u32) << r;
     }
-    let end = cur[0][0];
-    let mut out: SuitDist = ([0; 5], [0; 5]);
-    for m in 0..J {
-        let (mut best0, mut best1) = (0u8, 0u8); // the empty placement: every set free
-        for j in 0..=m {
-            best0 = best0.max(Lanes::get(end, 0, j));
-            best1 = best1.max(Lanes::get(end, 0, j)).max(Lanes::get(end, 1, j));
-        }
-        out.0[m] = (3 * m) as u8 - best0;
-        out.1[m] = (3 * m + 2) as u8 - best1;
-    }
-    out.0[J] = out.0[J - 1] + 3;
-    out.1[J] = out.1[J - 1] + 3;
-    out
+    let near = capped | capped << 1 | capped << 2 | capped >> 1 | capped >> 2;
+    held & near != 0
 }
 
-/// Eight byte lanes of a `u64`: lane `4p + j` holds the best overlap with `p` pairs and `j`
-/// sets placed, plus [`Lanes::BIAS`] when reachable. An unreachable lane holds less than the
-/// bias (it starts at 0 and gains at most 4 per rank over 9 ranks), and no lane reaches 128,
-/// so byte-wise adds never carry and the byte-wise max needs no sign handling.
-struct Lanes;
-
-impl Lanes {
-    const BIAS: u64 = 64;
-    const BIAS_BITS: u64 = 0x4040_4040_4040_4040;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    /// Nothing placed: lane (0, 0) reachable with overlap 0.
-    const START: u64 = Self::BIAS;
-
-    #[inline(always)]
-    fn any(v: u64) -> bool {
-        v & Self::BIAS_BITS != 0
-    }
-
-    /// `add` more sets: lane j moves to j + add within each pair half; lanes past three sets
-    /// are dropped and the vacated lower lanes become unreachable.
-    #[inline(always)]
-    fn place_sets(v: u64, add: usize) -> u64 {
-        const KEEP: [u64; 4] = [
-            !0,
-            0xffff_ff00_ffff_ff00,
-            0xffff_0000_ffff_0000,
-            0xff00_0000_ff00_0000,
-        ];
-        (v << (8 * add)) & KEEP[add]
-    }
-
-    /// The pair: the no-pair half moves to the pair half (a second pair is not allowed).
-    #[inline(always)]
-    fn place_pair(v: u64) -> u64 {
-        (v & 0xffff_ffff) << 32
-    }
-
-    #[inline(always)]
-    fn add(v: u64, gain: u64) -> u64 {
-        v + gain * Self::ONES
-    }
-
-    /// Byte-wise max of lanes below 128: `(a | 0x80) − b` keeps bit 7 exactly where a ≥ b.
-    #[inline(always)]
-    fn max(a: u64, b: u64) -> u64 {
-        let ge = ((a | Self::HIGH) - b) & Self::HIGH;
-        let m = (ge >> 7) * 0xff;
-        (a & m) | (b & !m)
-    }
-
-    /// Overlap of lane (p, j), 0 when unreachable.
-    #[inline(always)]
-    fn get(v: u64, p: usize, j: usize) -> u8 {
-        let x = (v >> (8 * (4 * p + j))) & 0xff;
-        x.saturating_sub(Self::BIAS) as u8
-    }
-}
-
-/// Distances of one suit whose kinds are capped by melds (`cap`, nine values): the table when
-/// no capped kind has a held tile within two ranks (then no set that adds overlap touches
-/// it, and free sets fit elsewhere, so the cap changes nothing), else [`capped_suit_dist`].
+/// Distances of one suit whose kinds are capped by melds (`cap`, nine values): the table's
+/// when the caps cannot matter ([`caps_matter`]), else the exact distances of
+/// [`crate::capped`].
 #[inline]
 pub(crate) fn suit_dist_capped(hs: &[u8], cap: &[u8]) -> SuitDist {
-    let mut near = false;
-    for r in 0..9 {
-        if cap[r] < 4 {
-            near |= hs[r.saturating_sub(2)..=(r + 2).min(8)]
-                .iter()
-                .any(|&x| x != 0);
-        }
-    }
-    if near {
-        capped_memo(hs, cap)
+    if caps_matter(hs, cap) {
+        unpack(capped_packed(hs, cap))
     } else {
         let t = tables();
         t.distances(t.record(hs))
     }
 }
 
-/// Entries of the per-thread memo of [`capped_suit_dist`] (direct-mapped, 24 bytes each).
-const MEMO_SLOTS: usize = 1 << 13;
-
-thread_local! {
-    /// Recent capped distances by (configuration, caps). A player's hand changes by one
-    /// tile a turn, so the configurations `best_discards` asks about (the hand minus one
-    /// tile, plus one) largely recur from turn to turn; a hit replaces a ≈ 0.7 µs DP.
-    static CAPPED_MEMO: std::cell::RefCell<Vec<(u64, SuitDist)>> =
-        std::cell::RefCell::new(vec![(0, ([0; 5], [0; 5])); MEMO_SLOTS]);
-}
-
-/// [`capped_suit_dist`] through the per-thread memo.
-fn capped_memo(hs: &[u8], cap: &[u8]) -> SuitDist {
-    let (lo, hi) = crate::suit_table::split_code(hs);
-    // Caps are 0, 1 or 4 per rank: two bits each above the 21-bit configuration code; the
-    // top bit marks a used slot.
-    let mut key = (hi as u64 * 625 + lo as u64) | 1 << 63;
-    for (r, &c) in cap.iter().enumerate() {
-        key |= (c.min(2) as u64) << (21 + 2 * r);
+/// [`suit_dist_capped`] packed (`d(m, p)` in byte `2m + p`, as
+/// [`crate::suit_table::SuitTables::packed`]).
+#[inline]
+pub(crate) fn suit_dist_capped_packed(hs: &[u8], cap: &[u8]) -> u128 {
+    if caps_matter(hs, cap) {
+        capped_packed(hs, cap)
+    } else {
+        let t = tables();
+        t.packed(t.record(hs))
     }
-    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 51) as usize & (MEMO_SLOTS - 1);
-    CAPPED_MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m[slot].0 == key {
-            return m[slot].1;
-        }
-        let d = capped_suit_dist(hs, cap);
-        m[slot] = (key, d);
-        d
-    })
 }
 
 /// Per-suit distances of the concealed hand: the table, or [`suit_dist_capped`] for a suit
@@ -489,107 +341,5 @@ mod tests {
         assert_eq!(shanten(&c, &melds, None).unwrap(), 1);
         let c = parse_counts("6m").unwrap();
         assert_eq!(shanten(&c, &melds, None).unwrap(), 0);
-    }
-
-    /// Brute force: every (m sets, p pairs) single-suit target within `cap`.
-    fn brute_capped(h: &[u8; 9], cap: &[u8; 9]) -> SuitDist {
-        fn rec(
-            t: &mut [u8; 9],
-            m: usize,
-            p: usize,
-            from: usize,
-            h: &[u8; 9],
-            cap: &[u8; 9],
-            out: &mut SuitDist,
-        ) {
-            let miss: u8 = (0..9).map(|r| t[r].saturating_sub(h[r])).sum();
-            let slot = if p == 0 { &mut out.0[m] } else { &mut out.1[m] };
-            *slot = (*slot).min(miss);
-            if p == 0 {
-                for r in 0..9 {
-                    if t[r] + 2 <= cap[r] {
-                        t[r] += 2;
-                        rec(t, m, 1, 99, h, cap, out);
-                        t[r] -= 2;
-                    }
-                }
-            }
-            if m == 4 || from == 99 {
-                return;
-            }
-            for set in from..16 {
-                let ranks: Vec<usize> = if set < 9 {
-                    vec![set; 3]
-                } else {
-                    (set - 9..set - 6).collect()
-                };
-                let mut ok = true;
-                for &r in &ranks {
-                    t[r] += 1;
-                }
-                for &r in &ranks {
-                    ok &= t[r] <= cap[r];
-                }
-                if ok {
-                    rec(t, m + 1, p, set, h, cap, out);
-                }
-                for &r in &ranks {
-                    t[r] -= 1;
-                }
-            }
-        }
-        let mut out: SuitDist = ([u8::MAX; 5], [u8::MAX; 5]);
-        rec(&mut [0; 9], 0, 0, 0, h, cap, &mut out);
-        out
-    }
-
-    #[test]
-    fn capped_dp_matches_brute_force() {
-        let mut x = 0x1234_5678_9abc_def1u64;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n) as u8
-        };
-        for _ in 0..300 {
-            let mut cap = [4u8; 9];
-            for _ in 0..=next(2) {
-                cap[next(9) as usize] = next(2); // a kong (0) or pung (1) kind
-            }
-            let mut h = [0u8; 9];
-            for _ in 0..next(12) {
-                let r = next(9) as usize;
-                if h[r] < cap[r] {
-                    h[r] += 1;
-                }
-            }
-            // The brute force's (4, 1) row is only reachable within the caps; compare m ≤ 3
-            // (a suit holding a meld never needs four sets).
-            let (got, want) = (capped_suit_dist(&h, &cap), brute_capped(&h, &cap));
-            assert_eq!(
-                (&got.0[..4], &got.1[..4]),
-                (&want.0[..4], &want.1[..4]),
-                "{h:?} {cap:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn capped_dp_matches_table_without_caps() {
-        let t = tables();
-        for h in [
-            [0u8; 9],
-            [1, 1, 2, 0, 4, 0, 1, 3, 2],
-            [3, 1, 1, 1, 1, 1, 1, 1, 3],
-            [0, 0, 4, 4, 0, 0, 2, 0, 0],
-        ] {
-            let (got, want) = (capped_suit_dist(&h, &[4; 9]), t.distances(t.record(&h)));
-            assert_eq!(
-                (&got.0[..4], &got.1[..4]),
-                (&want.0[..4], &want.1[..4]),
-                "{h:?}"
-            );
-        }
     }
 }

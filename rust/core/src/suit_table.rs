@@ -44,6 +44,9 @@ pub struct SuitTables {
     lo: Box<[u16]>,
     /// One record per configuration, by rank.
     rec: Box<[u32]>,
+    /// The records' `W` bits alone, one bit per rank (50 KB, against 1.6 MB of records):
+    /// what the wait check asks of the suits a winning tile does not go to, hand after hand.
+    complete: Box<[u64]>,
 }
 
 /// Decoded `d(m,0)` for m = 0..4 from record bits 0–7 (prefix sums of the 2-bit deltas).
@@ -113,7 +116,7 @@ static TABLES: OnceLock<SuitTables> = OnceLock::new();
 ///
 /// ```
 /// let t = xuezhan_core::suit_table::tables();
-/// assert_eq!(t.bytes(), 405_350 * 4 + 3125 * 4 + 15 * 625 * 2 + 256 * 5 + 1024 * 5);
+/// assert_eq!(t.bytes(), 405_350 * 4 + 6334 * 8 + 3125 * 4 + 15 * 625 * 2 + 256 * 5 + 1024 * 5);
 /// ```
 #[inline]
 pub fn tables() -> &'static SuitTables {
@@ -306,6 +309,22 @@ impl SuitTables {
         self.rec[rank]
     }
 
+    /// The `W` bit of the record of rank `rank` (the configuration is complete), from a
+    /// 50 KB bit set rather than the records.
+    ///
+    /// ```
+    /// use xuezhan_core::suit_table::{split_code, tables, W_BIT};
+    /// let t = tables();
+    /// for c in [[2, 1, 1, 1, 0, 0, 0, 0, 0], [1, 1, 0, 1, 0, 0, 0, 0, 0]] {
+    ///     let rank = t.rank_code(split_code(&c));
+    ///     assert_eq!(t.is_complete(rank), t.record_at(rank) & W_BIT != 0);
+    /// }
+    /// ```
+    #[inline(always)]
+    pub fn is_complete(&self, rank: usize) -> bool {
+        self.complete[rank / 64] >> (rank % 64) & 1 != 0
+    }
+
     /// `[d(m,0) for m in 0..5]` and `[d(m,1) for m in 0..5]` of a record.
     ///
     /// ```
@@ -337,7 +356,12 @@ impl SuitTables {
 
     /// Bytes held by the tables.
     pub fn bytes(&self) -> usize {
-        self.rec.len() * 4 + self.hi.len() * 4 + self.lo.len() * 2 + 256 * 5 + 1024 * 5
+        self.rec.len() * 4
+            + self.complete.len() * 8
+            + self.hi.len() * 4
+            + self.lo.len() * 2
+            + 256 * 5
+            + 1024 * 5
     }
 
     /// Builds every table (≈ 20–40 ms in release on one core).
@@ -563,7 +587,18 @@ impl SuitTables {
             }
         }
 
-        SuitTables { hi, lo, rec }
+        let mut complete = vec![0u64; n.div_ceil(64)].into_boxed_slice();
+        for (i, &r) in rec.iter().enumerate() {
+            if r & W_BIT != 0 {
+                complete[i / 64] |= 1 << (i % 64);
+            }
+        }
+        SuitTables {
+            hi,
+            lo,
+            rec,
+            complete,
+        }
     }
 }
 

@@ -59,36 +59,37 @@ pub fn wait_mask_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> u32 
         allowed_kinds &= !(0x1ff << (9 * v));
     }
     let t = tables();
-    let mut rec = [0u32; 3];
+    let mut rank = [0usize; 3];
     let mut res = [0u8; 3];
     for s in 0..3 {
         let cs = &c[s * 9..s * 9 + 9];
-        rec[s] = t.record(cs);
-        res[s] = (cs.iter().map(|&x| x as u32).sum::<u32>() % 3) as u8;
+        rank[s] = t.rank_code(split_code(cs));
+        // the suit's tiles: its first eight counts summed as the bytes of a word, and the ninth
+        let w = u64::from_le_bytes(cs[..8].try_into().expect("eight counts"));
+        let tiles = (w.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8 + cs[8];
+        res[s] = tiles % 3;
     }
-    let complete = |s: usize| res[s] != 1 && rec[s] & W_BIT != 0;
+    // (the complete bits from their small bit set: most hands wait on nothing, and then no
+    // record is read from the large table, whose reads miss the cache)
+    let complete = |s: usize| res[s] != 1 && t.is_complete(rank[s]);
     let mut mask = 0u32;
     // Standard form: the tile goes into a suit of residue 1 (→ its pair) or 2 (→ sets); the
     // other two suits must already be complete.
     for s in 0..3 {
         let (a, b) = ((s + 1) % 3, (s + 2) % 3);
         if res[s] != 0 && complete(a) && complete(b) {
-            mask |= ((rec[s] >> WAIT_SHIFT) & 0x1ff) << (9 * s);
+            mask |= ((t.record_at(rank[s]) >> WAIT_SHIFT) & 0x1ff) << (9 * s);
         }
     }
     // Seven pairs: six pairs and one odd kind (a single or a triplet, R4.1).
     if melds.is_empty() {
-        let mut odd = 0u32;
-        let mut n_odd = 0u32;
-        for (k, &x) in c.iter().enumerate() {
-            if x & 1 != 0 {
-                odd |= 1 << k;
-                n_odd += 1;
-            }
-        }
-        if n_odd == 1 {
+        let odd = odd_kinds(c);
+        if odd.count_ones() == 1 {
             mask |= odd;
         }
+    }
+    if mask == 0 {
+        return 0; // (most hands: nothing below can add a wait)
     }
     // A kind already held four times cannot be drawn (R7.3).
     let mc = meld_copies(melds);
@@ -98,6 +99,23 @@ pub fn wait_mask_unchecked(c: &Counts, melds: &[Meld], void: Option<u8>) -> u32 
         }
     }
     mask & allowed_kinds
+}
+
+/// The kinds held an odd number of times (bit k = kind k): eight counts at a time as the bytes
+/// of a word, each count's low bit moved to its byte's high bit and gathered.
+#[inline(always)]
+fn odd_kinds(c: &Counts) -> u32 {
+    let word = |at: usize| u64::from_le_bytes(c[at..at + 8].try_into().expect("eight counts"));
+    let mut odd = 0u32;
+    // kinds 0-7, 8-15, 16-23, and 24-26 as the top three bytes of the word at 19
+    for (i, w) in [word(0), word(8), word(16), word(19) >> 40]
+        .into_iter()
+        .enumerate()
+    {
+        let high = (w << 7) & 0x8080_8080_8080_8080;
+        odd |= (((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * i);
+    }
+    odd
 }
 
 /// Every wait of a 13-tile hand with its R7.3 value (ordered by kind).
@@ -221,6 +239,25 @@ pub fn waits_unchecked(
 
 #[cfg(test)]
 mod tests {
+    /// The word-at-a-time odd kinds are the kind-by-kind ones.
+    #[test]
+    fn odd_kinds_are_the_odd_counts() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..20_000 {
+            let mut c = [0u8; 27];
+            for n in c.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *n = (x % 5) as u8;
+            }
+            let want = (0..27)
+                .filter(|&k| c[k] & 1 != 0)
+                .fold(0, |m, k| m | 1 << k);
+            assert_eq!(super::odd_kinds(&c), want, "{c:?}");
+        }
+    }
+
     use super::*;
     use crate::tiles::{parse_counts, MeldType};
 

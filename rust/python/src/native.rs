@@ -13,7 +13,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use xuezhan_core as core;
-use xuezhan_core::hand::play::{play_out, strategy_seed};
+use xuezhan_core::hand::legal::Legal;
+use xuezhan_core::hand::play::{
+    play_out, play_tournament_hand, play_tournament_hands, strategy_seed, TournamentHand,
+};
 use xuezhan_core::hand::policy::{ExpertOptions, Policy, PolicySpec, ValueOptions};
 use xuezhan_core::hand::seeds::first_dealer;
 use xuezhan_core::hand::{Act, Action, EndReason, Hand, HandRules, Phase, SelfDrawBonus};
@@ -299,6 +302,9 @@ struct Played {
     lines: Option<Vec<String>>,
 }
 
+/// The end reasons by their code (`end_code`).
+const END_REASONS: [EndReason; 3] = [EndReason::Wall, EndReason::ThreeWon, EndReason::Escape];
+
 fn end_code(r: Option<EndReason>) -> u8 {
     match r {
         Some(EndReason::Wall) => 0,
@@ -315,27 +321,69 @@ fn play_one(
     seating: &[u8],
     logs: bool,
 ) -> Result<Played, String> {
-    let seed128 = seed as i128;
-    let dealer = first_dealer(seed128);
-    let mut hand = Hand::from_seed(*rules, seed128, dealer, logs).map_err(|e| e.0)?;
-    let mut policies: Vec<Policy> = (0..4u8)
-        .map(|s| {
-            let e = seating[s as usize] as usize;
-            let spec = &lineup.specs[e];
-            let pseed = spec
-                .seeded()
-                .then(|| strategy_seed(seed128, s, &lineup.seed_options[e]));
-            Policy::new(spec, s, rules, pseed)
-        })
-        .collect();
-    play_out(&mut hand, &mut policies);
-    Ok(Played {
-        dealer,
+    let entry = |s: usize| seating[s] as usize;
+    let specs: [PolicySpec; 4] = std::array::from_fn(|s| lineup.specs[entry(s)].clone());
+    let options: [&str; 4] = std::array::from_fn(|s| lineup.seed_options[entry(s)].as_str());
+    // the deal's and the `random` seats' generators are seeded together (see `generators`)
+    let hand =
+        play_tournament_hand(rules, seed as i128, &specs, &options, logs).map_err(|e| e.0)?;
+    Ok(played(&hand, logs))
+}
+
+/// What the results keep of a played hand.
+fn played(hand: &Hand, logs: bool) -> Played {
+    Played {
+        dealer: hand.dealer,
         seats: hand.seat_results(),
         end: end_code(hand.ledger.end_reason),
         fired: hand.ledger.fired,
         lines: logs.then(|| hand.event_lines()),
-    })
+    }
+}
+
+/// Hands of a batch played together: their generators are seeded side by side
+/// (`play_tournament_hands`).
+const GROUP: usize = 16;
+
+/// Plays the hands `seeds` (seated as `seatings`, four entries per hand) as `play_one` plays
+/// each, with their generators seeded together. A panic inside replays them one at a time, so
+/// that the error names the hand.
+fn play_group(
+    rules: &HandRules,
+    lineup: &NativeLineup,
+    seeds: &[i64],
+    seatings: &[u8],
+    logs: bool,
+) -> Result<Vec<Played>, String> {
+    let hands: Vec<TournamentHand> = seeds
+        .iter()
+        .zip(seatings.chunks(4))
+        .map(|(&seed, seating)| TournamentHand {
+            seed: seed as i128,
+            lineup: std::array::from_fn(|s| &lineup.specs[seating[s] as usize]),
+            seed_options: std::array::from_fn(|s| {
+                lineup.seed_options[seating[s] as usize].as_str()
+            }),
+        })
+        .collect();
+    let together = catch_unwind(AssertUnwindSafe(|| {
+        let mut out = Vec::with_capacity(hands.len());
+        play_tournament_hands(rules, &hands, logs, |i, h| {
+            out.push(
+                h.map(|h| played(&h, logs))
+                    .map_err(|e| format!("hand of seed {}: {}", seeds[i], e.0)),
+            )
+        });
+        out
+    }));
+    match together {
+        Ok(results) => results.into_iter().collect(),
+        Err(_) => seeds
+            .iter()
+            .zip(seatings.chunks(4))
+            .map(|(&seed, seating)| guarded(seed, || play_one(rules, lineup, seed, seating, logs)))
+            .collect(),
+    }
 }
 
 fn guarded<T>(seed: i64, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
@@ -348,10 +396,58 @@ fn guarded<T>(seed: i64, f: impl FnOnce() -> Result<T, String>) -> Result<T, Str
     }
 }
 
+/// A string column of the results dictionary-encoded: per row the index of its value among
+/// `names`, the distinct values ordered by the integer they name (so the dictionary is the one
+/// `numpy.unique` of those integers gives).
+struct Coded {
+    codes: Vec<i32>,
+    names: Vec<String>,
+}
+
+impl Coded {
+    /// The column whose row `i` names `keys[i]` (`name(key)` its text).
+    fn new(keys: &[u32], name: impl Fn(u32) -> String) -> Coded {
+        let mut distinct = keys.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let codes = keys
+            .iter()
+            .map(|k| distinct.binary_search(k).unwrap_or(0) as i32)
+            .collect();
+        Coded {
+            codes,
+            names: distinct.into_iter().map(name).collect(),
+        }
+    }
+
+    /// Stores it in `out` as `{column}_codes` (int32) and `{column}_names` (list of str).
+    fn store<'py>(self, out: &Bound<'py, PyDict>, column: &str) -> PyResult<()> {
+        let py = out.py();
+        out.set_item(
+            format!("{column}_codes"),
+            PyArray1::from_vec(py, self.codes),
+        )?;
+        out.set_item(format!("{column}_names"), self.names)
+    }
+}
+
+/// The ids of the bits of `mask` among `ids`, sorted and `+`-joined (as the results write fan
+/// items and fired rules).
+fn joined_ids(ids: &[&str], mask: u32) -> String {
+    let mut v: Vec<&str> = (0..ids.len())
+        .filter(|&b| mask >> b & 1 != 0)
+        .map(|b| ids[b])
+        .collect();
+    v.sort_unstable();
+    v.join("+")
+}
+
 /// Plays one hand per seed; `seatings[i][s]` is the line-up entry in seat `s` of hand `i`.
 /// Returns a dict of numpy columns, one row per (hand, seat) in hand then seat order, plus per
 /// hand `end` (0 wall, 1 three_won, 2 escape), `fired` (bit mask of `FIRED`) and, with
-/// `logs`, `lines` (each hand's event lines).
+/// `logs`, `lines` (each hand's event lines). The results' string columns come
+/// dictionary-encoded per row: `fan_items_codes` / `fan_items_names`, `end_codes` /
+/// `end_names` and `fired_codes` / `fired_names` (see `Coded`).
 #[pyfunction]
 #[pyo3(signature = (rules, lineup, seeds, seatings, threads = 1, logs = false))]
 pub fn play_hands<'py>(
@@ -390,22 +486,27 @@ pub fn play_hands<'py>(
     }
     let r = rules.0;
     let lu = lineup.clone();
-    let results: Result<Vec<Played>, String> = py.detach(|| {
-        let one = |(i, &seed): (usize, &i64)| {
-            guarded(seed, || {
-                play_one(&r, &lu, seed, &seat_data[4 * i..4 * i + 4], logs)
-            })
+    let results: Result<Vec<Vec<Played>>, String> = py.detach(|| {
+        let group = |(g, seeds): (usize, &[i64])| {
+            let at = 4 * GROUP * g;
+            play_group(&r, &lu, seeds, &seat_data[at..at + 4 * seeds.len()], logs)
         };
         if threads <= 1 {
-            seeds.iter().enumerate().map(one).collect()
+            seeds.chunks(GROUP).enumerate().map(group).collect()
         } else {
             match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| seeds.par_iter().enumerate().map(one).collect()),
+                Ok(pool) => {
+                    pool.install(|| seeds.par_chunks(GROUP).enumerate().map(group).collect())
+                }
                 Err(e) => Err(format!("cannot start {threads} threads: {e}")),
             }
         }
     });
-    let played = results.map_err(|e| PyRuntimeError::new_err(format!("{F}: {e}")))?;
+    let played: Vec<Played> = results
+        .map_err(|e| PyRuntimeError::new_err(format!("{F}: {e}")))?
+        .into_iter()
+        .flatten()
+        .collect();
     let n = played.len() * 4;
     let mut dealer = Vec::with_capacity(n);
     let mut delta = Vec::with_capacity(n);
@@ -451,13 +552,24 @@ pub fn play_hands<'py>(
     out.set_item("win_order", PyArray1::from_vec(py, win_order))?;
     out.set_item("self_draw", PyArray1::from_vec(py, self_draw))?;
     out.set_item("fan", PyArray1::from_vec(py, fan))?;
-    out.set_item("fan_items", PyArray1::from_vec(py, fan_items))?;
+    out.set_item("fan_items", PyArray1::from_vec(py, fan_items.clone()))?;
     out.set_item("dealt_in", PyArray1::from_vec(py, dealt_in))?;
     out.set_item("kongs", PyArray1::from_vec(py, kongs))?;
     out.set_item("pig", PyArray1::from_vec(py, pig))?;
     out.set_item("checked", PyArray1::from_vec(py, checked))?;
     out.set_item("ready", PyArray1::from_vec(py, ready))?;
     out.set_item("escape", PyArray1::from_vec(py, escape))?;
+    let per_row = |v: &[u32]| -> Vec<u32> { v.iter().flat_map(|&x| [x; 4]).collect() };
+    Coded::new(&fan_items, |m| joined_ids(&core::item::IDS, m)).store(&out, "fan_items")?;
+    let ends: Vec<u32> = end.iter().map(|&e| e as u32).collect();
+    Coded::new(&per_row(&ends), |e| {
+        END_REASONS
+            .get(e as usize)
+            .map_or("", |r| r.name())
+            .to_string()
+    })
+    .store(&out, "end")?;
+    Coded::new(&per_row(&fired), |m| joined_ids(&core::hand::FIRED, m)).store(&out, "fired")?;
     out.set_item("end", PyArray1::from_vec(py, end))?;
     out.set_item("fired", PyArray1::from_vec(py, fired))?;
     if logs {
@@ -1071,12 +1183,14 @@ fn hand_from_state(rules: HandRules, state: &Bound<'_, PyDict>, record: bool) ->
         4 => Phase::Over,
         p => return Err(PyValueError::new_err(format!("from_state: turn.phase {p}"))),
     };
-    let mut legal = Vec::new();
+    let mut actions = Vec::new();
     let raw_legal = item(&t, "legal")?;
     for a in raw_legal.try_iter()? {
         let (seat, verb, arg): (u8, String, Bound<'_, PyAny>) = a?.extract()?;
-        legal.push(parse_action(seat_ok("turn.legal", seat)?, &verb, &arg)?);
+        actions.push(parse_action(seat_ok("turn.legal", seat)?, &verb, &arg)?);
     }
+    let legal = Legal::from_actions(&actions)
+        .map_err(|e| PyValueError::new_err(format!("from_state: turn.{e}")))?;
     let (replacement, last_tile, after_peng, heaven, kong): (
         bool,
         bool,

@@ -253,7 +253,11 @@ impl Hand {
             tile: t,
             default,
         });
-        self.seats.update_mask(seat);
+        if !self.seats.locked(seat) {
+            // (a winner that stays discards the tile it drew: its hand and waits are back
+            // to the locked hand's, R14.2)
+            self.seats.update_mask(seat);
+        }
         let could_claim = (1..self.seats.n).any(|i| {
             let q = self.seats.after(seat, i) as usize;
             self.seats.active[q]

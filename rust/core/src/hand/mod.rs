@@ -209,7 +209,7 @@ impl Hand {
 
     /// The legal actions of the pending decision (empty once the hand is over).
     pub fn legal(&self) -> &[Action] {
-        &self.turn.legal
+        self.turn.legal.as_slice()
     }
 
     /// The log lines of the events so far (empty unless the hand records them).

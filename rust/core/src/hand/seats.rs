@@ -172,7 +172,7 @@ impl Seats {
     /// The first active seat after `s` in turn order (R2.5); -1 if none.
     pub fn next_active(&self, s: u8) -> i8 {
         for i in 1..=self.n {
-            let q = (s + i) % self.n;
+            let q = self.after(s, i);
             if self.active[q as usize] {
                 return q as i8;
             }
@@ -180,10 +180,16 @@ impl Seats {
         -1
     }
 
-    /// `(s + i) mod n`: the seat `i` places after `s` in turn order.
+    /// `(s + i) mod n`: the seat `i` places after `s` in turn order (`s < n`, `i ≤ n`; a
+    /// subtraction, not a division: this is asked at every discard).
     #[inline]
     pub fn after(&self, s: u8, i: u8) -> u8 {
-        (s + i) % self.n
+        let q = s + i;
+        if q >= self.n {
+            q - self.n
+        } else {
+            q
+        }
     }
 
     /// Refresh the seat's wait mask.

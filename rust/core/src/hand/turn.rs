@@ -2,7 +2,7 @@
 //! the native twin of the Python engine's `Turn` part. It holds no tiles and no money.
 
 use crate::fan::ctx;
-use crate::hand::action::Action;
+use crate::hand::legal::Legal;
 
 /// The kind of the pending decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,8 +67,9 @@ pub struct Turn {
     /// The seat to decide.
     pub cur: Option<u8>,
     /// Its legal actions.
-    pub legal: Vec<Action>,
-    /// The legal discards of the pending turn (bit k = kind k).
+    pub legal: Legal,
+    /// The legal discards of the pending turn (bit k = kind k); as the Python engine's, kept
+    /// from the last turn while a claim is pending.
     pub discard_mask: u32,
     /// The kind just drawn by the seat on turn, -1 if none (R10.1).
     pub drawn: i8,
@@ -95,7 +96,7 @@ impl Default for Turn {
         Turn {
             phase: Phase::Turn,
             cur: None,
-            legal: Vec::with_capacity(16),
+            legal: Legal::with_capacity(16),
             discard_mask: 0,
             drawn: -1,
             flags: TurnFlags::default(),

@@ -3,6 +3,7 @@
 //! hand only through it, so they read exactly what their Python versions read.
 
 use crate::hand::action::Action;
+use crate::hand::legal::Legal;
 use crate::hand::turn::Phase;
 use crate::hand::Hand;
 use crate::tiles::{Counts, Meld};
@@ -91,9 +92,20 @@ impl<'a> View<'a> {
     /// Its legal actions (empty when it is not its decision).
     pub fn legal(&self) -> &'a [Action] {
         if self.mine() {
-            &self.hand.turn.legal
+            self.hand.turn.legal.as_slice()
         } else {
             &[]
+        }
+    }
+
+    /// Its legal actions as [`Legal`] (the count, one by index, the head and the discards
+    /// without making the whole list; none when it is not its decision).
+    pub fn legal_actions(&self) -> &'a Legal {
+        static NONE: Legal = Legal::none();
+        if self.mine() {
+            &self.hand.turn.legal
+        } else {
+            &NONE
         }
     }
 

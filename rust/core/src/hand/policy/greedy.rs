@@ -89,9 +89,10 @@ pub(crate) fn choose_void_of(counts: &Counts, melds: &[Meld], smart: bool) -> i8
 }
 
 pub(super) fn act(p: &mut Policy, v: &View, rules: &HandRules) -> Action {
-    let legal = v.legal();
-    if legal[0].act == Act::Hu {
-        return legal[0]; // a win, when legal, comes first: always taken
+    // every action but a turn's discards (those are `v.discard_mask()`)
+    let legal = v.legal_actions().head();
+    if let Some(&hu) = legal.first().filter(|a| a.act == Act::Hu) {
+        return hu; // a win, when legal, comes first: always taken
     }
     match v.phase() {
         Phase::Exchange => return exchange(p, v),
@@ -116,7 +117,7 @@ pub(super) fn act(p: &mut Policy, v: &View, rules: &HandRules) -> Action {
     }
     let mask = v.discard_mask();
     if mask != 0 {
-        let no_kong = mask.count_ones() as usize == legal.len();
+        let no_kong = legal.is_empty();
         return turn(p, v, rules, legal, counts, melds, mask, no_kong);
     }
     claim(p, v, legal, counts, melds)

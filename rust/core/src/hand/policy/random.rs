@@ -7,12 +7,12 @@ use crate::hand::action::{Act, Action};
 use crate::hand::view::View;
 
 pub(super) fn act(p: &mut Policy, v: &View) -> Action {
-    let legal = v.legal();
+    let legal = v.legal_actions();
     let rng = p.rng.as_mut().expect("random keeps a generator");
     let i = (rng.random() * legal.len() as f64) as usize;
-    let choice = legal[i];
-    if p.stay && legal[0].act == Act::Hu && v.won(p.seat) {
-        return legal[0];
+    let choice = legal.get(i).expect("an index below the count");
+    match legal.first() {
+        Some(hu) if p.stay && hu.act == Act::Hu && v.won(p.seat) => hu,
+        _ => choice,
     }
-    choice
 }
