@@ -20,7 +20,7 @@ from _room_helpers import fast_room, hand_events, read_until
 from xuezhan.engine import Round, log_lines
 from xuezhan.engine.match import run_round
 from xuezhan.serve import bots as bots_mod
-from xuezhan.serve import deals, ledger, names, protocol, replay, words
+from xuezhan.serve import deals, names, protocol, replay, standings, words
 from xuezhan.serve.app import create_app
 from xuezhan.serve.bots import BotCatalog
 from xuezhan.serve.protocol import ProtocolError, parse_client
@@ -29,7 +29,7 @@ from xuezhan.strategies.guarded import GuardedStrategy
 from xuezhan.tournament.config import ConfigError
 
 
-@pytest.mark.parametrize("module", [protocol, words, replay, bots_mod, names, deals, ledger])
+@pytest.mark.parametrize("module", [protocol, words, replay, bots_mod, names, deals, standings])
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
