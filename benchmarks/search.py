@@ -160,14 +160,14 @@ def parts(preset: str, positions: int = 40) -> list[tuple[str, float]]:
         for _ in range(30):
             if rnd.over:
                 break
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             rnd.apply(bots[seat].act(Observation(rnd, seat)))
         if not rnd.over:
             rounds.append(rnd)
     rng = random.Random(0)
     t = time.process_time()
-    samples = [determinize(r, r.cur, rng) for r in rounds for _ in range(10)]  # type: ignore[arg-type]
+    samples = [determinize(r, r.turn.cur, rng) for r in rounds for _ in range(10)]  # type: ignore[arg-type]
     out = [("determinize", time.process_time() - t)]
     t = time.process_time()
     copies = [clone(d, (d.rules, d.core)) for d in samples]

@@ -30,6 +30,7 @@ MODULES = [
     "xuezhan.engine.legal",
     "xuezhan.engine.setup",
     "xuezhan.engine.round",
+    "xuezhan.engine.determinize",
     "xuezhan.engine.result",
     "xuezhan.engine.script",
     "xuezhan.engine.seeds",

@@ -268,7 +268,7 @@ def test_an_uploaded_log_is_reviewed_and_a_broken_one_refused(log_file, workers)
 def test_a_hand_played_in_the_room_is_reviewed_by_its_replay_id(slip, workers):
     room = Room()
     lines = named_log(log_lines(slip.rnd), ["Mei", "greedy", "value", "random"])
-    rid = room.ledger.book_hand("t", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.deltas), [0] * 4)
+    rid = room.ledger.book_hand("t", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.ledger.deltas), [0] * 4)
     app = create_app(room, reviews=workers(rollouts=4))
 
     async def go():

@@ -179,7 +179,7 @@ def _value(e: ActionEstimate) -> ActionValue:
 
 def _position(rnd: Round, seat: int) -> Position:
     obs = rnd.observation(seat)
-    turn = sum(1 for e in rnd.events if (isinstance(e, Draw) and not e.replacement) or isinstance(e, Peng))
+    turn = sum(1 for e in rnd.ledger.events if (isinstance(e, Draw) and not e.replacement) or isinstance(e, Peng))
     melds = " ".join(
         _MELD_FORMS[t].format(TILE_STR[k][0] * (3 if t == 0 else 4) + TILE_STR[k][1]) for t, k in obs.melds[seat]
     )
@@ -199,7 +199,7 @@ def _position(rnd: Round, seat: int) -> Position:
 
 def _decides(rnd: Round, seat: int, action: Action) -> bool:
     """A decision of ``seat`` with a choice (an escape is no choice among legal actions)."""
-    return rnd.cur == seat and action.seat == seat and action.verb != ESCAPE and len(rnd.legal_actions(seat)) > 1
+    return rnd.turn.cur == seat and action.seat == seat and action.verb != ESCAPE and len(rnd.legal_actions(seat)) > 1
 
 
 def _replayed(log: HandLog, before: Callable[[Round, Action, int], None] | None = None) -> Round:
@@ -316,7 +316,7 @@ def review_log(
         rollouts=rollouts,
         policy=policy,
         seed=seed,
-        delta=rnd.deltas[seat],
+        delta=rnd.ledger.deltas[seat],
         decisions=decisions,
         by_loss=order,
         total_loss=round(sum(d.loss for d in decisions), 6),

@@ -116,7 +116,7 @@ def rule(rnd: Round, seat: int, answer: Any, elapsed: float, timeouts: list[int]
 def apply(rnd: Round, ruling: Ruling) -> None:
     """Apply a ruling; an own action the hand refuses is an escape (R10.3, R8)."""
     if ruling.legal:
-        rnd._apply_legal(ruling.action)
+        rnd.apply_legal(ruling.action)
         return
     try:
         rnd.apply(ruling.action, default=ruling.default, note=ruling.note)
@@ -146,7 +146,7 @@ def decide(
     if elapsed <= (limit if limit is not None else time_limit(rnd.rules, turn.phase)):
         found = legal_answer(turn.legal, answer)
         if found is not None:
-            rnd._apply_legal(found)
+            rnd.apply_legal(found)
             return
     apply(rnd, rule(rnd, seat, answer, elapsed, timeouts, limit))
 

@@ -80,8 +80,8 @@ class Rollouts:
             b.reset(s, rules)
         acts = [b.act for b in bots]
         timeouts = [0, 0, 0, 0]
-        while rnd.phase is not _OVER:
-            seat = rnd.cur
+        while rnd.turn.phase is not _OVER:
+            seat = rnd.turn.cur
             assert seat is not None  # a hand that is not over has a pending decision
             decide(rnd, seat, acts[seat], timeouts, _NO_LIMIT)  # untimed: a rollout must not depend on speed
         return rnd
@@ -172,7 +172,7 @@ def play_sample(base: Round, seat: int, actions: Sequence[Action], play: Rollout
         rnd = base if j == last else clone(base, shared)
         rnd.apply(a)
         play.play(rnd, seed)
-        out.append(rnd.deltas[seat])
+        out.append(rnd.ledger.deltas[seat])
     return out
 
 

@@ -374,7 +374,7 @@ class Table:
         """The public views of this hand's events for ``seat`` (the single outward filter)."""
         views = self._views[seat]
         if self.rnd is not None:
-            events = self.rnd.events
+            events = self.rnd.ledger.events
             for i in range(self._viewed[seat], len(events)):
                 v = public_view(events[i], seat)
                 if v is not None:
@@ -431,7 +431,7 @@ class Table:
             events=views[start:],
             settlement=settlement_lines(views, names) if over else [],
             names=names,
-            meld_from=[list(m) for m in rnd.meld_from],
+            meld_from=[list(m) for m in rnd.seats.meld_from],
             locked=locked_seats(rnd),
             forced=forced,
             forced_ms=forced_ms,
@@ -741,7 +741,7 @@ class Table:
         assert rnd is not None and rnd.over and self.seed is not None and self.commitment is not None
         if self.ledger is not None:
             paid = [0, 0, 0, 0]
-            for e in rnd.events:
+            for e in rnd.ledger.events:
                 if e.type == "pay" and e.rule == "R8":  # type: ignore[attr-defined]
                     paid[e.frm] += e.amount  # type: ignore[attr-defined]
             players = [s.player_id if s.kind == "person" else None for s in self.seats]
@@ -754,7 +754,7 @@ class Table:
                     self.commitment,
                     named_log(log_lines(rnd), seat_labels([s.name for s in self.seats], rnd.dealer)),
                     players,
-                    list(rnd.deltas),
+                    list(rnd.ledger.deltas),
                     paid,
                 )
             except Exception:  # the database failed: say so loudly, keep the table playing
@@ -797,14 +797,14 @@ class Table:
         deliver = Delivery(bots)  # the bots' public views (people get theirs in state messages)
         self.touch(table=True)
         while not rnd.over:
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             phase = rnd.observation(seat).phase
             kind = phase if phase in ("turn", "claim", "exchange", "void") else "turn"
-            limit = time_limit(rules, rnd.phase)  # R10
+            limit = time_limit(rules, rnd.turn.phase)  # R10
             bot = bots[seat]
             if bot is not None:
-                deliver(rnd.events)
+                deliver(rnd.ledger.events)
                 ruling = await self._bot_decision(rnd, bot, seat, kind, limit)
             else:
                 ruling = await self._person_decision(rnd, seat, kind, limit)
@@ -813,15 +813,15 @@ class Table:
             if kind == "turn":
                 self.selected[seat] = None
             self.touch()
-        deliver(rnd.events)
+        deliver(rnd.ledger.events)
         for b in bots:
             if b is not None:
                 end = getattr(b, "end_hand", None)
                 if callable(end):
                     end()
-        self.scores = [a + d for a, d in zip(self.scores, rnd.deltas, strict=True)]
-        if rnd.next_dealer is not None:
-            self.dealer = rnd.next_dealer  # R9.2
+        self.scores = [a + d for a, d in zip(self.scores, rnd.ledger.deltas, strict=True)]
+        if rnd.ledger.next_dealer is not None:
+            self.dealer = rnd.ledger.next_dealer  # R9.2
 
     async def _bot_decision(self, rnd: Round, bot: Any, seat: int, kind: str, limit: float) -> Ruling:
         """A bot's decision, in a worker thread, ruled on by the engine's seat loop (R10.3: an
