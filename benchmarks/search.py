@@ -28,7 +28,7 @@ from rich.table import Table
 from xuezhan.engine import first_dealer, hand_seed
 from xuezhan.rules import as_rules
 from xuezhan.search import estimate as estimate_module
-from xuezhan.strategies import SearchStrategy, ValueStrategy
+from xuezhan.strategies import SearchStrategy, ValueStrategy, rollout_policy
 
 
 class Timed:
@@ -173,7 +173,7 @@ def parts(preset: str, positions: int = 40) -> list[tuple[str, float]]:
     copies = [clone(d, (d.rules, d.core)) for d in samples]
     out.append(("copy (clone)", time.process_time() - t))
     for policy in ("greedy", "value"):
-        play = estimate_module.Rollouts(policy)
+        play = estimate_module.Rollouts(rollout_policy(policy))
         todo = [clone(d, (d.rules, d.core)) for d in samples]
         t = time.process_time()
         for c in todo:

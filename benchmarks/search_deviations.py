@@ -59,7 +59,7 @@ def main() -> None:
     for o in args.option:
         name, _, value = o.partition("=")
         opts[name] = ast.literal_eval(value)
-    play = Rollouts("value")
+    play = Rollouts(ValueStrategy)
     kinds: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
     per_hand: list[float] = []
     decisions = 0

@@ -24,6 +24,9 @@ MODULES = [
     "xuezhan.tournament.report",
     "xuezhan.strategies.botprocess",
     "xuezhan.strategies.guarded",
+    "xuezhan.strategies.policies",
+    "xuezhan.search.estimate",
+    "xuezhan.tournament.schema",
     # the round engine
     "xuezhan.engine.actions",
     "xuezhan.engine.events",

@@ -21,7 +21,15 @@ from xuezhan.search import estimate_actions
 from xuezhan.search.candidates import candidates
 from xuezhan.search.clone import clone
 from xuezhan.search.estimate import MARGIN_SAMPLES, Rollouts
-from xuezhan.strategies import REGISTRY, GreedyStrategy, RandomStrategy, SearchStrategy, ValueStrategy, builtin
+from xuezhan.strategies import (
+    REGISTRY,
+    ROLLOUT_POLICIES,
+    GreedyStrategy,
+    RandomStrategy,
+    SearchStrategy,
+    ValueStrategy,
+    builtin,
+)
 from xuezhan.testing import check_strategy
 
 FAST = {"rollouts": 6, "budget": None}  # small and untimed: decisions independent of speed
@@ -341,7 +349,9 @@ def test_estimate_actions_keeps_to_its_budget():
     def advancing() -> float:  # every reading is 10 ms after the previous one
         return 100.0 + 0.01 * next(ticks)
 
-    est = estimate_actions(rnd, 0, rollouts=500, rng=random.Random(0), budget=0.1, clock=advancing)
+    est = estimate_actions(
+        rnd, 0, rollouts=500, rng=random.Random(0), policy=GreedyStrategy, budget=0.1, clock=advancing
+    )
     assert 1 <= est[0].rollouts < 500 and len({e.rollouts for e in est}) == 1
     del clock
 
@@ -352,7 +362,7 @@ def test_r12_invariants_hold_in_every_rollout(preset):
     """A few hundred positions: each candidate played on a copy of a sample, R12 checked after
     every event, and the sample itself untouched by the copies' play."""
     rng = random.Random(3)
-    play = Rollouts("value")
+    play = Rollouts(ValueStrategy)
     rolled = 0
     for rnd, seat in _positions(preset, 40, 5, seed=12):
         obs = Observation(rnd, seat)
@@ -414,9 +424,19 @@ def test_a_clone_of_a_round_never_falls_back_to_deep_copy(monkeypatch):
     assert cloned > 30
 
 
-def test_rollouts_refuse_an_unknown_policy():
-    with pytest.raises(ValueError, match="'nope' is not a rollout policy"):
-        Rollouts("nope")
+def test_rollouts_take_a_strategy_class_never_a_name_to_look_up():
+    """The search is handed its rollout policy; the names are looked up by the callers
+    (SearchStrategy's and the review's ``policy`` option), each naming the policies."""
+    with pytest.raises(TypeError, match="policy: expected a strategy class.*got str 'value'"):
+        Rollouts("value")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'search' searches itself"):
+        Rollouts(SearchStrategy)
+    with pytest.raises(ValueError, match="'nope' is not a rollout policy .one of random, greedy, value."):
+        SearchStrategy(policy="nope")
+    with pytest.raises(ValueError, match="'search' is not a rollout policy"):
+        SearchStrategy(policy="search")
+    assert Rollouts(RandomStrategy).policy is RandomStrategy
+    assert {n: f for n, f in REGISTRY.items() if n != "search"} == ROLLOUT_POLICIES
 
 
 # ---------------------------------------------------------------------------- conformance

@@ -43,11 +43,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from xuezhan.documents import DocumentError, HandLog
 from xuezhan.engine.actions import ESCAPE, Action
+from xuezhan.engine.decisions import Strategy
 from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.events import Draw, Peng
 from xuezhan.engine.log import ReplayMismatch, replay_log
 from xuezhan.engine.round import Round
 from xuezhan.search import ActionEstimate, estimate_actions
+from xuezhan.strategies.policies import ROLLOUT_POLICIES
 from xuezhan.tiles import SUITS, TILE_STR, format_tiles
 
 __all__ = [
@@ -69,7 +71,7 @@ FORMAT = 1
 #: The most actions of one decision estimated on every rollout (more are screened first).
 MAX_CANDIDATES = 12
 #: Rollout policies: the built-in strategies fast enough to play thousands of hands a decision.
-POLICIES = ("greedy", "value", "random")
+POLICIES = tuple(ROLLOUT_POLICIES)
 
 
 class ReviewError(ValueError):
@@ -231,7 +233,7 @@ def _check_seat(log: HandLog, seat: int) -> None:
 
 
 def _estimates(
-    rnd: Round, seat: int, played: Action, rollouts: int, rng: random.Random, policy: str
+    rnd: Round, seat: int, played: Action, rollouts: int, rng: random.Random, policy: Callable[..., Strategy]
 ) -> tuple[list[ActionEstimate], int]:
     """Every candidate's estimate, best first, and how many were estimated on all rollouts."""
     legal = rnd.legal_actions(seat)
@@ -281,7 +283,7 @@ def review_log(
             raise ReviewTimeout(len(decisions) + len(unreviewed), total)
         rng = random.Random(f"xuezhan review {seed} {index}")  # str seeds hash with SHA-512: stable
         try:
-            ests, estimated = _estimates(rnd, seat, action, rollouts, rng, policy)
+            ests, estimated = _estimates(rnd, seat, action, rollouts, rng, ROLLOUT_POLICIES[policy])
         except DeterminizeError:
             unreviewed.append(log.line_of(index))
             return

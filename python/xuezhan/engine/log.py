@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from xuezhan.engine.actions import EXCHANGE, VOID, Action, IllegalAction, act
-from xuezhan.engine.events import DECISION_TYPES, Event, Exchange, TileDecision, Void, dumps
+from xuezhan.engine.events import DECISION_TYPES, LOG_FORMAT, Event, Exchange, TileDecision, Void, dumps
 from xuezhan.engine.round import Round, deal
 from xuezhan.rules import Rules
 from xuezhan.tiles import TILE_STR, parse_tiles
@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["LOG_FORMAT", "header", "log_lines", "write_log", "replay_log", "ReplayMismatch", "validate_dir"]
 
-LOG_FORMAT = 1
 _TILE = TILE_STR
 _KIND = {t: k for k, t in enumerate(TILE_STR)}
 

@@ -4,19 +4,25 @@ from collections.abc import Callable
 
 from xuezhan.strategies.base import Strategy
 from xuezhan.strategies.greedy import GreedyStrategy
+from xuezhan.strategies.policies import ROLLOUT_POLICIES, rollout_policy
 from xuezhan.strategies.random_bot import RandomStrategy
 from xuezhan.strategies.search import SearchStrategy
 from xuezhan.strategies.value import ValueStrategy
 
-#: Built-in strategies by name (the names tournament files use).
-REGISTRY: dict[str, Callable[..., Strategy]] = {
-    "random": RandomStrategy,
-    "greedy": GreedyStrategy,
-    "value": ValueStrategy,
-    "search": SearchStrategy,
-}
+#: Built-in strategies by name (the names tournament files use): the rollout policies and search.
+REGISTRY: dict[str, Callable[..., Strategy]] = {**ROLLOUT_POLICIES, "search": SearchStrategy}
 
-__all__ = ["Strategy", "RandomStrategy", "GreedyStrategy", "ValueStrategy", "SearchStrategy", "REGISTRY", "builtin"]
+__all__ = [
+    "Strategy",
+    "RandomStrategy",
+    "GreedyStrategy",
+    "ValueStrategy",
+    "SearchStrategy",
+    "REGISTRY",
+    "ROLLOUT_POLICIES",
+    "builtin",
+    "rollout_policy",
+]
 
 
 def builtin(name: str, seed: int | None = None, *, role: str = "strategy") -> Strategy:

@@ -62,6 +62,7 @@ from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.observation import Observation
 from xuezhan.search.candidates import candidates
 from xuezhan.search.estimate import Rollouts, play_sample
+from xuezhan.strategies.policies import rollout_policy
 from xuezhan.strategies.value import ValueStrategy
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_ROLLOUTS", "SearchStrategy", "ready_rate"]
@@ -147,7 +148,7 @@ class SearchStrategy:
         if not callable(clock):
             raise ValueError(f"clock: expected a function returning seconds, got {clock!r}")
         self.clock = clock
-        self._play = Rollouts(policy)  # an unknown policy fails here, naming it
+        self._play = Rollouts(rollout_policy(policy))  # an unknown policy fails here, naming it
         self.policy = policy
         self._rng = random.Random(0 if seed is None else seed)
         self._base = ValueStrategy(seed)

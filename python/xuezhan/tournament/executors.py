@@ -34,9 +34,7 @@ from xuezhan.strategies.botprocess import kill_all
 from xuezhan.tournament.config import TournamentConfig
 from xuezhan.tournament.folder import forget_inherited_locks
 from xuezhan.tournament.options import EXECUTORS
-from xuezhan.tournament.play import HandRunner
-from xuezhan.tournament.results import rows_to_table
-from xuezhan.tournament.scheduling import chunk_games, game
+from xuezhan.tournament.play import HandRunner, play_chunk
 
 __all__ = ["WorkerLost", "execute", "play_chunk"]
 
@@ -100,14 +98,6 @@ def _init_worker(config: TournamentConfig, parent: int) -> None:
 
 #: What the executors hand back per finished chunk: ``on_chunk(chunk_id, table)``.
 OnChunk = Callable[[int, pa.Table], None]
-
-
-def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pa.Table:
-    """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table."""
-    rows: list[dict] = []
-    for index in chunk_games(config, chunk_id):
-        rows.extend(runner.play(game(config, index)))
-    return rows_to_table(rows)
 
 
 def _worker_chunk(config: TournamentConfig, chunk_id: int) -> tuple[int, pa.Table]:

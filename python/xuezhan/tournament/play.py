@@ -10,14 +10,17 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import pyarrow as pa
+
 from xuezhan.engine.match import run_round
 from xuezhan.engine.round import Round
 from xuezhan.engine.seeds import derive_seed, first_dealer
 from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
-from xuezhan.tournament.scheduling import Game
+from xuezhan.tournament.scheduling import Game, chunk_games, game
+from xuezhan.tournament.schema import rows_to_table
 
-__all__ = ["HandRunner", "build_strategy", "check_strategy", "strategy_factory"]
+__all__ = ["HandRunner", "build_strategy", "check_strategy", "play_chunk", "strategy_factory"]
 
 
 def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
@@ -221,3 +224,12 @@ def rows_from_round(
             }
         )
     return rows
+
+
+def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pa.Table:
+    """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table: the unit of
+    work of every executor (local or Ray), so a chunk's rows are the same wherever it is played."""
+    rows: list[dict] = []
+    for index in chunk_games(config, chunk_id):
+        rows.extend(runner.play(game(config, index)))
+    return rows_to_table(rows)
