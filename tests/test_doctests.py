@@ -20,6 +20,7 @@ MODULES = [
     "xuezhan.files",
     "xuezhan.documents",
     "xuezhan.rulebook",
+    "xuezhan.extras",
     "xuezhan.reporting",
     "xuezhan.tournament.report",
     "xuezhan.strategies.botprocess",

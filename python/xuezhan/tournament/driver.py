@@ -165,7 +165,8 @@ def resolve(
 ) -> C:
     """The configuration a run of ``kind`` plays, checked before anything is written: a path is
     read by ``load``, a mapping by ``from_dict``; ``options.workers`` overrides the file's; the
-    line-up's programs and bots are checked (:func:`check_programs`, :func:`check_bots`). One
+    line-up's programs and bots are checked (:func:`check_programs`, :func:`check_bots`) and
+    the executor's extra required (:meth:`~.options.RunOptions.require_executor`). One
     function for tournaments (:func:`run`, :func:`play`) and studies
     (:func:`xuezhan.study.run_study`, :func:`~xuezhan.study.play_study`)."""
     if isinstance(config, (str, os.PathLike)):
@@ -176,6 +177,7 @@ def resolve(
         raise TypeError(f"config: expected a {kind.__name__}, a TOML path or a dict, got {type(config).__name__}")
     if options.workers is not None:
         config = config.replace(workers=options.workers)
+    options.require_executor()
     check_programs(config)
     check_bots(config)
     return config

@@ -1,4 +1,5 @@
-"""Running a tournament's chunks on a Ray cluster (``--executor ray``; ``pip install 'xuezhan[ray]'``).
+"""Running a tournament's chunks on a Ray cluster (``--executor ray``; the ``ray`` extra:
+``pip install '.[ray]'`` in a clone, ``pip install 'xuezhan[ray]'`` from PyPI).
 
 The unit of work is the local executor's: a chunk of hand indices (a wall-seed range,
 :func:`xuezhan.tournament.scheduling.chunks`), played by :func:`.play.play_chunk` from
@@ -27,6 +28,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from xuezhan.extras import require
 from xuezhan.tournament.config import TournamentConfig
 from xuezhan.tournament.errors import TournamentError
 from xuezhan.tournament.play import HandRunner, play_chunk
@@ -66,10 +68,9 @@ def connect(address: str | None = None) -> None:
     """Join the Ray cluster at ``address`` (``"auto"``: the one this machine belongs to), or
     start a local Ray instance when ``address`` is None; nothing when Ray is already running
     in this process (e.g. a test's ``ray.init``)."""
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--executor ray needs Ray: pip install 'xuezhan[ray]'") from None
+    require("ray", "--executor ray")
+    import ray
+
     if ray.is_initialized():
         return
     if address is None:
