@@ -381,7 +381,7 @@ def test_view_command_names_a_bad_log_without_a_traceback(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(log_lines(Round.from_seed("leshan", 1))[0] + "\nnot json\n")
     res = CliRunner().invoke(main, ["view", str(bad), "--no-browser"])
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # not a hand log: bad input (a log that differs is a finding, 1)
     assert "bad.jsonl, line 2: not JSON" in res.output and "Traceback" not in res.output
 
 

@@ -193,10 +193,12 @@ def view(log: Path, host: str, port: int, no_browser: bool) -> None:
     """Step through a hand log (LOG.jsonl or .jsonl.gz) event by event, all four hands open."""
     _need_extra("xuezhan view")
     from xuezhan.serve.app import checked_frames, create_app
-    from xuezhan.serve.replay import LogError, read_log_lines
+    from xuezhan.serve.replay import LogError, LogMismatch, read_log_lines
 
     try:
         checked_frames(read_log_lines(log), log.name)  # a bad log fails here, naming the line
+    except LogMismatch as exc:  # a finding, as for replay and validate
+        raise click.ClickException(str(exc)) from None
     except LogError as exc:
         raise BadInput(str(exc)) from None
     url = view_url(host, port)

@@ -33,7 +33,7 @@ from xuezhan.serve.words import payment_text, settlement_lines
 from xuezhan.tiles import SUITS, meld_kind, meld_type
 from xuezhan.tiles import TILE_STR as _TILE
 
-__all__ = ["LogError", "frames", "named_log", "read_log_lines"]
+__all__ = ["LogError", "LogMismatch", "frames", "named_log", "read_log_lines"]
 
 # by meld type (docs/internals.md): pung, exposed kong (on a discard or added), concealed kong
 _MELD_NAMES = ("peng", "gang", "angang")
@@ -42,6 +42,11 @@ _MELD_NAMES = ("peng", "gang", "angang")
 class LogError(ValueError):
     """A file that is not a hand log, or a log the engine does not reproduce; the message names
     the file and line."""
+
+
+class LogMismatch(LogError):
+    """A well-formed hand log the engine does not reproduce (a finding, like ``xuezhan replay``'s
+    and ``validate``'s: ``xuezhan view`` exits 1 for it, 2 for a file that is not a hand log)."""
 
 
 def read_log_lines(path: str | Path) -> list[str]:
@@ -154,7 +159,7 @@ def frames(lines: Iterable[str], name: str = "log") -> dict:
     except DocumentError as exc:
         raise LogError(str(exc)) from None
     except ReplayMismatch as exc:
-        raise LogError(f"{name}: not the log of a hand the engine plays: {exc}") from None
+        raise LogMismatch(f"{name}: not the log of a hand the engine plays: {exc}") from None
     hdr = log.header
     names = hdr.names or [f"seat {s}" for s in range(4)]
     logged = [e.to_json() for e in log.events]
