@@ -1,9 +1,6 @@
 """Every rule vector of ``tests/vectors/`` (docs/rules.md R13, tests/vectors/README.md), through the
 Python API and through ``xuezhan replay FILE --json`` in a subprocess. They must match ``expect``
-exactly.
-
-One optional test also runs the shared rule vectors of a ``shared/`` folder beside the
-repository, when there is one (a newer set than the copy kept here); it skips otherwise."""
+exactly. The repository's copy is the whole set: nothing here reads outside the repository."""
 
 from __future__ import annotations
 
@@ -19,8 +16,6 @@ import xuezhan
 from xuezhan.engine.script import ScriptError
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
-# Optional: ``../shared/vectors`` relative to the repository root (only the test at the end).
-SHARED_VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors"
 
 # Cases where a vector contradicts docs/rules.md (none so far): {file name: "rule id: reasoning"}.
 XFAIL: dict[str, str] = {}
@@ -105,33 +100,3 @@ def test_r13_vector_cli(path: Path):
     assert proc.returncode == 0, proc.stderr
     assert out["expect"] == {"matches": True, "differences": []}
     _check(expect, out)
-
-
-def test_r13_shared_vectors_when_present():
-    """Every document of ``../shared/vectors/`` (beside the repository), when that folder exists,
-    through the Python API and the CLI (in-process); nothing else depends on it."""
-    if not SHARED_VECTORS.is_dir():
-        pytest.skip("no shared/vectors folder beside the repository (optional check)")
-    from click.testing import CliRunner
-
-    from xuezhan.cli import main
-
-    files = _files(SHARED_VECTORS)
-    assert files, f"{SHARED_VECTORS} holds no vector"
-    runner = CliRunner()
-    for path in files:
-        if path.name in XFAIL:
-            continue
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        expect = doc["expect"]
-        proc = runner.invoke(main, ["replay", str(path), "--json"])
-        out = json.loads(proc.stdout)
-        if "error" in expect:
-            with pytest.raises(ScriptError) as ei:
-                xuezhan.replay_script(doc)
-            assert ei.value.line == expect["error"]["line"], path.name
-            assert proc.exit_code == 0 and out["error"]["line"] == expect["error"]["line"], path.name
-            continue
-        _check(expect, xuezhan.replay_script(doc))
-        assert proc.exit_code == 0, (path.name, proc.output)
-        _check(expect, out)
