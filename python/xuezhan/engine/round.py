@@ -32,6 +32,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from xuezhan._core import CoreRules
 from xuezhan.engine import events as ev
 from xuezhan.engine import flow, setup
 from xuezhan.engine.actions import (
@@ -97,7 +98,16 @@ def _need_kinds(name: str, kinds: object) -> list[int]:
 class Round:
     """One hand of Xuezhan Daodi. See the module docstring."""
 
+    # the hand's facts
     rules: Rules
+    core: CoreRules  # rules.core: the rules as the Rust core reads them
+    dealer: int
+    seed: int | None  # the deal's seed (R1.4), None for a deal given as tiles
+    exchange_dir: str | None  # R11.1: next, prev or across; None without the exchange
+    scores: list[int]  # the match's totals before the hand
+    scores_view: tuple[int, ...]  # the same, as observations show it
+    hands0: list[list[int]]  # the hands as dealt (kinds), for the log (R1.4)
+    # its parts
     wall: Wall
     seats: Seats
     turn: Turn
@@ -127,7 +137,8 @@ class Round:
                 f"exchange_three is on: the exchange direction must be one of next, prev, across (got {exchange!r})"
             )
         parts = Round.new_parts(rules, hands, wall)  # type: ignore[arg-type]
-        self._set(rules, dealer, seed, scores, exchange, hands, *parts)  # type: ignore[arg-type]
+        # the facts and the parts, set as from_parts sets them (one place)
+        vars(self).update(vars(Round.from_parts(rules, dealer, seed, scores, exchange, hands, *parts)))  # type: ignore[arg-type]
         setup.check_kinds(self.wall.dealt)
         self._start()
 
@@ -188,34 +199,16 @@ class Round:
             (True, True)
         """
         rnd = cls.__new__(cls)
-        rnd._set(rules, dealer, seed, scores, exchange, hands, wall, seats, turn, ledger)
+        rnd.rules = rules
+        rnd.core = rules.core
+        rnd.dealer = dealer
+        rnd.seed = seed
+        rnd.exchange_dir = exchange
+        rnd.scores = list(scores) if scores is not None else [0, 0, 0, 0]
+        rnd.scores_view = tuple(rnd.scores)
+        rnd.hands0 = [list(h) for h in hands]
+        rnd.wall, rnd.seats, rnd.turn, rnd.ledger = wall, seats, turn, ledger
         return rnd
-
-    def _set(
-        self,
-        rules: Rules,
-        dealer: int,
-        seed: int | None,
-        scores: Sequence[int] | None,
-        exchange: str | None,
-        hands: Sequence[Sequence[int]],
-        wall: Wall,
-        seats: Seats,
-        turn: Turn,
-        ledger: Ledger,
-    ) -> None:
-        self.rules = rules
-        self.core = rules.core
-        self.dealer = dealer
-        self.seed = seed
-        self.exchange_dir = exchange  # R11.1
-        self.scores = list(scores) if scores is not None else [0, 0, 0, 0]  # match totals before the hand
-        self.scores_view = tuple(self.scores)
-        self.hands0 = [list(h) for h in hands]  # as dealt, for the log (R1.4)
-        self.wall = wall
-        self.seats = seats
-        self.turn = turn
-        self.ledger = ledger
 
     def _start(self) -> None:
         self.ledger.events.append(ev.Start(self.dealer, self.wall.end))  # R11.1: the direction is shown later
