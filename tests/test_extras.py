@@ -3,9 +3,10 @@ install it (from a clone and from PyPI), exits 2 and writes nothing: ``--executo
 Ray (tournaments and studies, the command line and the API), ``import xuezhan.env`` without the
 ``rl`` extra, and the room (``xuezhan serve``, ``view``, ``standings``) without ``serve``.
 
-The extras are installed where the tests run, so each test hides them: in a fresh interpreter
-a ``None`` in ``sys.modules`` makes every import of the module fail (what an interpreter
-without the package does), or, in this process, ``monkeypatch`` does the same for a moment."""
+The extras are installed where the tests run, so each test hides them: a ``None`` in
+``sys.modules`` makes every import of the module fail, as in an interpreter without the
+package (in this process through ``monkeypatch``, for the test's length; ``import
+xuezhan.env`` in a fresh interpreter, where the package is not imported yet)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from xuezhan.cli import main
 from xuezhan.extras import EXTRAS, MissingExtra, install_hint
 from xuezhan.study import run_study, study_from_dict
 from xuezhan.tournament import run
@@ -32,10 +35,6 @@ def _python(code: str, hide: tuple[str, ...], cwd: Path) -> subprocess.Completed
     return subprocess.run([sys.executable, "-c", prelude + code], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
-def _cli(args: list[str], hide: tuple[str, ...], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return _python(f"from xuezhan.cli import main\nmain({args!r}, prog_name='xuezhan')", hide, cwd)
-
-
 def _says(text: str, extra: str, what: str) -> None:
     line = text.strip()
     assert len(line.splitlines()) == 1 and "Traceback" not in line and "bug" not in line, line
@@ -44,20 +43,18 @@ def _says(text: str, extra: str, what: str) -> None:
 
 
 @pytest.mark.parametrize("command, file", [("tournament", QUICK), ("study", STUDY)])
-def test_executor_ray_without_ray_is_refused_before_anything_is_written(command, file, tmp_path):
+def test_executor_ray_without_ray_is_refused_before_anything_is_written(command, file, tmp_path, monkeypatch):
     """It used to end in "internal error: ModuleNotFoundError ... this is a bug" (exit 1) and
     leave a manifest.json that made the next plain run refuse the folder."""
+    monkeypatch.setitem(sys.modules, "ray", None)
     out = tmp_path / "out"
-    r = _cli(
-        [command, str(file), "-n", "8", "-j", "1", "-o", str(out), "--executor", "ray", "--no-report"],
-        ("ray",),
-        tmp_path,
-    )
-    assert r.returncode == 2, r.stderr
-    _says(r.stderr.splitlines()[-1].removeprefix("Error: "), "ray", "--executor ray")
+    args = [command, str(file), "-n", "4", "-j", "1", "-o", str(out), "--no-report", "--no-progress"]
+    r = CliRunner().invoke(main, [*args, "--executor", "ray"])
+    assert r.exit_code == 2, r.output
+    _says(r.output.strip().removeprefix("Error: "), "ray", "--executor ray")
     assert not out.exists()
-    again = _cli([command, str(file), "-n", "8", "-j", "1", "-o", str(out), "--no-report"], ("ray",), tmp_path)
-    assert again.returncode == 0, again.stderr
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0, again.output
     assert (out / "results.parquet").is_file()
 
 
@@ -97,10 +94,13 @@ def test_import_xuezhan_env_without_the_rl_extra_names_it(tmp_path):
         (["standings", "reset", "--yes"], "xuezhan standings"),
     ],
 )
-def test_the_room_without_the_serve_extra_names_it(args, what, tmp_path):
-    r = _cli(args, ("starlette", "uvicorn"), tmp_path)
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    _says(r.stderr.strip().removeprefix("Error: "), "serve", what)
+def test_the_room_without_the_serve_extra_names_it(args, what, tmp_path, monkeypatch):
+    for module in ("starlette", "uvicorn"):
+        monkeypatch.setitem(sys.modules, module, None)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    _says(r.output.strip().removeprefix("Error: "), "serve", what)
     assert list(tmp_path.iterdir()) == []
 
 

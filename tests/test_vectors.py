@@ -1,6 +1,7 @@
 """Every rule vector of ``tests/vectors/`` (docs/rules.md R13, tests/vectors/README.md), through the
-Python API and through ``xuezhan replay FILE --json`` in a subprocess. They must match ``expect``
-exactly. The repository's copy is the whole set: nothing here reads outside the repository."""
+Python API and through ``xuezhan replay FILE --json`` (in this process; a sample through the
+installed command in a process of its own). They must match ``expect`` exactly. The repository's
+copy is the whole set: nothing here reads outside the repository."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import xuezhan
+from xuezhan.cli import main
 from xuezhan.engine.script import ScriptError
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
@@ -77,18 +80,22 @@ def test_r13_vector_api(path: Path):
     _check(expect, xuezhan.replay_script(doc))
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
+def _console(*args: str) -> subprocess.CompletedProcess:
     # The installed `xuezhan` console script beside this interpreter, else the same entry point.
     exe = Path(sys.executable).with_name("xuezhan")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from xuezhan.cli import main; main()"]
     return subprocess.run([*cmd, *args], capture_output=True, text=True, env=dict(os.environ), timeout=60)
 
 
-@pytest.mark.parametrize("path", _params())
-def test_r13_vector_cli(path: Path):
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    expect = doc["expect"]
-    proc = _cli("replay", str(path), "--json")
+def _in_process(*args: str) -> subprocess.CompletedProcess:
+    """The command line run in this process (click's runner), as a finished process: what
+    ``xuezhan`` prints and its exit status, without a new interpreter per vector."""
+    r = CliRunner().invoke(main, list(args))
+    return subprocess.CompletedProcess(["xuezhan", *args], r.exit_code, r.stdout, r.stderr)
+
+
+def _check_cli(path: Path, proc: subprocess.CompletedProcess) -> None:
+    expect = json.loads(path.read_text(encoding="utf-8"))["expect"]
     out = json.loads(proc.stdout)
     if "error" in expect:
         # The refusal of the line that expect names is the expected outcome: exit 0, matched.
@@ -100,3 +107,20 @@ def test_r13_vector_cli(path: Path):
     assert proc.returncode == 0, proc.stderr
     assert out["expect"] == {"matches": True, "differences": []}
     _check(expect, out)
+
+
+@pytest.mark.parametrize("path", _params())
+def test_r13_vector_cli(path: Path):
+    """Every vector through ``xuezhan replay FILE --json``, in this process."""
+    _check_cli(path, _in_process("replay", str(path), "--json"))
+
+
+def test_r13_vectors_through_the_installed_command():
+    """The installed ``xuezhan`` command itself, in a process of its own, on a vector of each
+    folder and on one whose ``expect`` names a refused line."""
+    files = _files()
+    refused = next(f for f in files if "error" in json.loads(f.read_text(encoding="utf-8"))["expect"])
+    sample = {refused, *(next(f for f in files if f.parent == d) for d in {f.parent for f in files})}
+    assert len(sample) >= 3
+    for path in sorted(sample):
+        _check_cli(path, _console("replay", str(path), "--json"))

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from xuezhan.engine.match import run_round
 from xuezhan.engine.round import Round
@@ -18,7 +16,9 @@ from xuezhan.engine.seeds import derive_seed, first_dealer
 from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
 from xuezhan.tournament.scheduling import Game, chunk_games, game
-from xuezhan.tournament.schema import rows_to_table
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["HandRunner", "build_strategy", "check_strategy", "play_chunk", "strategy_factory"]
 
@@ -229,6 +229,8 @@ def rows_from_round(
 def play_chunk(runner: HandRunner, config: TournamentConfig, chunk_id: int) -> pa.Table:
     """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table: the unit of
     work of every executor (local or Ray), so a chunk's rows are the same wherever it is played."""
+    from xuezhan.tournament.schema import rows_to_table  # pyarrow and pandas: not for a strategy check
+
     rows: list[dict] = []
     for index in chunk_games(config, chunk_id):
         rows.extend(runner.play(game(config, index)))
