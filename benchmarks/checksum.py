@@ -33,8 +33,7 @@ from xuezhan.tournament import TournamentConfig
 from xuezhan.tournament import store as store_module
 from xuezhan.tournament.config import auto_chunk
 from xuezhan.tournament.driver import play
-from xuezhan.tournament.executors import play_chunk
-from xuezhan.tournament.play import HandRunner
+from xuezhan.tournament.play import HandRunner, play_chunk
 from xuezhan.tournament.store import chunk_digest
 
 LINE_UP = ["random", "greedy", "value", "value"]

@@ -33,7 +33,7 @@ from rich.table import Table
 from xuezhan.engine import first_dealer, hand_seed
 from xuezhan.rules import as_rules
 from xuezhan.search import estimate as estimate_module
-from xuezhan.strategies import SearchStrategy, ValueStrategy
+from xuezhan.strategies import SearchStrategy, ValueStrategy, rollout_policy
 from xuezhan.strategies import search as search_module
 
 
@@ -170,20 +170,20 @@ def parts(preset: str, positions: int = 40) -> list[tuple[str, float]]:
         for _ in range(30):
             if rnd.over:
                 break
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             rnd.apply(bots[seat].act(Observation(rnd, seat)))
         if not rnd.over:
             rounds.append(rnd)
     rng = random.Random(0)
     t = time.process_time()
-    samples = [determinize(r, r.cur, rng) for r in rounds for _ in range(10)]  # type: ignore[arg-type]
+    samples = [determinize(r, r.turn.cur, rng) for r in rounds for _ in range(10)]  # type: ignore[arg-type]
     out = [("determinize", time.process_time() - t)]
     t = time.process_time()
     copies = [clone(d, (d.rules, d.core)) for d in samples]
     out.append(("copy (clone)", time.process_time() - t))
     for policy in ("greedy", "value"):
-        play = estimate_module.Rollouts(policy)
+        play = estimate_module.Rollouts(rollout_policy(policy))
         todo = [clone(d, (d.rules, d.core)) for d in samples]
         t = time.process_time()
         for c in todo:

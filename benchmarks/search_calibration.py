@@ -61,7 +61,7 @@ def _self_play(preset: str, seed: int) -> Iterator[tuple[int, Round]]:
         step = 0
         while not rnd.over:
             yield step, rnd
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             rnd.apply(bots[seat].act(Observation(rnd, seat)))
             step += 1
@@ -72,18 +72,18 @@ def _waits(rnd: Round, seat: int) -> list[int]:
     """The wait masks of the other seats still playing that wait for a tile."""
     out = []
     for s in range(4):
-        if s != seat and not rnd.won[s] and not rnd.escaped[s] and sum(rnd.counts[s]) % 3 == 1:
-            void = rnd.void[s] if rnd.voids_known else -1
-            out.append(wait_mask(bytes(rnd.counts[s]), bytes(rnd.seats.mbytes[s]), void))
+        if s != seat and not rnd.seats.won[s] and not rnd.seats.escaped[s] and sum(rnd.seats.counts[s]) % 3 == 1:
+            void = rnd.seats.void[s] if rnd.seats.voids_known else -1
+            out.append(wait_mask(bytes(rnd.seats.counts[s]), bytes(rnd.seats.mbytes[s]), void))
     return out
 
 
 def calibration(preset: str, positions: int, samples: int) -> None:
     pos: list[tuple[Round, int]] = []
     for step, rnd in _self_play(preset, 11):
-        if rnd.phase is Phase.TURN and rnd.wall_count < 45 and step % 5 == 0:
-            assert rnd.cur is not None
-            pos.append((clone(rnd, (rnd.rules, rnd.core)), rnd.cur))
+        if rnd.turn.phase is Phase.TURN and rnd.wall.count < 45 and step % 5 == 0:
+            assert rnd.turn.cur is not None
+            pos.append((clone(rnd, (rnd.rules, rnd.core)), rnd.turn.cur))
             if len(pos) >= positions:
                 break
     truths = []
@@ -119,7 +119,7 @@ def calibration(preset: str, positions: int, samples: int) -> None:
         t0 = time.process_time()
         for (rnd, seat), truth in zip(pos, truths, strict=True):
             p = [0] * 27
-            rate = ready_rate(rnd.wall_count) if ready else 0.0
+            rate = ready_rate(rnd.wall.count) if ready else 0.0
             for _ in range(samples):
                 d = determinize(rnd, seat, rng, pick=pick, ready=rate, read_discards=reading)
                 any_wait = 0
@@ -151,11 +151,11 @@ def rates(hands: int) -> None:
                 played += 1
                 if played > hands:
                     break
-            seat = rnd.cur
-            if rnd.phase is not Phase.TURN or seat is None:
+            seat = rnd.turn.cur
+            if rnd.turn.phase is not Phase.TURN or seat is None:
                 continue
             for m in _waits(rnd, seat):
-                row = tab[rnd.wall_count // 5 * 5]
+                row = tab[rnd.wall.count // 5 * 5]
                 row[0] += m != 0
                 row[1] += 1
         line = " ".join(f"{b}:{tab[b][0] / tab[b][1]:.2f}" for b in sorted(tab))

@@ -40,7 +40,7 @@ def _outcome(rnd: Round, seat: int, action: Action, play: Rollouts) -> int:
     c = clone(rnd, (rnd.rules, rnd.core))
     c.apply(action)
     play.play(c, 0)
-    return c.deltas[seat]
+    return c.ledger.deltas[seat]
 
 
 def _stage(wall_count: int) -> str:
@@ -59,7 +59,7 @@ def main() -> None:
     for o in args.option:
         name, _, value = o.partition("=")
         opts[name] = ast.literal_eval(value)
-    play = Rollouts("value")
+    play = Rollouts(ValueStrategy)
     kinds: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
     per_hand: list[float] = []
     decisions = 0
@@ -75,7 +75,7 @@ def main() -> None:
             search[s].bind_sampler(Sampler(rnd, s))
         gain = 0
         while not rnd.over:
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             obs = Observation(rnd, seat)
             b = search[seat].act(obs)
@@ -83,7 +83,7 @@ def main() -> None:
             decisions += 1
             if a != b:
                 d = _outcome(rnd, seat, b, play) - _outcome(rnd, seat, a, play)
-                kinds[(obs.phase, a.verb, b.verb, _stage(rnd.wall_count))].append(d)
+                kinds[(obs.phase, a.verb, b.verb, _stage(rnd.wall.count))].append(d)
                 gain += d
             rnd.apply(a)
         per_hand.append(gain / 4)

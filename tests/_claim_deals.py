@@ -41,15 +41,15 @@ def _play_defaults(rnd: Round, until: int) -> list[tuple[int, bool]]:
     """Every decision its R10 default until ``until`` events; (events before it, asked seat is
     ASKED in a claim) for each decision."""
     asked = []
-    while not rnd.over and len(rnd.events) < until:
-        asked.append((len(rnd.events), rnd.phase == Phase.CLAIM and rnd.cur == ASKED))
+    while not rnd.over and len(rnd.ledger.events) < until:
+        asked.append((len(rnd.ledger.events), rnd.turn.phase == Phase.CLAIM and rnd.turn.cur == ASKED))
         rnd.apply(rnd.default_action(), default=True)
     return asked
 
 
 def _public(rnd: Round) -> list[list]:
     """What every seat but ASKED (and nobody, 4: a spectator of a hidden seat) has seen."""
-    return [[v for e in rnd.events if (v := public_view(e, s)) is not None] for s in range(5) if s != ASKED]
+    return [[v for e in rnd.ledger.events if (v := public_view(e, s)) is not None] for s in range(5) if s != ASKED]
 
 
 def find(rules: Rules | str = "leshan", seeds: range = range(400)) -> Deals:
@@ -61,7 +61,7 @@ def find(rules: Rules | str = "leshan", seeds: range = range(400)) -> Deals:
         wall = list(base.wall.tiles[base.wall.pos : base.wall.end])
         rnd = Round(rules, hands, wall, DEALER)
         _play_defaults(rnd, 10**6)
-        for i, e in enumerate(rnd.events[:60]):
+        for i, e in enumerate(rnd.ledger.events[:60]):
             if e.type != "discard" or e.seat == ASKED:
                 continue
             x = _kind(e.tile)

@@ -61,13 +61,13 @@ class CheckedEvents(list):
         # (R14: a winner that stays in the hand goes on acting and paying.)
         if t in DECISION_TYPES and not e.get("forced"):
             s = e["seat"]
-            if (rnd.won[s] and not rnd.stay) or rnd.escaped[s]:
+            if (rnd.seats.won[s] and not rnd.seats.stay) or rnd.seats.escaped[s]:
                 raise InvariantError(f"R12.3 seat {s} acts ({e}) after winning or escaping")
         if t == "pay":
             p = e["from"]
-            if rnd.won[p] and not rnd.stay:
+            if rnd.seats.won[p] and not rnd.seats.stay:
                 raise InvariantError(f"R12.3 seat {p} pays {e} after winning")
-            if rnd.escaped[p] and e["rule"] != "R8":
+            if rnd.seats.escaped[p] and e["rule"] != "R8":
                 raise InvariantError(f"R12.3 seat {p} pays {e} after escaping")
         if t == "escape":
             self.escaped_at = len(self)
@@ -77,23 +77,23 @@ class CheckedEvents(list):
 
 def check_state(rnd) -> None:
     """R12.1 tile conservation and R12.2 balanced payments, at any moment of a hand."""
-    r = rnd.river
-    a = rnd.aside  # R14.1: self-drawn winning tiles set aside
+    r = rnd.seats.river
+    a = rnd.seats.aside  # R14.1: self-drawn winning tiles set aside
     outside = Counter(chain(r[0], r[1], r[2], r[3], a[0], a[1], a[2], a[3], islice(rnd.wall.tiles, rnd.wall.pos, None)))
-    for ms in rnd.melds:
+    for ms in rnd.seats.melds:
         for code in ms:
             outside[meld_kind(code)] += meld_size(code)
-    total = bytes([a + b + c + d + outside[k] for k, (a, b, c, d) in enumerate(zip(*rnd.counts, strict=True))])
+    total = bytes([a + b + c + d + outside[k] for k, (a, b, c, d) in enumerate(zip(*rnd.seats.counts, strict=True))])
     if total != rnd.wall.dealt:
         raise InvariantError(f"R12.1 tile conservation broken: {list(total)} != {list(rnd.wall.dealt)}")
     penalty = 0
-    if any(rnd.escaped):
+    if any(rnd.seats.escaped):
         penalty = sum(e["amount"] for e in evs(rnd) if e["type"] == "pay" and e["to"] is None)
-    if sum(rnd.deltas) != -penalty:
-        raise InvariantError(f"R12.2 deltas {rnd.deltas} do not sum to {-penalty}")
-    if rnd.cur is not None and not rnd.active[rnd.cur]:
-        raise InvariantError(f"R12.3 seat {rnd.cur} has won or escaped but has a decision")
-    if rnd.seats.n_active != sum(rnd.active):
+    if sum(rnd.ledger.deltas) != -penalty:
+        raise InvariantError(f"R12.2 deltas {rnd.ledger.deltas} do not sum to {-penalty}")
+    if rnd.turn.cur is not None and not rnd.seats.active[rnd.turn.cur]:
+        raise InvariantError(f"R12.3 seat {rnd.turn.cur} has won or escaped but has a decision")
+    if rnd.seats.n_active != sum(rnd.seats.active):
         raise InvariantError("active count inconsistent")
 
 
@@ -266,7 +266,7 @@ def run(hands, wall, script, dealer=0, rules="leshan", exchange=None, fill=False
 
 def evs(rnd) -> list[dict]:
     """The hand's events in their JSON form (what logs hold)."""
-    return [e.to_json() for e in rnd.events]
+    return [e.to_json() for e in rnd.ledger.events]
 
 
 def types(rnd, *wanted):

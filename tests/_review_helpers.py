@@ -57,9 +57,9 @@ def deal(phase: str, shuffle_seed: int = 1) -> tuple[list[list[int]], list[int]]
 def _win_points(rnd: Round, seat: int) -> int:
     """What declaring the win now is worth to ``seat`` (the points of its win event)."""
     trial = copy.deepcopy(rnd)
-    n = len(trial.events)
+    n = len(trial.ledger.events)
     trial.apply(f"{seat} hu")
-    return sum(e.points for e in trial.events[n:] if isinstance(e, Win) and e.seat == seat)
+    return sum(e.points for e in trial.ledger.events[n:] if isinstance(e, Win) and e.seat == seat)
 
 
 def _played(phase: str, preset: str, shuffle_seed: int) -> Slip | None:
@@ -70,7 +70,7 @@ def _played(phase: str, preset: str, shuffle_seed: int) -> Slip | None:
         b.reset(s, rnd.rules)
     slip: tuple[int, str, int] | None = None
     while not rnd.over:
-        s = rnd.cur
+        s = rnd.turn.cur
         assert s is not None
         obs = rnd.observation(s)
         legal = obs.legal_actions
@@ -81,7 +81,7 @@ def _played(phase: str, preset: str, shuffle_seed: int) -> Slip | None:
                 bad = next(a for a in legal if a.verb == DISCARD and a.arg == obs.drawn)
             else:
                 bad = next(a for a in legal if a.verb == PASS)
-            slip = (len(rnd.events), str(bad).split(" ", 1)[1], _win_points(rnd, s))
+            slip = (len(rnd.ledger.events), str(bad).split(" ", 1)[1], _win_points(rnd, s))
             rnd.apply(bad)
             continue
         rnd.apply(bots[s].act(obs))

@@ -24,18 +24,18 @@ from xuezhan.strategies import RandomStrategy
 def _state(rnd: Round) -> tuple:
     """Everything an action could change."""
     return (
-        len(rnd.events),
-        [bytes(c) for c in rnd.counts],
-        copy.deepcopy(rnd.melds),
-        list(rnd.river),
-        list(rnd.deltas),
+        len(rnd.ledger.events),
+        [bytes(c) for c in rnd.seats.counts],
+        copy.deepcopy(rnd.seats.melds),
+        list(rnd.seats.river),
+        list(rnd.ledger.deltas),
         rnd.wall.pos,
-        rnd.cur,
-        rnd.phase,
-        list(rnd.legal),
+        rnd.turn.cur,
+        rnd.turn.phase,
+        list(rnd.turn.legal),
         rnd.ledger.defaults_used,
-        list(rnd.x_choice),
-        list(rnd.v_choice),
+        list(rnd.turn.x_choice),
+        list(rnd.turn.v_choice),
     )
 
 
@@ -43,7 +43,7 @@ def _finish_and_replay(rnd: Round) -> None:
     """Play the hand to its end; its log replays line for line (R12.4)."""
     bot = RandomStrategy(0)
     while not rnd.over:
-        rnd.apply(bot.act(rnd.observation(rnd.cur)))
+        rnd.apply(bot.act(rnd.observation(rnd.turn.cur)))
     lines = log_lines(rnd)
     assert log_lines(replay_log(lines)) == lines
 
@@ -56,9 +56,9 @@ def _forged(seat, verb, arg=None) -> Action:
 def _legal_of(preset: str, phase: str, seed: int = 3, dealer: int = 0) -> tuple[Round, Action]:
     rnd = Round.from_seed(preset, seed, dealer)
     bot = RandomStrategy(seed)
-    while rnd.observation(rnd.cur).phase != phase:
-        rnd.apply(bot.act(rnd.observation(rnd.cur)))
-    return rnd, rnd.legal_actions(rnd.cur)[0]
+    while rnd.observation(rnd.turn.cur).phase != phase:
+        rnd.apply(bot.act(rnd.observation(rnd.turn.cur)))
+    return rnd, rnd.legal_actions(rnd.turn.cur)[0]
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def _legal_of(preset: str, phase: str, seed: int = 3, dealer: int = 0) -> tuple[
 def test_action_fields_of_another_type_are_a_type_error_naming_the_field(phase, field, convert, shown):
     # dealer 1: the first turn is seat 1's (True == 1); the void of suit p is 1 (True == 1)
     rnd, _ = _legal_of("chengdu" if phase == "void" else "leshan", phase, dealer=1)
-    legal = next(a for a in rnd.legal_actions(rnd.cur) if phase != "void" or a.arg == 1)
+    legal = next(a for a in rnd.legal_actions(rnd.turn.cur) if phase != "void" or a.arg == 1)
     fields = {"seat": legal.seat, "verb": legal.verb, "arg": legal.arg}
     fields[field] = convert(fields[field])
     with pytest.raises(TypeError, match=rf"Action {field}: .*{shown}"):
@@ -104,7 +104,7 @@ def test_a_void_given_as_a_numpy_integer_is_refused_and_later_actions_work():
     assert _state(rnd) == before
     bot = RandomStrategy(1)
     while not rnd.over:
-        rnd.apply(bot.act(rnd.observation(rnd.cur)))
+        rnd.apply(bot.act(rnd.observation(rnd.turn.cur)))
     assert log_lines(replay_log(log_lines(rnd))) == log_lines(rnd)
 
 
@@ -135,21 +135,21 @@ def test_apply_default_and_note_types(kwargs, name):
     rnd = Round.from_seed("leshan", 1, 0)
     before = _state(rnd)
     with pytest.raises(TypeError, match=f"apply: {name} must be"):
-        rnd.apply(rnd.legal_actions(rnd.cur)[0], **kwargs)
+        rnd.apply(rnd.legal_actions(rnd.turn.cur)[0], **kwargs)
     assert _state(rnd) == before
 
 
 def test_a_default_that_is_not_the_r10_default_is_refused():
     rnd = Round.from_seed("leshan", 1, 0)
     d = rnd.default_action()
-    other = next(a for a in rnd.legal_actions(rnd.cur) if a != d)
+    other = next(a for a in rnd.legal_actions(rnd.turn.cur) if a != d)
     before = _state(rnd)
     with pytest.raises(IllegalAction, match="R10 default"):
         rnd.apply(other, default=True)
     assert _state(rnd) == before
     rnd.apply(d, default=True)  # the real default is accepted and counted (R10)
     assert rnd.ledger.defaults_used == 1
-    rnd.apply(act(rnd.cur, "escape"), default=True, note="timeout limit")  # R10.3: an escape may be
+    rnd.apply(act(rnd.turn.cur, "escape"), default=True, note="timeout limit")  # R10.3: an escape may be
     assert rnd.over
 
 
@@ -211,8 +211,8 @@ def test_a_strategy_answering_equal_actions_of_another_type_escapes_and_logs_rep
     for i, b in enumerate(bots):
         b.reset(i, rnd.rules)
     run_round(rnd, bots)
-    assert rnd.escaped[0]
-    assert rnd.events[-5:] and any(getattr(e, "note", None) == "illegal action" for e in rnd.events)
+    assert rnd.seats.escaped[0]
+    assert rnd.ledger.events[-5:] and any(getattr(e, "note", None) == "illegal action" for e in rnd.ledger.events)
     lines = log_lines(rnd)
     events = "".join(lines[1:])
     assert '"seat":true' not in events and ".0," not in events
@@ -246,7 +246,7 @@ def test_random_misuse_of_apply_changes_nothing_or_applies_an_exact_action(prese
     for _ in range(steps):
         if rnd.over:
             break
-        rnd.apply(bot.act(rnd.observation(rnd.cur)))
+        rnd.apply(bot.act(rnd.observation(rnd.turn.cur)))
     forged = _forged(seat, verb, arg)
     before = _state(rnd)
     try:

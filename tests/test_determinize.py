@@ -37,7 +37,7 @@ def _positions(preset: str, hands: int, every: int, seed: int = 3):
             b.reset(s, rnd.rules)
         step = 0
         while not rnd.over:
-            seat = rnd.cur
+            seat = rnd.turn.cur
             if step % every == n % every:
                 yield rnd, seat
             rnd.apply(bots[seat].act(rnd.observation(seat)))
@@ -56,8 +56,8 @@ def test_a_sample_never_contradicts_the_seats_observation(preset, pick, ready, r
         d = determinize(rnd, seat, rng, pick=pick, ready=ready, read_discards=reading)
         assert _view(d, seat) == want
         d.check_invariants()  # R12.1 (the sampled tiles are the unseen ones), R12.2, R12.3
-        assert [sum(c) for c in d.counts] == [sum(c) for c in rnd.counts]  # hand sizes are public
-        assert d.seed is None and d.events == []  # nothing of the real hand's record
+        assert [sum(c) for c in d.seats.counts] == [sum(c) for c in rnd.seats.counts]  # hand sizes are public
+        assert d.seed is None and d.ledger.events == []  # nothing of the real hand's record
         checked += 1
     assert checked > 400
 
@@ -72,11 +72,11 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
         ready = n % 2 * 0.6  # ready hands dealt or not: on the seat's view of the voids only
         reading = n % 4 == 1  # ready hands shaped by the public discards
         a = determinize(rnd, seat, random.Random(7), pick=pick, ready=ready, read_discards=reading)
-        other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
+        other = next((s for s in range(4) if s != seat and any(rnd.seats.counts[s])), None)
         rest = rnd.wall.left()
         if other is None or not rest:
             continue
-        k = next(k for k in range(27) if rnd.counts[other][k])
+        k = next(k for k in range(27) if rnd.seats.counts[other][k])
         j = next((i for i, t in enumerate(rest) if t != k), None)
         if j is None:
             continue
@@ -84,13 +84,13 @@ def test_a_sample_does_not_depend_on_hidden_information(preset):
         if _banned_by_history(rnd, other, t):
             continue
         twin = _hidden_twin(rnd)
-        twin.counts[other][k] -= 1
-        twin.counts[other][t] += 1
+        twin.seats.counts[other][k] -= 1
+        twin.seats.counts[other][t] += 1
         tiles, pos = twin.wall.tiles, twin.wall.pos
         tiles[pos + j] = k
         tiles[pos:] = reversed(tiles[pos:])
         b = determinize(twin, seat, random.Random(7), pick=pick, ready=ready, read_discards=reading)
-        assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts]
+        assert [bytes(c) for c in a.seats.counts] == [bytes(c) for c in b.seats.counts]
         assert a.wall == b.wall
         moved += 1
     assert moved > 50
@@ -100,7 +100,7 @@ def _hidden_twin(rnd: Round) -> Round:
     """The same round with its own copy of what the test changes (the hands and the wall)."""
     twin = Round.__new__(Round)
     twin.__dict__.update(rnd.__dict__)
-    twin.seats = dataclasses.replace(rnd.seats, counts=[bytearray(c) for c in rnd.counts])
+    twin.seats = dataclasses.replace(rnd.seats, counts=[bytearray(c) for c in rnd.seats.counts])
     twin.wall = dataclasses.replace(rnd.wall, tiles=list(rnd.wall.tiles))
     return twin
 
@@ -108,7 +108,7 @@ def _hidden_twin(rnd: Round) -> Round:
 def _banned_by_history(rnd: Round, seat: int, kind: int) -> bool:
     # the swap must keep the twin consistent with its own public history (a void suit it may not
     # hold, R11.2): skip those cases rather than build an impossible twin
-    return rnd.voids_known and rnd.void[seat] == kind // 9
+    return rnd.seats.voids_known and rnd.seats.void[seat] == kind // 9
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -130,9 +130,9 @@ def test_r12_invariants_hold_in_every_rollout_from_a_sample(preset):
 
 def _opponents_shanten(d: Round, seat: int) -> int:
     return sum(
-        shanten(bytes(d.counts[s]), bytes(d.seats.mbytes[s]), d.void[s] if d.voids_known else -1)
+        shanten(bytes(d.seats.counts[s]), bytes(d.seats.mbytes[s]), d.seats.void[s] if d.seats.voids_known else -1)
         for s in range(4)
-        if s != seat and not d.won[s] and not d.escaped[s]
+        if s != seat and not d.seats.won[s] and not d.seats.escaped[s]
     )
 
 
@@ -143,7 +143,7 @@ def test_pick_keeps_the_readiest_sample_of_the_other_hands(preset):
     drawn from the same generator state (the first of the k)."""
     single = picked = positions = 0
     for rnd, seat in _positions(preset, 12, 5, seed=21):
-        if rnd.phase in (Phase.EXCHANGE, Phase.VOID):
+        if rnd.turn.phase in (Phase.EXCHANGE, Phase.VOID):
             continue
         single += _opponents_shanten(determinize(rnd, seat, random.Random(positions)), seat)
         picked += _opponents_shanten(determinize(rnd, seat, random.Random(positions), pick=8), seat)
@@ -158,10 +158,10 @@ def _ready_opponents(d: Round, seat: int) -> tuple[int, int]:
     them are ready (the core's wait mask of their tiles is not empty)."""
     ready = waiting = 0
     for s in range(4):
-        if s != seat and not d.won[s] and not d.escaped[s] and sum(d.counts[s]) % 3 == 1:
+        if s != seat and not d.seats.won[s] and not d.seats.escaped[s] and sum(d.seats.counts[s]) % 3 == 1:
             waiting += 1
-            void = d.void[s] if d.voids_known else -1
-            ready += wait_mask(bytes(d.counts[s]), bytes(d.seats.mbytes[s]), void) != 0
+            void = d.seats.void[s] if d.seats.voids_known else -1
+            ready += wait_mask(bytes(d.seats.counts[s]), bytes(d.seats.mbytes[s]), void) != 0
     return ready, waiting
 
 
@@ -173,7 +173,7 @@ def test_ready_deals_ready_hands_at_the_rate_asked(preset):
     hands, which are almost never ready (measured: 0, 0.35 and 0.93 in leshan)."""
     counts = {0.0: [0, 0], 0.4: [0, 0], 1.0: [0, 0]}
     for n, (rnd, seat) in enumerate(_positions(preset, 10, 4, seed=23)):
-        if rnd.phase in (Phase.EXCHANGE, Phase.VOID):
+        if rnd.turn.phase in (Phase.EXCHANGE, Phase.VOID):
             continue
         for r, c in counts.items():
             got, of = _ready_opponents(determinize(rnd, seat, random.Random(n), ready=r), seat)
@@ -190,7 +190,11 @@ def _holds_its_void(rnd: Round, seat: int) -> list[int]:
     """The other seats that, as ``seat`` knows, still hold a tile of their shown void suit (the
     exchange tiles it passed them, not yet discarded): such a seat cannot be ready (R11.2)."""
     need, _, _ = determinize_module._constraints(rnd, seat)
-    return [s for s, n in need.items() if rnd.voids_known and any(n[k] for k in range(27) if k // 9 == rnd.void[s])]
+    return [
+        s
+        for s, n in need.items()
+        if rnd.seats.voids_known and any(n[k] for k in range(27) if k // 9 == rnd.seats.void[s])
+    ]
 
 
 @pytest.mark.parametrize("preset", ["chengdu", "xueliu"])
@@ -201,14 +205,14 @@ def test_a_seat_holding_its_void_is_not_asked_to_be_ready_and_the_others_still_a
     ready = waiting = positions = 0
     for n, (rnd, seat) in enumerate(_positions(preset, 60, 3, seed=31)):
         stuck = _holds_its_void(rnd, seat)
-        if not stuck or rnd.wall_count < 30 or rnd.phase is not Phase.TURN:
+        if not stuck or rnd.wall.count < 30 or rnd.turn.phase is not Phase.TURN:
             continue
         positions += 1
         d = determinize(rnd, seat, random.Random(n), ready=1.0)
         for s in range(4):
-            if s != seat and s not in stuck and not d.won[s] and sum(d.counts[s]) % 3 == 1:
+            if s != seat and s not in stuck and not d.seats.won[s] and sum(d.seats.counts[s]) % 3 == 1:
                 waiting += 1
-                ready += wait_mask(bytes(d.counts[s]), bytes(d.seats.mbytes[s]), d.void[s]) != 0
+                ready += wait_mask(bytes(d.seats.counts[s]), bytes(d.seats.mbytes[s]), d.seats.void[s]) != 0
     assert positions >= 20 and waiting >= 30, (positions, waiting)
     assert ready / waiting > 0.8, (ready, waiting)
 
@@ -230,7 +234,7 @@ def test_asking_for_ready_hands_spends_bounded_work(preset, monkeypatch):
     bound = determinize_module._READY_TRIES * 3 * determinize_module._READY_STEPS
     most = checked = 0
     for n, (rnd, seat) in enumerate(_positions(preset, 20, 5, seed=37)):
-        if any(rnd.won) or rnd.turn.claims is not None and rnd.turn.claims.hu:
+        if any(rnd.seats.won) or rnd.turn.claims is not None and rnd.turn.claims.hu:
             continue
         steps[0] = 0
         determinize(rnd, seat, random.Random(n), ready=1.0)
@@ -248,7 +252,7 @@ def test_no_ready_hands_draws_no_extra_numbers():
         a = determinize(rnd, seat, random.Random(4))
         for opts in ({"ready": 0.0}, {"ready": 0.0, "read_discards": True}):
             b = determinize(rnd, seat, random.Random(4), **opts)
-            assert [bytes(c) for c in a.counts] == [bytes(c) for c in b.counts] and a.wall == b.wall
+            assert [bytes(c) for c in a.seats.counts] == [bytes(c) for c in b.seats.counts] and a.wall == b.wall
 
 
 def _reading_tally(preset: str):
@@ -260,23 +264,23 @@ def _reading_tally(preset: str):
 
     tally = {False: [0, 0, 0, 0], True: [0, 0, 0, 0]}
     for n, (rnd, seat) in enumerate(_positions(preset, 40, 5, seed=41)):
-        if rnd.phase is not Phase.TURN:
+        if rnd.turn.phase is not Phase.TURN:
             continue
         obs = rnd.observation(seat)
-        live = [s for s in range(4) if s != seat and not rnd.won[s] and sum(rnd.counts[s]) % 3 == 1]
+        live = [s for s in range(4) if s != seat and not rnd.seats.won[s] and sum(rnd.seats.counts[s]) % 3 == 1]
         thrown = {s: 0 for s in live}
-        for e in rnd.events:
+        for e in rnd.ledger.events:
             if e.type == "discard" and e.seat in thrown:
                 thrown[e.seat] |= 1 << tile_kind(e.tile)
         for on, t in tally.items():
             d = determinize(rnd, seat, random.Random(n), ready=1.0, read_discards=on)
             for s in live:
-                waits = wait_mask(bytes(d.counts[s]), bytes(d.seats.mbytes[s]), -1)
+                waits = wait_mask(bytes(d.seats.counts[s]), bytes(d.seats.mbytes[s]), -1)
                 if not waits:
                     continue
                 u = likely_void(obs, s)
                 if u >= 0:
-                    t[0] += any(d.counts[s][u * 9 : u * 9 + 9])
+                    t[0] += any(d.seats.counts[s][u * 9 : u * 9 + 9])
                     t[1] += 1
                 if thrown[s]:
                     t[2] += bool(waits & thrown[s])

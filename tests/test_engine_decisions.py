@@ -67,14 +67,14 @@ def test_an_answer_for_another_seat_or_refused_is_an_escape_R10_3():
     own_refused = rule(rnd, 0, act(0, "peng"), 0.0, [0] * 4)
     assert own_refused == Ruling(act(0, "peng"))  # the hand refuses it when applied...
     apply(rnd, own_refused)
-    esc = next(e for e in rnd.events if e.type == "escape")  # ...an escape (R8 ends the hand)
+    esc = next(e for e in rnd.ledger.events if e.type == "escape")  # ...an escape (R8 ends the hand)
     assert esc.seat == 0 and esc.note == "illegal action"
 
 
 def test_decide_turns_a_crash_into_an_escape_with_its_exception():
     rnd = Round.from_seed(RULES, 3, 0)
     decide(rnd, 0, Crasher().act, [0] * 4)
-    esc = next(e for e in rnd.events if e.type == "escape")
+    esc = next(e for e in rnd.ledger.events if e.type == "escape")
     assert esc.seat == 0 and esc.note == "exception RuntimeError"
 
 
@@ -89,12 +89,12 @@ def test_delivery_gives_each_seat_only_its_public_views_once():
     rnd = Round.from_seed(RULES, 3, 0)
     watchers = [Watcher(), None, Watcher(), Watcher()]
     deliver = Delivery(watchers)
-    deliver(rnd.events)
-    deliver(rnd.events)  # nothing new: nothing delivered twice
+    deliver(rnd.ledger.events)
+    deliver(rnd.ledger.events)  # nothing new: nothing delivered twice
     from xuezhan.engine import public_view
 
     for seat in (0, 2, 3):
-        expect = [v for e in rnd.events if (v := public_view(e, seat)) is not None]
+        expect = [v for e in rnd.ledger.events if (v := public_view(e, seat)) is not None]
         assert watchers[seat].views == expect and expect
 
 
@@ -107,7 +107,7 @@ def test_a_crash_is_the_same_escape_in_a_match_the_environment_and_the_room():
     for i, b in enumerate(bots):
         b.reset(i, RULES)
     run_round(rnd, bots)
-    match_esc = [(e.seat, e.note) for e in rnd.events if e.type == "escape"]
+    match_esc = [(e.seat, e.note) for e in rnd.ledger.events if e.type == "escape"]
     assert match_esc == [(0, "exception RuntimeError")]
 
     # the single-agent environment: a crashing opponent, the learner in seat 1
@@ -122,7 +122,7 @@ def test_a_crash_is_the_same_escape_in_a_match_the_environment_and_the_room():
         obs, _r, done, _t, _i = env.step(int(obs["action_mask"].nonzero()[0][0]))
         if done:
             break
-    env_esc = [(e.seat, e.note) for e in env.aec.round.events if e.type == "escape"]
+    env_esc = [(e.seat, e.note) for e in env.aec.round.ledger.events if e.type == "escape"]
     assert env_esc == [(env.opponents.index(crasher), "exception RuntimeError")]
 
     # the game room: the crashing bot at a table
@@ -137,6 +137,6 @@ def test_a_crash_is_the_same_escape_in_a_match_the_environment_and_the_room():
             s.kind, s.name, s.strategy = "bot", "x", Crasher(1) if i == 0 else GreedyStrategy()
         table.dealer = 0
         await table._play_hand()
-        return [(e.seat, e.note) for e in table.rnd.events if e.type == "escape"]
+        return [(e.seat, e.note) for e in table.rnd.ledger.events if e.type == "escape"]
 
     assert asyncio.run(room_hand()) == [(0, "exception RuntimeError")]

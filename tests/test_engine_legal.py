@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from _engine_helpers import PENG_HANDS, build
 
-from xuezhan.engine import IllegalAction, Round
+from xuezhan.engine import IllegalAction, Round, flow
 from xuezhan.engine.actions import (
     ANGANG,
     DISCARD,
@@ -223,17 +223,17 @@ def test_every_action_of_a_decision_is_legal_or_refused_with_its_reason(preset):
     for seed in range(12):
         r = Round.from_seed(preset, seed, seed % 4)
         while not r.over:
-            s = r.cur
-            if r.phase in (2, 3):
+            s = r.turn.cur
+            if r.turn.phase in (2, 3):
                 cands = [act(s, v) for v in (HU, PENG, GANG, PASS)]
                 cands += [act(s, v, t) for v in (DISCARD, ANGANG, JIAGANG) for t in range(27)]
                 why: dict = {}
-                if r.phase == 2:
-                    legal, mask = r._turn_legal(s, r._can_hu(s), why)
-                    assert mask == r.discard_mask
+                if r.turn.phase == 2:
+                    legal, mask = flow.turn_legal_of(r, s, flow.can_hu(r, s), why)
+                    assert mask == r.turn.discard_mask
                 else:
-                    legal = r._claim_legal(s, r.claims, why)
-                assert legal == r.legal
+                    legal = flow.claim_legal(r, s, r.turn.claims, why)
+                assert legal == r.turn.legal
                 for a in cands:
                     if a in legal:
                         assert a not in why
@@ -243,7 +243,7 @@ def test_every_action_of_a_decision_is_legal_or_refused_with_its_reason(preset):
                         assert why[a] in str(ei.value)
                         checked += 1
                     else:
-                        assert r.phase == 3 and a.verb not in (HU, PENG, GANG, PASS)
+                        assert r.turn.phase == 3 and a.verb not in (HU, PENG, GANG, PASS)
             r.apply(r.default_action())
     assert checked > 1000
 

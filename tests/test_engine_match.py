@@ -146,7 +146,7 @@ def test_r10_3_exception_or_illegal_action_is_an_escape():
             b.reset(s, rnd.rules)
         run_round(rnd, strategies)
         esc = types(rnd, "escape")
-        assert rnd.end_reason == "escape" and esc[0]["seat"] == 0
+        assert rnd.ledger.end_reason == "escape" and esc[0]["seat"] == 0
         assert esc[0]["note"] in ("exception RuntimeError", "illegal action")
 
 
@@ -161,7 +161,7 @@ def test_observation_holds_only_what_the_seat_may_know():
     r = Round.from_seed("chengdu", 4, 0)
     obs = r.observation(0)
     assert obs.voids == (-1, -1, -1, -1)
-    assert obs.hand == bytes(r.counts[0]) and len(obs.legal_actions) > 0
+    assert obs.hand == bytes(r.seats.counts[0]) and len(obs.legal_actions) > 0
     assert r.observation(1).legal_actions == ()
     fields = set(obs.__slots__)
     assert not fields & {"wall", "counts", "hands"}
@@ -204,7 +204,7 @@ def test_r13_cli_script_log_option(tmp_path):
     out = tmp_path / "hand.jsonl"
     proc = _cli("replay", str(VECTORS / "02-kong-then-double-win.json"), "--log", str(out))
     assert proc.returncode == 0 and "deltas: [-12, 6, 8, -2]" in proc.stdout
-    assert replay_log(out).deltas == [-12, 6, 8, -2]
+    assert replay_log(out).ledger.deltas == [-12, 6, 8, -2]
 
 
 def test_r11_1_observers_see_no_hidden_information():

@@ -1,20 +1,22 @@
 """The hand's parts (docs/internals.md): the wall, the seats, the turn and the ledger each do
 one job and are used through narrow interfaces. Settlement runs on a ledger alone, the claim
 window on seats, wall and ledger, the exchange on turn, seats and ledger; a round is those four
-parts and its facts, nothing else; its old attribute names are read-only views; a deep copy
-plays on exactly like the original."""
+parts and its facts, nothing else, each field read through the part that keeps it; nothing
+outside the round calls its private methods; a deep copy plays on exactly like the original."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import random
 import typing
+from pathlib import Path
 
 import pytest
 from _engine_helpers import PENG_HANDS
 
-from xuezhan.engine import Round, log_lines, settlement, setup
+from xuezhan.engine import Round, hand_end, log_lines, settlement, setup
 from xuezhan.engine import claims as claim_flow
 from xuezhan.engine import fired as F
 from xuezhan.engine.actions import act
@@ -98,9 +100,9 @@ def _names(hint: object) -> str:
     return repr(hint)
 
 
-@pytest.mark.parametrize("module", [settlement, claim_flow, setup])
+@pytest.mark.parametrize("module", [settlement, claim_flow, setup, hand_end])
 def test_the_part_functions_never_take_the_whole_round(module):
-    """No public function of settlement, the claim window or setup takes a Round."""
+    """No public function of settlement, the claim window, setup or the end of the hand takes a Round."""
     for name in module.__all__:
         fn = getattr(module, name)
         if not callable(fn) or isinstance(fn, type):
@@ -125,7 +127,7 @@ def test_a_round_is_its_four_parts_and_its_facts():
     parts = {type(v) for k, v in vars(rnd).items() if dataclasses.is_dataclass(v) and k != "rules"}
     assert parts == set(PARTS)
     assert set(vars(rnd)) == {
-        "rules", "core", "_forced_opt", "_lock_opt", "dealer", "seed", "exchange_dir", "scores", "scores_view",
+        "rules", "core", "dealer", "seed", "exchange_dir", "scores", "scores_view",
         "hands0", "wall", "seats", "turn", "ledger",
     }  # fmt: skip
     for part in PARTS:
@@ -144,14 +146,84 @@ def _minimal(part: type) -> dict:
     return {}
 
 
-def test_the_old_names_are_read_only_views_of_the_parts():
-    rnd = Round.from_seed("leshan", 5, dealer=0)
-    assert rnd.events is rnd.ledger.events and rnd.counts is rnd.seats.counts and rnd.cur == rnd.turn.cur
-    assert rnd.wall_count == rnd.wall.count == len(rnd.wall.tiles) - rnd.wall.pos
-    with pytest.raises(AttributeError, match=r"round\.ledger\.events"):
-        rnd.events = []  # type: ignore[misc]
-    with pytest.raises(AttributeError, match=r"round\.turn\.phase"):
-        rnd.phase = Phase.OVER  # type: ignore[misc]
+#: The names a round once forwarded to its parts (each field had two names): gone for good.
+OLD_VIEWS = [
+    "counts",
+    "melds",
+    "meld_from",
+    "river",
+    "aside",
+    "won",
+    "escaped",
+    "active",
+    "void",
+    "voids_known",
+    "stay",
+    "wall_count",
+    "phase",
+    "cur",
+    "legal",
+    "drawn",
+    "discard_mask",
+    "claims",
+    "v_choice",
+    "x_choice",
+    "events",
+    "deltas",
+    "wins",
+    "kongs",
+    "payments",
+    "fired",
+    "pigs",
+    "ready",
+    "checked",
+    "end_reason",
+    "next_dealer",
+]
+
+
+def test_each_field_of_a_round_has_one_path_through_its_part():
+    """No field of a part is also an attribute of the round (``rnd.turn.cur``, never ``rnd.cur``)."""
+    rnd = Round.from_seed("xueliu", 5, dealer=0)
+    fields = {f.name for part in PARTS for f in dataclasses.fields(part)}
+    assert set(OLD_VIEWS) - {"wall_count"} <= fields
+    for name in sorted(fields | set(OLD_VIEWS)):
+        assert not hasattr(rnd, name), f"Round.{name}: read it through the part that keeps it"
+    assert rnd.wall.count == len(rnd.wall.tiles) - rnd.wall.pos
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _private_uses(path: Path, private: set[str]) -> list[str]:
+    """``x._name`` in ``path`` for a private name of Round, ``x`` anything but ``self``/``cls``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr in private
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+
+
+def test_the_round_module_holds_the_public_api_only():
+    """The transitions live in the engine's modules by concern (flow, claims, setup, the end of
+    the hand): round.py stays at most 450 lines."""
+    lines = (ROOT / "python" / "xuezhan" / "engine" / "round.py").read_text(encoding="utf-8").count("\n")
+    assert lines <= 450, f"round.py has {lines} lines"
+
+
+def test_no_module_outside_the_round_calls_its_private_methods():
+    """The seat loop, the determinization, the flow modules, the tests and the benchmarks use
+    Round's public API (``apply_legal``, ``from_parts``, ...), never its private methods."""
+    private = {n for n in vars(Round) if n.startswith("_") and not n.startswith("__")}
+    assert {"_start", "_apply", "_refusal"} <= private
+    files = [p for d in ("python", "tests", "benchmarks", "examples") for p in (ROOT / d).rglob("*.py")]
+    own = ROOT / "python" / "xuezhan" / "engine" / "round.py"
+    assert own in files
+    found = [hit for p in files if p != own for hit in _private_uses(p, private)]
+    assert not found, found
 
 
 @pytest.mark.parametrize("preset", ["leshan", "chengdu", "xueliu"])
@@ -159,14 +231,14 @@ def test_a_deep_copy_plays_on_like_the_original_and_shares_no_part(preset):
     rng = random.Random(4)
     rnd = Round.from_seed(preset, 21, dealer=2)
     for _ in range(25):
-        rnd.apply(rng.choice(rnd.legal_actions(rnd.cur)))
+        rnd.apply(rng.choice(rnd.legal_actions(rnd.turn.cur)))
     twin = copy.deepcopy(rnd)
     for name in ("wall", "seats", "turn", "ledger"):
         assert getattr(twin, name) is not getattr(rnd, name)
     assert twin.seats.counts[0] is not rnd.seats.counts[0]
     moves = random.Random(9)
     while not rnd.over:
-        a = moves.choice(rnd.legal_actions(rnd.cur))
+        a = moves.choice(rnd.legal_actions(rnd.turn.cur))
         rnd.apply(a)
         twin.apply(a)
     assert log_lines(twin) == log_lines(rnd) and twin.result() == rnd.result()
@@ -175,4 +247,6 @@ def test_a_deep_copy_plays_on_like_the_original_and_shares_no_part(preset):
 def test_kong_records_live_in_the_ledger():
     rnd = Round("leshan", ["9999s2468m2468p13s", "13579m2468p1357s", "2468m13579p2468s", "13579m13579p246s"], "5m6m")
     rnd.apply("0 angang 9s")
-    assert rnd.ledger.kongs and isinstance(rnd.ledger.kongs[0], KongRecord) and rnd.turn.flags.kong is rnd.kongs[0]
+    assert (
+        rnd.ledger.kongs and isinstance(rnd.ledger.kongs[0], KongRecord) and rnd.turn.flags.kong is rnd.ledger.kongs[0]
+    )

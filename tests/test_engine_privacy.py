@@ -33,7 +33,7 @@ def _play(n: int, rules: Rules):
     def check(r: Round) -> None:
         # every seat's observation, whoever is deciding (as a game room would show it)
         if not r.over:
-            asked_views.append((r.cur, r.phase, [r.observation(s) for s in range(4)]))
+            asked_views.append((r.turn.cur, r.turn.phase, [r.observation(s) for s in range(4)]))
 
     run_round(rnd, spies, check=check)
     return rnd, spies, asked_views

@@ -41,7 +41,7 @@ def test_r1_2_dealer_14_others_13_dealer_acts_first_without_drawing():
         hands, wall, _ = deal(7, dealer)
         assert [len(h) for h in hands] == [14 if s == dealer else 13 for s in range(4)]
         r = Round.from_seed("leshan", 7, dealer)
-        assert r.cur == dealer
+        assert r.turn.cur == dealer
         assert not types(r, "draw")
         assert all(a.verb in ("discard", "angang", "hu") for a in r.legal_actions(dealer))
     with pytest.raises(ValueError, match="R1.2"):
@@ -54,7 +54,7 @@ def test_r1_3_draws_and_kong_replacements_come_from_the_front():
     assert types(r, "draw")[-1] == {"type": "draw", "seat": 0, "tile": "5m", "replacement": True}
     r.apply("0 discard 5m")
     assert types(r, "draw")[-1] == {"type": "draw", "seat": 1, "tile": "6m", "replacement": False}
-    assert r.wall_count == 2
+    assert r.wall.count == 2
 
 
 def test_r1_4_same_seed_same_deal_and_the_log_records_the_wall():
@@ -133,7 +133,7 @@ def test_r2_2_no_chow():
     r = build(["12589m2468p13579s", "46m13579p123468s", "2468m13579p2468s", "1379m13579p2468s"], wall="9m3m7m5s7s")
     r.apply("0 discard 5m")
     # Nobody is asked: the discard is followed at once by seat 1's draw.
-    assert _last_two(r) == ["discard", "draw"] and r.cur == 1
+    assert _last_two(r) == ["discard", "draw"] and r.turn.cur == 1
 
 
 def test_r2_3_concealed_kong_is_public():
@@ -144,7 +144,7 @@ def test_r2_3_concealed_kong_is_public():
     r.apply("0 discard 5m")
     obs = r.observation(1)
     assert obs.melds[0] == ((2, 26),)
-    assert obs.hand == bytes(r.counts[1])
+    assert obs.hand == bytes(r.seats.counts[1])
     drawn = types(r, "draw")[-1]
     assert public_view(drawn, 2)["tile"] is None  # another's draw stays hidden
 
@@ -155,7 +155,7 @@ def test_r2_4_after_peng_discard_without_draw_or_kong():
     assert [a.verb for a in r.legal_actions(1)] == ["peng", "gang", "pass"]
     r.apply("1 peng")
     r.apply("2 pass")
-    assert r.cur == 1 and not types(r, "draw")
+    assert r.turn.cur == 1 and not types(r, "draw")
     assert {a.verb for a in r.legal_actions(1)} == {"discard"}  # holds the 4th 5p: still no kong
 
 
@@ -231,7 +231,7 @@ def test_r3_3_robbing_an_added_kong():
     assert w["items"].get("robbing_kong") == 1
     assert not pays(r, "R6.4")  # the kong is cancelled: no kong payment
     assert ("R3.3", 1, 2, w["points"]) in pays(r)  # the kong-maker pays as a discarder would
-    assert r.melds[1] == [13]  # still a pung
+    assert r.seats.melds[1] == [13]  # still a pung
 
 
 def test_r3_3_rob_kong_off_means_nobody_is_asked():
@@ -321,7 +321,7 @@ def test_r4_5_play_goes_on_after_a_win_until_the_wall_or_three_winners():
 
 def test_r11_1_exchange_three_all_pass_at_once_in_the_drawn_direction():
     r = Round.from_seed("chengdu", 5, 0)
-    before = [bytes(c) for c in r.counts]
+    before = [bytes(c) for c in r.seats.counts]
     chosen = []
     for _ in range(4):
         a = r.default_action()
@@ -335,8 +335,8 @@ def test_r11_1_exchange_three_all_pass_at_once_in_the_drawn_direction():
             exp[k] -= 1
         for k in chosen[(s - off) % 4]:
             exp[k] += 1
-        assert bytes(r.counts[s]) == bytes(exp)
-    assert r.phase == 1  # then the voids (R11.2)
+        assert bytes(r.seats.counts[s]) == bytes(exp)
+    assert r.turn.phase == 1  # then the voids (R11.2)
 
 
 def test_r11_1_exchange_must_be_three_tiles_of_one_suit():
@@ -358,13 +358,13 @@ def test_r11_2_void_discard_first_no_peng_and_no_win_while_holding_it():
         r.apply(f"{s} void {v}")
     r.apply("0 discard 5p")
     # Seat 1 (void p) may not peng or kong 5p; seat 2 (void m, holding m tiles) cannot win.
-    assert _last_two(r) == ["discard", "draw"] and r.cur == 1
+    assert _last_two(r) == ["discard", "draw"] and r.turn.cur == 1
     assert r.seats.mask[2] == 0
 
 
 def test_r11_2_default_void_is_the_suit_held_fewest():
     r = Round.from_seed(Rules.preset("leshan").replace(declare_void=True), 3, 0)
-    c = r.counts[0]
+    c = r.seats.counts[0]
     n = [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
     assert r.default_action().arg == n.index(min(n))
 
@@ -382,7 +382,7 @@ def test_r13_asked_seat_without_its_claim_line_passes():
 def test_r13_escape_line_is_taken_at_the_next_decision_of_any_seat():
     res, r = run(SELF_HANDS, "1m2m3m", ["0 discard 9s", "3 escape"])
     assert res["end"] == "escape" and types(r, "escape")[0]["seat"] == 3
-    assert r.escaped[3] and res["deltas"][3] <= -50
+    assert r.seats.escaped[3] and res["deltas"][3] <= -50
 
 
 def test_r13_illegal_line_is_refused_naming_it():
@@ -438,9 +438,9 @@ def test_r13_a_played_hand_written_as_a_script_replays_the_same(preset):
             b.reset(s, rnd.rules)
         run_round(rnd, bots)
         res, again = replay_script(_script_from(rnd), return_round=True)
-        assert res["deltas"] == rnd.deltas and res["next_dealer"] == rnd.next_dealer
+        assert res["deltas"] == rnd.ledger.deltas and res["next_dealer"] == rnd.ledger.next_dealer
         assert [(w["seat"], w["from"], w["tile"], w["fan"]) for w in res["wins"]] == [
-            (w.seat, w.frm, w.tile, w.fan) for w in rnd.wins
+            (w.seat, w.frm, w.tile, w.fan) for w in rnd.ledger.wins
         ]
         strip = lambda evs: [{k: v for k, v in e.items() if k not in ("default", "note")} for e in evs]  # noqa: E731
         assert strip(evs(again)) == strip(evs(rnd))
@@ -474,8 +474,8 @@ def test_r13_pass_lines_are_needed_only_before_that_seats_own_claim_verb():
             kept.append(line)
         doc["script"] = kept[::-1]
         res = replay_script(doc)
-        assert res["deltas"] == rnd.deltas
-        assert len(res["wins"]) == len(rnd.wins)
+        assert res["deltas"] == rnd.ledger.deltas
+        assert len(res["wins"]) == len(rnd.ledger.wins)
     assert dropped > 100
 
 
@@ -485,8 +485,8 @@ def test_r11_1_exchange_choices_are_every_three_tiles_of_one_suit():
     for seed in range(200):
         r = Round.from_seed("chengdu", seed, seed % 4)
         for s in range(4):
-            c = r.counts[s]
+            c = r.seats.counts[s]
             tiles = [k for k in range(27) for _ in range(c[k])]
             brute = {t for t in combinations(tiles, 3) if len({k // 9 for k in t}) == 1}
-            got = [a.arg for a in exchange_actions(s, r.counts[s])]
+            got = [a.arg for a in exchange_actions(s, r.seats.counts[s])]
             assert len(got) == len(set(got)) and set(got) == brute

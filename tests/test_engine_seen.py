@@ -79,9 +79,9 @@ def test_r2_3_seen_matches_discards_and_melds_at_every_decision(preset):
         assert rnd.over
         rnd.check_invariants()
         decisions += sum(b.checked for b in bots)
-        for rule in rnd.fired:
+        for rule in rnd.ledger.fired:
             fired[rule] = fired.get(rule, 0) + 1
-        for e in rnd.events:
+        for e in rnd.ledger.events:
             if e.type == "win":
                 wins_how[e.how] = wins_how.get(e.how, 0) + 1
             elif e.type in ("meld", "angang"):
@@ -108,7 +108,7 @@ def test_r2_3_seen_after_a_robbed_kong_and_not_in_to_dict():
 
         def check(r: Round, robbed: list = robbed) -> None:
             r.check_invariants()
-            if r.wins and r.wins[-1].how == "rob" and not robbed:
+            if r.ledger.wins and r.ledger.wins[-1].how == "rob" and not robbed:
                 robbed.append(r.observation(0))
 
         run_round(rnd, bots, check=check)

@@ -187,7 +187,7 @@ def _reconstruct(rnd, wall, seat):
     x[E.UNSEEN] = others  # what the seat cannot see: the other hands and the wall
     # R14: each seat's wins from the hand's Win events (a tile set aside when self-drawn and
     # winners stay), its locked state from the round
-    win_events = [e for e in rnd.events if e.type == "win"]
+    win_events = [e for e in rnd.ledger.events if e.type == "win"]
     for r in range(4):
         s = (seat + r) % 4
         mine = [e for e in win_events if e.seat == s]
@@ -320,9 +320,9 @@ def test_step_rewards_arrive_when_paid():
                 continue
             ids = np.flatnonzero(obs["action_mask"])
             prefer = [i for i in ids if i in (27, 28, 29) or 30 <= i < 84]
-            n0 = len(rnd.events)
+            n0 = len(rnd.ledger.events)
             env.step(int(prefer[0]) if prefer else int(ids[int(rng.random() * len(ids))]))
-            views = [public_view(e, 0) for e in rnd.events[n0:]]
+            views = [public_view(e, 0) for e in rnd.ledger.events[n0:]]
             pays = [v for v in views if v is not None and v["type"] == "pay"]
             if pays and not rnd.over:
                 want = dict.fromkeys(xe.AGENTS, 0.0)
@@ -398,7 +398,7 @@ def test_r14_winner_stays_and_acts_again():
                 env.step(None)
                 continue
             seat = int(agent.rsplit("_", 1)[1])
-            if rnd.won[seat] and rnd.phase.label == "turn":
+            if rnd.seats.won[seat] and rnd.turn.phase.label == "turn":
                 found += 1  # a winner plays its locked turn
                 assert rnd.observation(seat).wins[seat]
             env.step(pick(obs, agent))
@@ -448,7 +448,7 @@ def test_same_seed_same_hand(rules):
             env = xe.aec_env(rules)
             env.reset(seed=seed)
             ref = Round.from_seed(rules, seed, first_dealer(seed))
-            seat = ref.cur
+            seat = ref.turn.cur
             assert env.agent_selection == f"player_{seat}"
             assert env.last()[0]["observation"][E.HAND].tolist() == list(ref.observation(seat).hand)
             rng = random.Random(seed)

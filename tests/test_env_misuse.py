@@ -24,7 +24,7 @@ def _legal_id(env) -> int:
 
 def _snapshot(env) -> tuple:
     rnd = env.round
-    return (len(rnd.events), env.agent_selection, tuple(env.exchange_picks), rnd.cur)
+    return (len(rnd.ledger.events), env.agent_selection, tuple(env.exchange_picks), rnd.turn.cur)
 
 
 @pytest.mark.parametrize("bad", [3.9, 3.0, "5", True, False, None, [3], np.float32(3)])
@@ -47,7 +47,7 @@ def test_aec_step_takes_python_and_numpy_integers_alike(kind):
         i = _legal_id(a)
         a.step(kind(i))
         b.step(i)
-    assert [str(e) for e in a.round.events] == [str(e) for e in b.round.events]
+    assert [str(e) for e in a.round.ledger.events] == [str(e) for e in b.round.ledger.events]
 
 
 @pytest.mark.parametrize("seed", [1.5, "12", True, np.float64(1.0)])

@@ -56,8 +56,8 @@ def test_example_bot_plays_whole_hands_without_escapes(bots):
     bot = bots(EXAMPLE, name="example")
     for seed in range(6):
         rnd, timeouts = play(bot, rules=Rules.preset("leshan"), seed=seed, seat=seed % 4)
-        assert not any(rnd.escaped) and timeouts == [0, 0, 0, 0]
-        assert sum(rnd.deltas) == 0  # R12.2
+        assert not any(rnd.seats.escaped) and timeouts == [0, 0, 0, 0]
+        assert sum(rnd.ledger.deltas) == 0  # R12.2
     assert bot.starts == 1  # one process for all the hands
 
 
@@ -66,7 +66,7 @@ def test_example_bot_handles_exchange_and_void_phases(bots):
     rules = Rules.preset("chengdu")  # exchange_three and declare_void (R11.1, R11.2)
     for seed in range(3):
         rnd, timeouts = play(bot, rules=rules, seed=seed)
-        assert not any(rnd.escaped) and timeouts == [0, 0, 0, 0]
+        assert not any(rnd.seats.escaped) and timeouts == [0, 0, 0, 0]
         assert any(e["type"] == "exchange" and e["seat"] == 0 and not e["default"] for e in evs(rnd))
         assert any(e["type"] == "void" and e["seat"] == 0 and not e["default"] for e in evs(rnd))
 
@@ -75,7 +75,7 @@ def test_protocol_messages(bots, tmp_path):
     log = tmp_path / "seen.jsonl"
     bot = bots([*BAD, "record", str(log)])
     rnd, _ = play(bot, rules=Rules.preset("leshan"), seed=3)
-    assert not rnd.escaped[0]
+    assert not rnd.seats.escaped[0]
     msgs = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert msgs[0] == {"type": "start_hand", "protocol": PROTOCOL, "seat": 0, "rules": Rules.preset("leshan").to_dict()}
     requests = [m for m in msgs if m["type"] == "request"]
@@ -98,8 +98,8 @@ def test_sleeping_bot_times_out_then_escapes_and_is_restarted(bots):
     t0 = time.monotonic()
     rnd, timeouts = play(bot)
     assert time.monotonic() - t0 < 10  # two 0.3 s waits, not 30 s sleeps
-    assert timeouts[0] == 2 and rnd.escaped[0]
-    assert sum(rnd.deltas) == -50  # R8 escape penalty paid to nobody (R12.2)
+    assert timeouts[0] == 2 and rnd.seats.escaped[0]
+    assert sum(rnd.ledger.deltas) == -50  # R8 escape penalty paid to nobody (R12.2)
     assert any(e["type"] == "discard" and e["seat"] == 0 and e["default"] for e in evs(rnd)) or any(
         e["type"] == "pass" and e["seat"] == 0 and e["default"] for e in evs(rnd)
     )
@@ -111,7 +111,7 @@ def test_late_answer_is_a_timeout_and_is_dropped(bots):
     bot = bots([*BAD, "late", "0.45"])
     rules = FAST.replace(max_timeouts=3)
     rnd, timeouts = play(bot, rules=rules)
-    assert timeouts[0] == 1 and not rnd.escaped[0]
+    assert timeouts[0] == 1 and not rnd.seats.escaped[0]
     # the late answer (to request 1) was skipped: the bot's later answers were all accepted
     assert not any(e["type"] == "escape" for e in evs(rnd))
 
@@ -120,11 +120,11 @@ def test_late_answer_is_a_timeout_and_is_dropped(bots):
 def test_crash_or_garbage_is_an_escape_and_the_next_hand_gets_a_new_process(bots, mode):
     bot = bots([*BAD, mode])
     rnd, timeouts = play(bot)
-    assert rnd.escaped[0] and not any(rnd.escaped[1:])  # R8
+    assert rnd.seats.escaped[0] and not any(rnd.seats.escaped[1:])  # R8
     assert timeouts == [0, 0, 0, 0]
-    assert rnd.deltas[0] <= -50 and sum(rnd.deltas) == -50
+    assert rnd.ledger.deltas[0] <= -50 and sum(rnd.ledger.deltas) == -50
     rnd2, _ = play(bot, seed=12)
-    assert rnd2.escaped[0]
+    assert rnd2.seats.escaped[0]
     assert bot.starts == 2
 
 
@@ -139,7 +139,7 @@ def test_adapter_errors_name_the_bot(bots):
 def test_a_bot_that_cannot_start_escapes_and_a_tournament_refuses_it_up_front(bots):
     bot = bots(["/nonexistent/bot"])
     rnd, _ = play(bot)
-    assert rnd.escaped[0] and sum(rnd.deltas) == -50  # R8: a dead process is an escape
+    assert rnd.seats.escaped[0] and sum(rnd.ledger.deltas) == -50  # R8: a dead process is an escape
     from xuezhan.tournament import ConfigError
 
     cfg = TournamentConfig(
@@ -192,7 +192,7 @@ def test_the_minimal_bot_in_docs_protocol_plays(bots, tmp_path):
     bot = bots([sys.executable, str(path)])
     for seed in range(3):
         rnd, timeouts = play(bot, rules=Rules.preset("leshan"), seed=seed)
-        assert not any(rnd.escaped) and timeouts == [0, 0, 0, 0]
+        assert not any(rnd.seats.escaped) and timeouts == [0, 0, 0, 0]
 
 
 def test_pool_workers_stop_their_bot_processes(tmp_path):
@@ -239,7 +239,7 @@ def test_a_bot_that_stops_reading_cannot_block_the_engine(bots):
     timeouts = [0, 0, 0, 0]
     run_round(rnd, strategies, timeouts)
     assert time.monotonic() - t0 < 10
-    assert rnd.escaped[0] and timeouts[0] == 2
+    assert rnd.seats.escaped[0] and timeouts[0] == 2
     t1 = time.monotonic()
     bot.close()
     assert time.monotonic() - t1 < 5

@@ -40,7 +40,7 @@ def test_r9_3_every_id_the_engine_fires_is_registered():
             b.reset(s, rules)
         rnd = Round.from_seed(rules, hand_seed(77, n), first_dealer(n))
         run_round(rnd, bots)
-        seen |= rnd.fired
+        seen |= rnd.ledger.fired
     assert seen <= set(FIRED), seen - set(FIRED)
     assert len(seen) >= 15  # the hands reach most of them (kongs, pigs, escapes, repeat wins…)
 

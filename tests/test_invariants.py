@@ -39,10 +39,10 @@ def test_r12_invariants_after_every_event(chunk):
         run_round(rnd, bots)
         assert rnd.over
         check_state(rnd)
-        ends[rnd.end_reason] = ends.get(rnd.end_reason, 0) + 1
+        ends[rnd.ledger.end_reason] = ends.get(rnd.ledger.end_reason, 0) + 1
         # R12.2 at the end: the deltas sum to minus the escape penalty.
-        pen = rules.escape_penalty * rules.base if rnd.end_reason == "escape" else 0
-        assert sum(rnd.deltas) == -pen
+        pen = rules.escape_penalty * rules.base if rnd.ledger.end_reason == "escape" else 0
+        assert sum(rnd.ledger.deltas) == -pen
         if n % 2 == 0:
             # R12.4: the log replays, event for event.
             lines = log_lines(rnd)
@@ -75,14 +75,14 @@ def test_r14_r12_invariants_after_every_event_winners_staying(chunk):
         rnd = Round.from_seed(rules, hand_seed(1414, n), first_dealer(n))
         rnd.ledger.events = CheckedEvents(rnd, rnd.ledger.events)
         run_round(rnd, bots)
-        assert rnd.over and rnd.end_reason in ("wall", "escape")
+        assert rnd.over and rnd.ledger.end_reason in ("wall", "escape")
         check_state(rnd)
-        pen = rules.escape_penalty * rules.base if rnd.end_reason == "escape" else 0
-        assert sum(rnd.deltas) == -pen
-        seats = [w.seat for w in rnd.wins]
+        pen = rules.escape_penalty * rules.base if rnd.ledger.end_reason == "escape" else 0
+        assert sum(rnd.ledger.deltas) == -pen
+        seats = [w.seat for w in rnd.ledger.wins]
         repeat += len(seats) != len(set(seats))
         won_before: set[int] = set()
-        for e in rnd.events:
+        for e in rnd.ledger.events:
             d = e.to_json()
             if d["type"] == "win":
                 won_before.add(d["seat"])
@@ -91,7 +91,7 @@ def test_r14_r12_invariants_after_every_event_winners_staying(chunk):
         if n % 2 == 0:
             lines = log_lines(rnd)
             assert log_lines(replay_log(lines)) == lines  # R12.4
-        ends[rnd.end_reason] = ends.get(rnd.end_reason, 0) + 1
+        ends[rnd.ledger.end_reason] = ends.get(rnd.ledger.end_reason, 0) + 1
     assert ends.get("wall", 0) > 0
     assert repeat > 0  # some player won more than once
 
@@ -122,21 +122,21 @@ def test_r1_4_logs_identical_across_processes(tmp_path):
 
 def _snapshot(rnd):
     return (
-        [bytes(c) for c in rnd.counts],
-        [list(m) for m in rnd.melds],
-        [list(r) for r in rnd.river],
+        [bytes(c) for c in rnd.seats.counts],
+        [list(m) for m in rnd.seats.melds],
+        [list(r) for r in rnd.seats.river],
         rnd.wall.pos,
-        list(rnd.deltas),
-        len(rnd.events),
-        rnd.cur,
-        rnd.phase,
-        list(rnd.legal),
+        list(rnd.ledger.deltas),
+        len(rnd.ledger.events),
+        rnd.turn.cur,
+        rnd.turn.phase,
+        list(rnd.turn.legal),
         list(rnd.seats.lock),
-        list(rnd.won),
-        repr(rnd.claims),
+        list(rnd.seats.won),
+        repr(rnd.turn.claims),
         rnd.turn.flags,
-        list(rnd.x_choice),
-        list(rnd.v_choice),
+        list(rnd.turn.x_choice),
+        list(rnd.turn.v_choice),
     )
 
 
@@ -163,13 +163,13 @@ def test_r10_3_fuzz_illegal_actions_refused_state_unchanged(preset):
         while not rnd.over:
             for _ in range(6):
                 a = _random_action(rng)
-                if a in rnd.legal:
+                if a in rnd.turn.legal:
                     continue
-                if a.verb == "escape" and a.seat in range(4) and rnd.active[a.seat]:
+                if a.verb == "escape" and a.seat in range(4) and rnd.seats.active[a.seat]:
                     continue  # escape is legal for any active seat (R8)
-                if a.verb == "exchange" and rnd.phase == 0 and a.seat == rnd.cur:
+                if a.verb == "exchange" and rnd.turn.phase == 0 and a.seat == rnd.turn.cur:
                     kinds = a.arg
-                    c = rnd.counts[a.seat]
+                    c = rnd.seats.counts[a.seat]
                     if (
                         len(kinds) == 3
                         and len({k // 9 for k in kinds}) == 1
@@ -182,7 +182,7 @@ def test_r10_3_fuzz_illegal_actions_refused_state_unchanged(preset):
                 assert str(a) in str(ei.value) or repr(a) in str(ei.value)
                 assert _snapshot(rnd) == before
                 refused += 1
-            rnd.apply(bot.act(rnd.observation(rnd.cur)))
+            rnd.apply(bot.act(rnd.observation(rnd.turn.cur)))
         with pytest.raises(IllegalAction, match="the hand is over"):
             rnd.apply(Action(0, "discard", 0))
     assert refused > 1000
@@ -211,14 +211,14 @@ def test_r12_1_tile_conservation():
     for seed in range(30):
         rnd = _played("chengdu", seed)
         check_state(rnd)
-        assert rnd.events.count > 50
+        assert rnd.ledger.events.count > 50
 
 
 def test_r12_1_broken_conservation_is_detected():
     from xuezhan.engine import InvariantError
 
     rnd = Round.from_seed("leshan", 1, 0)
-    rnd.counts[0][0] += 1
+    rnd.seats.counts[0][0] += 1
     with pytest.raises(InvariantError, match="R12.1"):
         rnd.check_invariants()
 
@@ -226,8 +226,8 @@ def test_r12_1_broken_conservation_is_detected():
 def test_r12_2_deltas_sum_to_minus_the_escape_penalty():
     for seed in range(30):
         rnd = _played("leshan", seed, [LeaningBot(seed + i, p_bad=0.01) for i in range(4)])
-        pen = 50 if rnd.end_reason == "escape" else 0
-        assert sum(rnd.deltas) == -pen
+        pen = 50 if rnd.ledger.end_reason == "escape" else 0
+        assert sum(rnd.ledger.deltas) == -pen
         rnd.check_invariants()
 
 

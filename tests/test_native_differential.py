@@ -39,7 +39,7 @@ from xuezhan.engine.seeds import derive_seed
 from xuezhan.rules import FAN_ITEMS, PRESETS, Rules
 from xuezhan.search.clone import clone
 from xuezhan.search.estimate import Rollouts
-from xuezhan.strategies import REGISTRY
+from xuezhan.strategies import REGISTRY, ValueStrategy, rollout_policy
 from xuezhan.tournament.config import ConfigError, TournamentConfig
 from xuezhan.tournament.engines import NativeRunner, resolve_engine
 from xuezhan.tournament.play import HandRunner
@@ -275,7 +275,7 @@ def test_native_play_out_from_any_python_position_equals_the_python_rollout(pres
         assert nh.legal() == [_native_action(a) for a in rnd.turn.legal]
         before = len(rnd.ledger.events)
         py = clone(rnd, (rnd.rules, rnd.core))
-        Rollouts(policy).play(py, 77)
+        Rollouts(rollout_policy(policy)).play(py, 77)
         nh.play_out(lineup, [77 + s for s in range(4)])
         assert nh.events() == [dumps(e) for e in py.ledger.events[before:]]
         assert nh.deltas == list(py.ledger.deltas)
@@ -295,10 +295,12 @@ def test_native_rollouts_equal_python_samples_of_each_action():
             continue
         actions = rnd.legal_actions(rnd.turn.cur)
         seat = rnd.turn.cur
-        expected = play_sample(clone(rnd, (rnd.rules, rnd.core)), seat, actions, Rollouts("value", native=False), 11)
+        expected = play_sample(
+            clone(rnd, (rnd.rules, rnd.core)), seat, actions, Rollouts(ValueStrategy, native=False), 11
+        )
         got = native.from_round(rnd).rollouts([_native_action(a) for a in actions], native.lineup(["value"] * 4), 11)
         assert [d[seat] for d in got] == expected
-        assert play_sample(rnd, seat, actions, Rollouts("value"), 11) == expected  # the native path
+        assert play_sample(rnd, seat, actions, Rollouts(ValueStrategy), 11) == expected  # the native path
 
 
 def test_from_round_refuses_a_state_that_breaks_conservation():

@@ -152,8 +152,7 @@ def test_a_damaged_chunk_is_named_with_its_file_row_group_and_chunk_and_how_to_r
 def test_a_billion_hands_in_chunks_of_one_start_at_once_in_bounded_memory(tmp_path, monkeypatch):
     """Chunks are handed out as workers need them: nothing is built per chunk up front."""
     from xuezhan.tournament import driver
-    from xuezhan.tournament.executors import play_chunk
-    from xuezhan.tournament.play import HandRunner
+    from xuezhan.tournament.play import HandRunner, play_chunk
 
     c = TournamentConfig(strategies=LINE_UP, hands=1_000_000_000, seed=1, chunk=1, workers=2)
     assert len(chunks(c)) == 1_000_000_000

@@ -37,9 +37,11 @@ def test_license_file_matches_the_declared_licence():
 
 
 def _ci_gates() -> list[str]:
-    """The lint and type commands `.ci/run` runs (one per line, before the tests)."""
+    """The lint and type commands `.ci/run` runs (one per line, before the tests; each may be
+    timed by its ``step`` function)."""
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    return [line.strip() for line in run.splitlines() if re.match(r"(ruff|mypy|cargo (fmt|clippy))\b", line.strip())]
+    lines = [line.strip().removeprefix("step ") for line in run.splitlines()]
+    return [line for line in lines if re.match(r"(ruff|mypy|cargo (fmt|clippy))\b", line)]
 
 
 def test_pre_commit_runs_the_gates_of_ci():

@@ -78,8 +78,8 @@ def test_every_decision_with_a_choice_is_reviewed_and_losses_are_sorted(turn_sli
     # decisions with more than one legal action are the ones reviewed
     expected = []
     replay = Round("leshan", [list(h) for h in rnd.hands0], list(rnd.wall.tiles), rnd.dealer)
-    for i, e in enumerate(rnd.events):
-        if i < len(replay.events) or e.type not in DECISIONS or getattr(e, "forced", False):
+    for i, e in enumerate(rnd.ledger.events):
+        if i < len(replay.ledger.events) or e.type not in DECISIONS or getattr(e, "forced", False):
             continue
         if e.seat == 0 and len(replay.legal_actions(0)) > 1:
             expected.append(i)
@@ -93,7 +93,7 @@ def test_every_decision_with_a_choice_is_reviewed_and_losses_are_sorted(turn_sli
         assert d.best == sorted(d.best, key=lambda b: -b.mean)
         assert d.loss == pytest.approx(max(0.0, max([b.mean for b in d.best] + [d.played.mean]) - d.played.mean))
         assert d.line == d.event + 2  # line 1 is the header; no blank lines
-    assert rv.delta == rnd.deltas[0] and rv.seat == 0 and rv.rollouts == 24 and rv.preset == "leshan"
+    assert rv.delta == rnd.ledger.deltas[0] and rv.seat == 0 and rv.rollouts == 24 and rv.preset == "leshan"
     assert rv.total_loss == pytest.approx(sum(d.loss for d in rv.decisions), abs=1e-5)
 
 
@@ -210,10 +210,10 @@ def test_xueliu_winners_decisions_after_their_wins_are_reviewed():
     # the drawn tile) are decisions too
     for seed in range(1, 30):
         rnd = _greedy_hand("xueliu", seed)
-        wins = [e for e in rnd.events if e.type == "win" and e.seat == 0]
+        wins = [e for e in rnd.ledger.events if e.type == "win" and e.seat == 0]
         if wins:
             break
-    first_win = rnd.events.index(wins[0])
+    first_win = rnd.ledger.events.index(wins[0])
     rv = review_log(_log(rnd), 0, rollouts=2, seed=0)
     assert rv.preset == "xueliu" and rv.unreviewed == []
     assert any(d.event > first_win for d in rv.decisions), "no decision reviewed after the seat's first win"
@@ -230,7 +230,7 @@ def test_a_decision_with_no_consistent_sample_is_listed_not_guessed(monkeypatch,
     real = getattr(review_module, estimator)
 
     def flaky(rnd, seat, **kw):
-        if len(rnd.events) == victim.event:
+        if len(rnd.ledger.events) == victim.event:
             raise DeterminizeError("no consistent sample (test)")
         return real(rnd, seat, **kw)
 

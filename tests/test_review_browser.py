@@ -26,7 +26,9 @@ def test_review_a_seat_of_a_finished_room_hand(browser, slip):
     room = Room()
     lines = named_log(log_lines(slip.rnd), ["Mei", "greedy", "value", "random"])
     # booked as a table books a finished hand (its seed is not a deal's here: the page says so)
-    rid = room.ledger.book_hand("t", "leshan", 1, commitment(1), lines, [None] * 4, list(slip.rnd.deltas), [0] * 4)
+    rid = room.ledger.book_hand(
+        "t", "leshan", 1, commitment(1), lines, [None] * 4, list(slip.rnd.ledger.deltas), [0] * 4
+    )
     with live_server(create_app(room, reviews=ReviewLimits(rollouts=8))) as url:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{url}/replay?log={rid}")

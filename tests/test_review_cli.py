@@ -159,7 +159,7 @@ def room_db(tmp_path, slip_log):
     db = tmp_path / "room.db"
     ledger = Standings(str(db))
     lines = named_log(log_lines(slip.rnd), ["Mei", "greedy", "value", "random"])
-    rid = ledger.book_hand("Table 1", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.deltas), [0] * 4)
+    rid = ledger.book_hand("Table 1", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.ledger.deltas), [0] * 4)
     ledger.close()
     return db, rid
 

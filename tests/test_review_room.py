@@ -5,6 +5,7 @@ past their limits with a clear message, a time limit, results cached per hand, s
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import threading
 
 import httpx
@@ -268,7 +269,7 @@ def test_an_uploaded_log_is_reviewed_and_a_broken_one_refused(log_file, workers)
 def test_a_hand_played_in_the_room_is_reviewed_by_its_replay_id(slip, workers):
     room = Room()
     lines = named_log(log_lines(slip.rnd), ["Mei", "greedy", "value", "random"])
-    rid = room.ledger.book_hand("t", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.deltas), [0] * 4)
+    rid = room.ledger.book_hand("t", "leshan", 1, "c" * 64, lines, [None] * 4, list(slip.rnd.ledger.deltas), [0] * 4)
     app = create_app(room, reviews=workers(rollouts=4))
 
     async def go():
@@ -282,28 +283,30 @@ def test_a_hand_played_in_the_room_is_reviewed_by_its_replay_id(slip, workers):
     room.ledger.close()
 
 
-def test_the_room_stays_responsive_while_a_review_runs(log_file, workers):
-    # the review runs in a worker process: the event loop keeps its pace (in a thread, holding
-    # the interpreter's lock, it delays the loop by about the 5 ms switch interval at every turn)
-    import statistics
-    import time
+def test_the_room_stays_responsive_while_a_review_runs(log_file, workers, monkeypatch):
+    """The review runs in a worker process, never in the server's process (on its event loop or
+    in a thread holding the interpreter's lock against it): here the server's own review
+    function refuses to run, yet the review is made (by a spawned worker, which imports its
+    own); and the room answers another request while the review is still under way. (No
+    figure of the loop's lag is asserted: that depends on the machine's load.)"""
+    import xuezhan.serve.review_jobs as review_jobs
 
-    app = create_app(Room(), logs=[log_file], reviews=workers(rollouts=64))
+    def not_here(*args, **kwargs):
+        raise AssertionError("the review ran in the server's process")
+
+    monkeypatch.setattr(review_jobs, "review_log", not_here)
+    app = create_app(Room(), logs=[log_file], reviews=workers(rollouts=16))
 
     async def go():
         async with _client(app) as c:
             review = asyncio.create_task(c.get("/api/review/f0?seat=0"))
-            lags = []
-            while not review.done() and len(lags) < 2000:
-                t = time.perf_counter()
-                await asyncio.sleep(0.01)
-                lags.append(time.perf_counter() - t - 0.01)
+            while not multiprocessing.active_children():
+                await asyncio.sleep(0.01)  # the worker process starts
+            assert (await c.get("/api/bots")).status_code == 200
+            assert not review.done(), "the review ended before the room answered (it was too short to tell)"
             r = await review
-            assert r.status_code == 200
-            assert len(lags) >= 20, "the review was too short to tell"
-            assert statistics.median(lags) < 0.004, f"the loop lagged {statistics.median(lags) * 1000:.1f} ms"
-            t = time.perf_counter()
-            assert (await c.get("/api/bots")).status_code == 200 and time.perf_counter() - t < 2.0
+            assert r.status_code == 200, r.json()
+            assert Review.model_validate(r.json()).decisions
 
     asyncio.run(go())
 

@@ -11,6 +11,7 @@ import time
 import pytest
 from _browser import ART
 from _room_helpers import live_server
+from playwright.sync_api import Error as PlaywrightError
 
 from xuezhan.serve.app import create_app
 from xuezhan.serve.limits import Limits, Pace
@@ -86,10 +87,13 @@ def test_play_a_whole_hand_by_clicking(base, browser):
             continue
         passed = page.query_selector("button[data-act='pass']")
         if passed:
-            if claims % 2 == 0:
-                page.click("#clock", button="right")  # a right click on the countdown passes
-            else:
-                passed.click()
+            try:
+                if claims % 2 == 0:
+                    page.click("#clock", button="right", timeout=5000)  # a right click on the countdown passes
+                else:
+                    passed.click(timeout=5000)
+            except PlaywrightError:  # the claim's own short timer ran out first (a loaded machine): passed
+                continue
             claims += 1
             page.wait_for_timeout(60)
             continue

@@ -122,12 +122,12 @@ def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(serve
     # (the table's would be noted "locked"), made before the pause ran out
     st = _play_until(page, lambda s: _forced(s) and s["n_events"] > st["n_events"])
     rnd = table.rnd
-    n0 = len(rnd.events)  # the hand waits for this decision
+    n0 = len(rnd.ledger.events)  # the hand waits for this decision
     page.click("#discard-drawn-btn")
     page.wait_for_function(
         f"() => {{ const s = XZ.lastState(); return s && s.n_events > {st['n_events']}; }}", timeout=5000
     )
-    mine = next(e for e in rnd.events[n0:] if e.type == "discard" and e.seat == 0)
+    mine = next(e for e in rnd.ledger.events[n0:] if e.type == "discard" and e.seat == 0)
     assert mine.tile == st["view"]["drawn"] and mine.note is None and not mine.default
 
     # 4. the hand's end: the panel lists each seat's wins, as the engine has them

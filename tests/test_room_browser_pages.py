@@ -48,10 +48,10 @@ def served():
     for i, b in enumerate(bots):
         b.reset(i, rnd.rules)
     while not rnd.over:
-        apply(rnd, Ruling(bots[rnd.cur].act(rnd.observation(rnd.cur))))
+        apply(rnd, Ruling(bots[rnd.turn.cur].act(rnd.observation(rnd.turn.cur))))
     lines = named_log(log_lines(rnd), ["李明", "greedy", "value", "random"])
     rid = room.ledger.book_hand(
-        "t", "leshan", BIG_SEED, commitment(BIG_SEED), lines, [None] * 4, list(rnd.deltas), [0] * 4
+        "t", "leshan", BIG_SEED, commitment(BIG_SEED), lines, [None] * 4, list(rnd.ledger.deltas), [0] * 4
     )
     with live_server(create_app(room)) as url:
         yield room, url, rid

@@ -40,9 +40,9 @@ def _targets(deals: Deals, which: str) -> dict[int, int]:
     pass, seen by its own seat only)."""
     rnd = deals.round(which)
     upto = deals.horizon + (which == "asked")
-    while len(rnd.events) < upto:
+    while len(rnd.ledger.events) < upto:
         rnd.apply(rnd.default_action(), default=True)
-    return {k: sum(1 for e in rnd.events[:upto] if public_view(e, k) is not None) for k in range(5)}
+    return {k: sum(1 for e in rnd.ledger.events[:upto] if public_view(e, k) is not None) for k in range(5)}
 
 
 def _normal(m: dict) -> dict:
@@ -136,7 +136,7 @@ def test_the_message_streams_do_not_tell_whether_a_seat_was_asked_about_a_claim(
     assert any(m["view"]["phase"] == "claim" for _, m in asked[f"player {ASKED}"])
     assert not any(m["view"]["phase"] == "claim" for _, m in not_asked[f"player {ASKED}"])
     rnd = deals.round("not_asked")
-    while len(rnd.events) <= deals.discard:
+    while len(rnd.ledger.events) <= deals.discard:
         rnd.apply(rnd.default_action(), default=True)
     others = [f"player {s}" for s in range(4) if s != ASKED] + [f"spectator of {s}" for s in range(4)]
 
@@ -144,7 +144,7 @@ def test_the_message_streams_do_not_tell_whether_a_seat_was_asked_about_a_claim(
         return int(name[-1]) if name.startswith("player") else 4
 
     def view_of_discard(name: str) -> int:
-        return sum(1 for e in rnd.events[: deals.discard] if public_view(e, key(name)) is not None)
+        return sum(1 for e in rnd.ledger.events[: deals.discard] if public_view(e, key(name)) is not None)
 
     for name in others:
         a = [_normal(m) for _, m in asked[name]]
@@ -170,19 +170,19 @@ def test_a_claim_windows_picture_is_the_engines_view_right_after_the_discard(pre
         rnd = Round.from_seed(preset, seed, seed % 4)
         while not rnd.over:
             action = rnd.default_action()
-            if rnd.phase == Phase.TURN:
-                legal = rnd.legal_actions(rnd.cur)
+            if rnd.turn.phase == Phase.TURN:
+                legal = rnd.legal_actions(rnd.turn.cur)
                 kongs = [a for a in legal if a.verb == "jiagang"]
                 action = kongs[0] if kongs else action
             frozen = None
             if action.verb in ("discard", "jiagang"):
                 frozen = Frozen.before(rnd, action, 1.0, [False] * 4, [None] * 4)
             rnd.apply(action, default=True)
-            if frozen is not None and rnd.phase == Phase.CLAIM:
+            if frozen is not None and rnd.turn.phase == Phase.CLAIM:
                 for s in range(4):
                     view = rnd.observation(s).to_dict()
                     del view["legal_actions"]
-                    if s == rnd.cur:
+                    if s == rnd.turn.cur:
                         view.update(phase="turn", claim_tile=None, claim_from=None, robbing=False)
                     assert frozen.views[s] == view, (preset, seed, s, action)
                 checked += 1

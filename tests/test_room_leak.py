@@ -165,7 +165,7 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands, bots,
                 finals[s] = last
                 # exactly the engine's public views for that seat (for nobody, when its tiles are
                 # not shown), in order, nothing else
-                want = [v for v in (public_view(e, s if shown else -1) for e in rnd.events) if v is not None]
+                want = [v for v in (public_view(e, s if shown else -1) for e in rnd.ledger.events) if v is not None]
                 got = hand_events([m for m in logs[s] if m.type != "state" or m.hand_no == hand])
                 assert got == json.loads(json.dumps(want))
                 # the view is that seat's own observation (its own concealed tiles only), or none
@@ -196,16 +196,18 @@ def test_no_message_reveals_another_seats_tiles_or_the_wall(preset, hands, bots,
                 for h in rev:
                     held = sorted(parse_tiles(rnd.observation(h.seat).to_dict()["hand"]))
                     shown = sorted(parse_tiles(h.hand) + (parse_tiles(h.win_tile) if h.win_tile else []))
-                    won = any(w.seat == h.seat for w in rnd.wins)
-                    if won and rnd.wins[[w.seat for w in rnd.wins].index(h.seat)].how != "self_draw":
+                    won = any(w.seat == h.seat for w in rnd.ledger.wins)
+                    if won and rnd.ledger.wins[[w.seat for w in rnd.ledger.wins].index(h.seat)].how != "self_draw":
                         shown = sorted(parse_tiles(h.hand))  # a discard won on is not in the hand
                     if rnd.rules.stay:  # the locked hand: its self-drawn wins were set aside (R14.1)
                         shown = sorted(parse_tiles(h.hand))
-                        assert h.aside == "".join(w.tile for w in rnd.wins if w.seat == h.seat and w.how == "self_draw")
+                        assert h.aside == "".join(
+                            w.tile for w in rnd.ledger.wins if w.seat == h.seat and w.how == "self_draw"
+                        )
                     assert shown == held, h
                     assert (h.result == "won") == won
-                    assert (h.result == "pig") == (h.seat in rnd.pigs)
-                    assert (h.result == "ready") == (h.seat in rnd.ready and not won)
+                    assert (h.result == "pig") == (h.seat in rnd.ledger.pigs)
+                    assert (h.result == "ready") == (h.seat in rnd.ledger.ready and not won)
         table = room.tables[tid]
         for seat, name in enumerate(bots, start=1):
             if name == "search":  # it searched with its sampler: the case is not vacuous
@@ -270,7 +272,9 @@ def test_the_permission_is_the_players_own_and_takes_effect_at_once():
             m = read_until(w, lambda m: m.type == "state" and m.view is not None and not m.hidden)
             assert m.reset and m.events_from == 0 and m.view["hand"] == mine.view["hand"]
             rnd = room.tables[tid].rnd  # waiting for the person: its events stay as they are
-            assert m.events == json.loads(json.dumps([v for e in rnd.events if (v := public_view(e, 0)) is not None]))
+            assert m.events == json.loads(
+                json.dumps([v for e in rnd.ledger.events if (v := public_view(e, 0)) is not None])
+            )
             t = read_until(w, lambda m: m.type == "table" and m.seats[0].shown)
             assert [s.shown for s in t.seats] == [True, False, False, False]
             p.send_json({"type": "show_hand", "allow": False})

@@ -43,7 +43,7 @@ def _greedy_hand(preset: str, seed: int) -> tuple[Round, list[tuple[int, list, o
     for _ in range(2000):
         if rnd.over:
             break
-        seat = rnd.cur
+        seat = rnd.turn.cur
         assert seat is not None
         seen.append((seat, rnd.legal_actions(seat), forced_discard(rnd, seat), rnd.observation(seat)))
         for s in range(4):
@@ -87,7 +87,7 @@ def test_a_locked_turn_with_a_kong_that_keeps_its_waits_is_the_persons_R14_2(vec
     kong = next(i for i, line in enumerate(doc["script"]) if "gang" in line.split()[1])
     for i, line in enumerate(doc["script"][: kong + 1]):
         # R13: a seat asked about a claim that the next line does not answer passes
-        while rnd.observation(rnd.cur).phase == "claim" and not line.startswith(f"{rnd.cur} "):
+        while rnd.observation(rnd.turn.cur).phase == "claim" and not line.startswith(f"{rnd.turn.cur} "):
             rnd.apply(rnd.default_action())
         if i < kong:
             rnd.apply(line)
@@ -249,7 +249,7 @@ def test_leaving_cancels_the_forced_discard_and_is_an_escape_R8():
         deadline = time.monotonic() + 10
         while not rnd.over and time.monotonic() < deadline:
             time.sleep(0.05)
-        evs = [e.to_json() for e in rnd.events]
+        evs = [e.to_json() for e in rnd.ledger.events]
         assert d.auto is None and d.timer is None  # cancelled when the person left
         assert not any(e.get("note") == "locked" for e in evs)
         assert any(e["type"] == "escape" and e["seat"] == 0 for e in evs)

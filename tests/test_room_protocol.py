@@ -163,7 +163,7 @@ def test_a_person_cannot_act_for_another_seat():
         b.send_json({"type": "stand", "seat": 0})
         assert read_until(b, lambda m: m.type == "error")
         table = room.tables[tid]
-        assert len(table.rnd.events) == 1 and table.rnd.cur == 0  # nothing happened
+        assert len(table.rnd.ledger.events) == 1 and table.rnd.turn.cur == 0  # nothing happened
         # an illegal action of the right seat is refused too, listing what is legal
         a.send_json({"type": "act", "action": "peng"})
         assert "not legal now" in read_until(a, lambda m: m.type == "error").message
@@ -214,7 +214,7 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
                 acted += 1
         assert m.over and acted > 0
         rnd = room.tables[t["id"]].rnd
-        pays = [e.to_json() for e in rnd.events if e.type == "pay"]
+        pays = [e.to_json() for e in rnd.ledger.events if e.type == "pay"]
         # the seats go by their names: the person's, the bots' (unique here, so no wind added)
         assert m.names == ["Me", "greedy", "value", "random"]
         # every payment, in order, in words: payer, payee (by name), amount and rule id
@@ -235,12 +235,12 @@ def test_a_person_plays_a_whole_hand_and_the_settlement_names_every_rule():
         offered = {e["id"] for e in client.get("/api/logs").json()}
         assert m.replay_id in offered
         doc = client.get(f"/api/replay/{m.replay_id}").json()
-        assert doc["frames"][-1]["deltas"] == rnd.deltas
+        assert doc["frames"][-1]["deltas"] == rnd.ledger.deltas
         assert doc["names"] == m.names and m.names[rnd.dealer] in doc["frames"][0]["text"]
-        assert len(doc["frames"]) == len(rnd.events) + 1
+        assert len(doc["frames"]) == len(rnd.ledger.events) + 1
         assert client.get("/api/replay/h999").status_code == 404
         tm = read_until(ws, lambda m: m.type == "table" and m.hand_no == 1)
-        assert tm.scores == rnd.deltas and tm.status == "between"
+        assert tm.scores == rnd.ledger.deltas and tm.status == "between"
 
 
 def _sit_alone(client, **table):
@@ -349,7 +349,7 @@ def test_replay_frames_end_where_the_engine_ends(preset):
         run_round(rnd, bots)
         doc = replay.frames(log_lines(rnd))
         last = doc["frames"][-1]
-        assert last["deltas"] == rnd.deltas
+        assert last["deltas"] == rnd.ledger.deltas
         assert last["wall_count"] == rnd.observation(0).wall_count
         for s in range(4):
             obs = rnd.observation(s).to_dict()
@@ -359,7 +359,7 @@ def test_replay_frames_end_where_the_engine_ends(preset):
             # melds: pung 0, kong 1 (on a discard or added), concealed kong 2
             code = {"peng": 0, "gang": 1, "jiagang": 1, "angang": 2}
             assert sorted((code[k], t) for k, t in last["melds"][s]) == sorted((int(k), t) for k, t in obs["melds"][s])
-        assert len(doc["frames"]) == len(rnd.events) + 1
+        assert len(doc["frames"]) == len(rnd.ledger.events) + 1
 
 
 def test_replay_refuses_what_is_not_a_log(tmp_path):
@@ -383,7 +383,7 @@ def test_view_command_names_a_bad_log_without_a_traceback(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(log_lines(Round.from_seed("leshan", 1))[0] + "\nnot json\n")
     res = CliRunner().invoke(main, ["view", str(bad), "--no-browser"])
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # not a hand log: bad input (a log that differs is a finding, 1)
     assert "bad.jsonl, line 2: not JSON" in res.output and "Traceback" not in res.output
 
 
@@ -414,6 +414,6 @@ def test_the_state_names_the_seats_and_whom_each_meld_came_from():
             if m.over:
                 break
         rnd = room.tables[t["id"]].rnd
-        assert m.over and m.meld_from == [list(x) for x in rnd.meld_from]
-        claimed = [(e.seat, e.frm) for e in rnd.events if e.type == "meld" and e.meld != "jiagang"]
+        assert m.over and m.meld_from == [list(x) for x in rnd.seats.meld_from]
+        claimed = [(e.seat, e.frm) for e in rnd.ledger.events if e.type == "meld" and e.meld != "jiagang"]
         assert sorted(claimed) == sorted((s, f) for s, fs in enumerate(m.meld_from) for f in fs if f is not None)

@@ -164,7 +164,7 @@ def test_a_search_bot_plays_a_whole_hand_with_its_sampler_bound(tmp_path):
     rnd = t.rnd
     assert rnd is not None and rnd.over
     assert bot.searched > 0, "the search bot never searched: no sampler was bound"
-    assert not [e for e in rnd.events if e.type == "escape"]
+    assert not [e for e in rnd.ledger.events if e.type == "escape"]
     assert t.seats[0].kind == "empty" and room.searching_seats() == 0
 
 

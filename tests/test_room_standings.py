@@ -112,7 +112,7 @@ def test_the_database_has_a_schema_version_and_write_ahead_logging(tmp_path):
     with pytest.raises(StandingsError, match="schema version 99"):
         Standings(str(db))
     res = CliRunner().invoke(main, ["standings", "show", "--db", str(db)])
-    assert res.exit_code == 1 and "schema version 99" in res.output and "Traceback" not in res.output
+    assert res.exit_code == 2 and "schema version 99" in res.output and "Traceback" not in res.output
 
 
 def test_a_password_lets_a_player_use_the_name_from_another_browser():

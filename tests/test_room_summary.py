@@ -40,7 +40,7 @@ def _play(preset: str, seed: int, each=None) -> Round:
     while not rnd.over:
         if each is not None:
             each(rnd)
-        s = rnd.cur
+        s = rnd.turn.cur
         apply(rnd, Ruling(bots[s].act(rnd.observation(s))))
     return rnd
 
@@ -50,10 +50,10 @@ def test_the_grid_agrees_with_the_engine_R6_R7_R8(preset):
     fired_columns = set()
     for seed in range(25):
         rnd = _play(preset, seed)
-        public = [v for e in rnd.events if (v := public_view(e, -1)) is not None]
+        public = [v for e in rnd.ledger.events if (v := public_view(e, -1)) is not None]
         s = hand_summary(public, NAMES)
         result = rnd.hand_result()
-        assert [r.total for r in s.rows] == list(rnd.deltas)
+        assert [r.total for r in s.rows] == list(rnd.ledger.deltas)
         for r in s.rows:
             assert r.hu + r.kong + r.check + r.escape == r.total
             assert r.name == NAMES[r.seat]
@@ -131,7 +131,7 @@ def test_the_waits_aid_is_every_tile_that_completes_the_hand_with_what_is_left(p
             if size == 13:
                 assert [(w.tile, w.left) for w in a.waits] == _waits_by_brute_force(rnd, seat, counts)
                 checked["waits"] += bool(a.waits)
-            elif rnd.cur == seat and obs.phase == "turn":
+            elif rnd.turn.cur == seat and obs.phase == "turn":
                 legal = {str(x).split()[-1] for x in obs.legal_actions if x.verb == "discard"}
                 want = {}
                 for t in sorted(legal):
@@ -153,8 +153,8 @@ def test_the_exchange_and_void_suggestions_are_greedys_choices_R11():
     rnd = Round.from_seed("chengdu", 11, 0)
     bots = _bots(rnd)
     suggested = 0
-    while rnd.observation(rnd.cur).phase in ("exchange", "void"):
-        s = rnd.cur
+    while rnd.observation(rnd.turn.cur).phase in ("exchange", "void"):
+        s = rnd.turn.cur
         a = seat_aids(rnd, s)
         g = GreedyStrategy()
         g.reset(s, rnd.rules)

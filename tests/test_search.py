@@ -21,7 +21,15 @@ from xuezhan.search import estimate_actions
 from xuezhan.search.candidates import candidates
 from xuezhan.search.clone import clone
 from xuezhan.search.estimate import MARGIN_SAMPLES, Rollouts
-from xuezhan.strategies import REGISTRY, GreedyStrategy, RandomStrategy, SearchStrategy, ValueStrategy, builtin
+from xuezhan.strategies import (
+    REGISTRY,
+    ROLLOUT_POLICIES,
+    GreedyStrategy,
+    RandomStrategy,
+    SearchStrategy,
+    ValueStrategy,
+    builtin,
+)
 from xuezhan.testing import check_strategy
 
 FAST = {"rollouts": 6, "budget": None}  # small and untimed: decisions independent of speed
@@ -37,7 +45,7 @@ def _positions(preset: str, hands: int, every: int, seed: int = 3):
             b.reset(s, rnd.rules)
         step = 0
         while not rnd.over:
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             if step % every == n % every:
                 yield rnd, seat
@@ -107,7 +115,7 @@ def test_ready_hands_are_asked_for_at_the_rate_of_the_walls_length():
     from xuezhan.strategies.search import ready_rate
 
     for rnd, seat in _positions("leshan", 4, 5, seed=8):
-        if rnd.wall_count > 30 or len(rnd.legal_actions(seat)) < 2:
+        if rnd.wall.count > 30 or len(rnd.legal_actions(seat)) < 2:
             continue
         for on in (True, False):
             s = _search(seed=3, rollouts=2, ready=on, read_discards=on)
@@ -115,7 +123,7 @@ def test_ready_hands_are_asked_for_at_the_rate_of_the_walls_length():
             asked = _AskedSampler(rnd, seat)
             s.bind_sampler(asked)  # type: ignore[arg-type]
             s.act(Observation(rnd, seat))
-            want = ready_rate(rnd.wall_count) if on else 0.0
+            want = ready_rate(rnd.wall.count) if on else 0.0
             assert asked.asked and all(r == want for r in asked.asked)
             assert asked.read == [on] * len(asked.asked)  # the option reaches the sampler
             assert not on or want > 0.2
@@ -142,7 +150,7 @@ def test_the_sampler_offers_only_samples_of_its_seat():
     assert [n for n in dir(sampler) if not n.startswith("_")] == ["sample", "sealed"]
     assert [n for n in dir(sampler.sealed()) if not n.startswith("_")] == []  # opened by Rust alone
     d = sampler.sample(random.Random(1))
-    assert d is not rnd and d.seed is None and d.counts[0] == rnd.counts[0]
+    assert d is not rnd and d.seed is None and d.seats.counts[0] == rnd.seats.counts[0]
     with pytest.raises(ValueError, match="not seat 1's decision"):
         Sampler(rnd, 1).sample(random.Random(1))
 
@@ -154,22 +162,22 @@ def test_decisions_do_not_change_with_the_hidden_information():
     for preset in ("leshan", "chengdu"):
         for rnd, seat in _positions(preset, 6, 7, seed=21):
             obs = Observation(rnd, seat)
-            other = next((s for s in range(4) if s != seat and any(rnd.counts[s])), None)
+            other = next((s for s in range(4) if s != seat and any(rnd.seats.counts[s])), None)
             rest = rnd.wall.left()
             if other is None or len(rest) < 2 or len(rnd.legal_actions(seat)) < 2:
                 continue
             twin = _hidden_twin(rnd)
-            k = next(k for k in range(27) if twin.counts[other][k])
+            k = next(k for k in range(27) if twin.seats.counts[other][k])
             j = next((i for i, t in enumerate(rest) if t // 9 == k // 9 and t != k), None)
             if j is None:
                 continue
-            twin.counts[other][k] -= 1
-            twin.counts[other][rest[j]] += 1  # same suit: no void constraint broken (R11.2)
+            twin.seats.counts[other][k] -= 1
+            twin.seats.counts[other][rest[j]] += 1  # same suit: no void constraint broken (R11.2)
             tiles, pos = twin.wall.tiles, twin.wall.pos
             tiles[pos + j] = k
             tiles[pos:] = reversed(tiles[pos:])
             twin.seats.mask = list(rnd.seats.mask)
-            if sum(twin.counts[other]) % 3 == 1:
+            if sum(twin.seats.counts[other]) % 3 == 1:
                 twin.seats.update_mask(other)  # its waits follow its (changed) tiles
             assert Observation(twin, seat).to_dict() == obs.to_dict()
             picks, peeks = [], []
@@ -280,12 +288,12 @@ def test_every_claim_answer_is_a_candidate_and_the_win_at_a_turn():
 def test_exchange_and_void_choices_are_searched():
     rnd = Round.from_seed("chengdu", 6, 0)
     s = _search()
-    seats = _lineup(s, seat=rnd.cur or 0)
+    seats = _lineup(s, seat=rnd.turn.cur or 0)
     for i, b in enumerate(seats):
         b.reset(i, rnd.rules)
     bind_samplers(rnd, seats)
-    while rnd.phase.label in ("exchange", "void"):
-        seat = rnd.cur
+    while rnd.turn.phase.label in ("exchange", "void"):
+        seat = rnd.turn.cur
         assert seat is not None
         rnd.apply(seats[seat].act(Observation(rnd, seat)))
     assert s.searched == 2  # its exchange (R11.1) and its void (R11.2)
@@ -342,7 +350,9 @@ def test_estimate_actions_keeps_to_its_budget():
     def advancing() -> float:  # every reading is 10 ms after the previous one
         return 100.0 + 0.01 * next(ticks)
 
-    est = estimate_actions(rnd, 0, rollouts=500, rng=random.Random(0), budget=0.1, clock=advancing)
+    est = estimate_actions(
+        rnd, 0, rollouts=500, rng=random.Random(0), policy=GreedyStrategy, budget=0.1, clock=advancing
+    )
     assert 1 <= est[0].rollouts < 500 and len({e.rollouts for e in est}) == 1
     del clock
 
@@ -353,7 +363,7 @@ def test_r12_invariants_hold_in_every_rollout(preset):
     """A few hundred positions: each candidate played on a copy of a sample, R12 checked after
     every event, and the sample itself untouched by the copies' play."""
     rng = random.Random(3)
-    play = Rollouts("value")
+    play = Rollouts(ValueStrategy)
     rolled = 0
     for rnd, seat in _positions(preset, 40, 5, seed=12):
         obs = Observation(rnd, seat)
@@ -370,7 +380,11 @@ def test_r12_invariants_hold_in_every_rollout(preset):
             assert d.over
             check_state(d)
             rolled += 1
-        assert base.counts == before.counts and base.wall == before.wall and base.events == before.events
+        assert (
+            base.seats.counts == before.seats.counts
+            and base.wall == before.wall
+            and base.ledger.events == before.ledger.events
+        )
     assert rolled > 300
 
 
@@ -386,7 +400,7 @@ def test_a_clone_plays_exactly_like_a_deep_copy():
             for s, b in enumerate(bots):
                 b.reset(s, c.rules)
             run_round(c, bots)
-            runs.append(([e.to_json() for e in c.events], c.deltas))
+            runs.append(([e.to_json() for e in c.ledger.events], c.ledger.deltas))
         assert runs[0] == runs[1]
         compared += 1
     assert compared > 30
@@ -406,14 +420,24 @@ def test_a_clone_of_a_round_never_falls_back_to_deep_copy(monkeypatch):
         for rnd, seat in _positions(preset, 4, 7, seed=5):
             c = clone(rnd, (rnd.rules, rnd.core))
             c.apply(c.legal_actions(seat)[0])
-            assert c.events != rnd.events and c.turn is not rnd.turn
+            assert c.ledger.events != rnd.ledger.events and c.turn is not rnd.turn
             cloned += 1
     assert cloned > 30
 
 
-def test_rollouts_refuse_an_unknown_policy():
-    with pytest.raises(ValueError, match="'nope' is not a rollout policy"):
-        Rollouts("nope")
+def test_rollouts_take_a_strategy_class_never_a_name_to_look_up():
+    """The search is handed its rollout policy; the names are looked up by the callers
+    (SearchStrategy's and the review's ``policy`` option), each naming the policies."""
+    with pytest.raises(TypeError, match="policy: expected a strategy class.*got str 'value'"):
+        Rollouts("value")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'search' searches itself"):
+        Rollouts(SearchStrategy)
+    with pytest.raises(ValueError, match="'nope' is not a rollout policy .one of random, greedy, value."):
+        SearchStrategy(policy="nope")
+    with pytest.raises(ValueError, match="'search' is not a rollout policy"):
+        SearchStrategy(policy="search")
+    assert Rollouts(RandomStrategy).policy is RandomStrategy
+    assert {n: f for n, f in REGISTRY.items() if n != "search"} == ROLLOUT_POLICIES
 
 
 # ---------------------------------------------------------------------------- conformance
@@ -441,7 +465,7 @@ def test_a_win_is_taken_unsearched_unless_asked_and_then_weighed_against_passing
     are both rollout candidates and the win is searched."""
     for rnd, seat in _positions("leshan", 80, 1, seed=6):
         legal = rnd.legal_actions(seat)
-        if rnd.phase.label == "claim" and act(seat, HU) in legal:
+        if rnd.turn.phase.label == "claim" and act(seat, HU) in legal:
             obs = Observation(rnd, seat)
             v = ValueStrategy()
             v.reset(seat, rnd.rules)

@@ -24,7 +24,7 @@ def test_r7_1_with_declare_void_a_pig_still_holds_its_void_suit():
     for s, v in enumerate("mpsm"):
         r.apply(f"{s} void {v}")
     assert is_pig(r.seats.holdings()[1], True) is True  # holds m, its void suit, although only two suits
-    r.void[1] = 2
+    r.seats.void[1] = 2
     assert is_pig(r.seats.holdings()[1], True) is False
 
 

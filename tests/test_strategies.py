@@ -38,7 +38,7 @@ def rnd(hands, wall=None, dealer=0, rules=LESHAN, exchange=None):
 
 
 def decide(strategy, r, seat=None):
-    seat = r.cur if seat is None else seat
+    seat = r.turn.cur if seat is None else seat
     strategy.reset(seat, r.rules)
     obs = r.observation(seat)
     action = strategy.act(obs)
@@ -129,7 +129,7 @@ def test_pengs_when_that_lowers_shanten_r3_1(cls):
     hands = ["12468m24568p1379s", "123456m55p789p12s", "13579m2468p1357s", "2468m1379p13578s"]
     r = rnd(hands)
     r.apply(act(0, DISCARD, K("5p")))
-    seat = r.cur
+    seat = r.turn.cur
     assert seat == 1 and PENG in {a.verb for a in r.legal_actions(1)}
     assert decide(cls(), r, 1).verb == PENG
 
@@ -158,13 +158,13 @@ def test_exchange_and_void_declaration_r11(cls):
     rules = Rules.preset("chengdu")
     hands = ["123456789m159p45s", "2468m13579p2468s", "13579m2468p1357s", "2468m1379p13578s"]
     r = rnd(hands, rules=rules, exchange="next")
-    assert r.phase == 0  # exchange
+    assert r.turn.phase == 0  # exchange
     a = decide(cls(), r)
     assert a.verb == EXCHANGE and len({k // 9 for k in a.arg}) == 1 and len(a.arg) == 3
     r.apply(a)
     for _seat in (1, 2, 3):
         r.apply(r.default_action())
-    assert r.cur == 0 and all(x.verb == VOID for x in r.legal_actions(0))
+    assert r.turn.cur == 0 and all(x.verb == VOID for x in r.legal_actions(0))
     v = decide(cls(), r)
     assert v.verb == VOID
 

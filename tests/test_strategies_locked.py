@@ -27,7 +27,7 @@ def test_a_locked_hand_wins_when_it_can_and_else_lets_the_drawn_tile_go_R14_2(na
         for _ in range(3000):
             if rnd.over:
                 break
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             obs = rnd.observation(seat)
             action = bots[seat].act(obs)

@@ -4,6 +4,7 @@ differences match numpy and SciPy, the HTML page holds every section, bad files 
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from scipy import stats
 
 from xuezhan.study import (
     STUDY_COLUMNS,
+    StudyConfig,
     StudyConfigError,
     load_study,
     load_study_results,
@@ -24,6 +26,8 @@ from xuezhan.study import (
 )
 from xuezhan.study.measure import SECTIONS, study_report, study_report_file
 from xuezhan.study.report import format_study, write_study_report
+from xuezhan.tournament import run
+from xuezhan.tournament.config import ConfigError, TournamentConfig
 from xuezhan.tournament.errors import RunRefused
 from xuezhan.tournament.results import COLUMNS
 
@@ -170,6 +174,42 @@ def test_bad_study_files_name_the_field(tmp_path, text, message):
     with pytest.raises(StudyConfigError, match=message) as info:
         load_study(p)
     assert str(p) in str(info.value)
+
+
+def test_a_study_is_a_tournament_plus_its_variants():
+    """The study extends the tournament's configuration: its own fields are the variants and the
+    base variant, nothing of the tournament's is listed again (fields, checks, to_dict,
+    identity, replace), and each variant plays the base tournament under its own rules."""
+    own = {f.name for f in dataclasses.fields(StudyConfig)} - {f.name for f in dataclasses.fields(TournamentConfig)}
+    assert issubclass(StudyConfig, TournamentConfig) and own == {"variants", "base_variant"}
+    assert not {"identity", "replace", "labels", "n_games", "build_rules"} & set(vars(StudyConfig))
+    assert set(StudyConfig.__annotations__) == own  # no field of the tournament written again
+    cfg = study_from_dict(study(name="s", variants=[{"max_fan": [3, 4]}], rules={"preset": "chengdu", "base": 2}))
+    base = TournamentConfig(strategies=tuple(LINEUP), hands=16, seed=5, chunk=4, workers=1, name="s", rules=cfg.rules)
+    assert cfg.to_dict() == {**base.to_dict(), "base_variant": "max_fan=3", "variants": cfg.to_dict()["variants"]}
+    v = cfg.variants[1]
+    assert cfg.tournament(v) == base.replace(rules={"preset": "chengdu", "base": 2, "max_fan": 4}, name="s/max_fan=4")
+    assert cfg.replace(workers=2).workers == 2 and type(cfg.replace(workers=2)) is StudyConfig
+    # the identity covers the variants, not the workers, output or name
+    assert cfg.identity() == cfg.replace(workers=3, name="t", output="o").identity() != base.identity()
+    assert cfg.identity() != study_from_dict(study(name="s", variants=[{"max_fan": [3, 5]}])).identity()
+
+
+def test_a_study_is_refused_where_a_tournament_is_played_and_keeps_no_hand_logs(tmp_path):
+    cfg = study_from_dict(study(variants=[{"max_fan": [3, 4]}]))
+    with pytest.raises(TypeError, match="config: expected a TournamentConfig, a TOML path or a dict, got StudyConfig"):
+        run(cfg, progress=False)
+    with pytest.raises(StudyConfigError, match="hand_logs: a study keeps no hand logs"):
+        cfg.replace(hand_logs=str(tmp_path / "logs"))
+
+
+def test_a_study_checks_its_line_up_before_its_folder_is_written(tmp_path):
+    """One resolve for tournaments and studies: the line-up's programs are checked before the
+    study's folder holds anything (it used to write study.json, then refuse the first variant)."""
+    cfg = study_from_dict(study(strategies=[{"cmd": "./no-such-bot"}, "greedy", "greedy", "greedy"], variants=[{}]))
+    with pytest.raises(ConfigError, match=r"strategies\[0\].*cannot find the program './no-such-bot'"):
+        run_study(cfg, output=tmp_path / "out", progress=False)
+    assert not (tmp_path / "out").exists()
 
 
 # ----------------------------------------------------------------------------- same walls, same seats

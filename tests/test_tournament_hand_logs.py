@@ -42,7 +42,7 @@ def test_one_replayable_log_per_hand_same_bytes_every_run_R12_4(tmp_path):
         rnd = replay_log(read_lines(f))
         # the log's hand is the results table's hand
         rows = df[df["hand"] == int(f.name[5:11])].sort_values("seat")
-        assert list(rows["delta"]) == rnd.deltas
+        assert list(rows["delta"]) == rnd.ledger.deltas
     logs = _logs_under(str(tmp_path / "a"))
     assert logs and all(check_log_file(f) is None for f in logs)
     # the identity (and so --resume) does not depend on whether logs are kept

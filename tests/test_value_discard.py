@@ -59,8 +59,8 @@ def test_value_discard_equals_the_reference_in_seeded_hands_r4_r5_r7(preset, opt
         for s, b in enumerate(bots):
             b.reset(s, r.rules)
         while not r.over:
-            obs = r.observation(r.cur)
-            bot = bots[r.cur]
+            obs = r.observation(r.turn.cur)
+            bot = bots[r.turn.cur]
             if isinstance(bot, ValueStrategy) and obs.phase == "turn":
                 compared += _compare(bot, obs)
             r.apply(bot.act(obs))
@@ -126,9 +126,9 @@ def test_value_discard_equals_the_reference_on_crafted_positions(data, option, p
 
 def test_value_discard_names_bad_input():
     r = Round.from_seed("leshan", 1)
-    obs = r.observation(r.cur)
+    obs = r.observation(r.turn.cur)
     bot = ValueStrategy()
-    bot.reset(r.cur, r.rules)
+    bot.reset(r.turn.cur, r.rules)
     counts, vis = obs.hand, bytes(27)
     held = sum(1 << k for k in range(27) if counts[k])
     p, core = bot._params, r.rules.core
@@ -152,8 +152,8 @@ def test_value_turn_is_one_discard_or_a_kong_r2_1():
         for s, b in enumerate(bots):
             b.reset(s, r.rules)
         while not r.over:
-            obs = r.observation(r.cur)
-            a = bots[r.cur].act(obs)
+            obs = r.observation(r.turn.cur)
+            a = bots[r.turn.cur].act(obs)
             if obs.phase == "turn" and a.verb != "hu":
                 assert a in obs.legal_actions and (a.verb == DISCARD or "gang" in a.verb)
             r.apply(a)

@@ -323,8 +323,7 @@ def parse_log(text: str, *, source: str = "<log>") -> HandLog:
     Every line is checked before any replay: JSON (bounded nesting), a header of the current
     format, then events exactly as the engine writes them (:func:`~xuezhan.engine.events.from_json`);
     the first fault is one :class:`DocumentError` naming ``source`` and the line."""
-    from xuezhan.engine.events import EventError, from_json
-    from xuezhan.engine.log import LOG_FORMAT
+    from xuezhan.engine.events import LOG_FORMAT, EventError, from_json
 
     numbered = [(i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip()]
     if not numbered:

@@ -176,10 +176,11 @@ def _dictionary(cols: Mapping[str, Any], name: str) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(cols[f"{name}_codes"], pa.array(cols[f"{name}_names"], pa.string()))
 
 
-def string_column(cols: Mapping[str, Any], name: str, type: pa.DataType = pa.string()) -> pa.Array:
+def string_column(cols: Mapping[str, Any], name: str, type: pa.DataType | None = None) -> pa.Array:
     """String column ``name`` (one of :data:`STRING_COLUMNS`) of :func:`play_columns`'s columns, as
-    plain strings of ``type`` (``string`` or ``large_string``: what a results table holds)."""
-    return pa.array(cols[f"{name}_names"], type).take(cols[f"{name}_codes"])
+    plain strings of ``type`` (``string``, the default, or ``large_string``: what a results table
+    holds)."""
+    return pa.array(cols[f"{name}_names"], type or pa.string()).take(cols[f"{name}_codes"])
 
 
 def play_columns(

@@ -53,6 +53,7 @@ from xuezhan.engine.log import ReplayMismatch, replay_log
 from xuezhan.engine.round import Round
 from xuezhan.search import ActionEstimate, estimate_actions
 from xuezhan.search.estimate import estimate_expert
+from xuezhan.strategies.policies import ROLLOUT_POLICIES
 from xuezhan.tiles import SUITS, TILE_STR, format_tiles
 
 __all__ = [
@@ -73,8 +74,9 @@ __all__ = [
 FORMAT = 1
 #: The most actions of one decision estimated on every rollout (more are screened first).
 MAX_CANDIDATES = 12
-#: Rollout policies: the built-in strategies fast enough to play thousands of hands a decision.
-POLICIES = ("expert", "greedy", "value", "random")
+#: Rollout policies: ``expert``'s own search, or a built-in strategy fast enough to play
+#: thousands of hands a decision.
+POLICIES = ("expert", *ROLLOUT_POLICIES)
 
 
 class ReviewError(ValueError):
@@ -184,7 +186,7 @@ def _value(e: ActionEstimate) -> ActionValue:
 
 def _position(rnd: Round, seat: int) -> Position:
     obs = rnd.observation(seat)
-    turn = sum(1 for e in rnd.events if (isinstance(e, Draw) and not e.replacement) or isinstance(e, Peng))
+    turn = sum(1 for e in rnd.ledger.events if (isinstance(e, Draw) and not e.replacement) or isinstance(e, Peng))
     melds = " ".join(
         _MELD_FORMS[t].format(TILE_STR[k][0] * (3 if t == 0 else 4) + TILE_STR[k][1]) for t, k in obs.melds[seat]
     )
@@ -204,7 +206,7 @@ def _position(rnd: Round, seat: int) -> Position:
 
 def _decides(rnd: Round, seat: int, action: Action) -> bool:
     """A decision of ``seat`` with a choice (an escape is no choice among legal actions)."""
-    return rnd.cur == seat and action.seat == seat and action.verb != ESCAPE and len(rnd.legal_actions(seat)) > 1
+    return rnd.turn.cur == seat and action.seat == seat and action.verb != ESCAPE and len(rnd.legal_actions(seat)) > 1
 
 
 def _replayed(log: HandLog, before: Callable[[Round, Action, int], None] | None = None) -> Round:
@@ -246,7 +248,7 @@ def _estimates(
     def estimate(n: int, actions: list[Action]) -> list[ActionEstimate]:
         if policy == "expert":
             return estimate_expert(rnd, seat, rollouts=n, rng=rng, actions=actions)
-        return estimate_actions(rnd, seat, rollouts=n, rng=rng, policy=policy, actions=actions)
+        return estimate_actions(rnd, seat, rollouts=n, rng=rng, policy=ROLLOUT_POLICIES[policy], actions=actions)
 
     if len(legal) > MAX_CANDIDATES:
         screen = estimate(max(2, rollouts // 4), legal)
@@ -327,7 +329,7 @@ def review_log(
         rollouts=rollouts,
         policy=policy,
         seed=seed,
-        delta=rnd.deltas[seat],
+        delta=rnd.ledger.deltas[seat],
         decisions=decisions,
         by_loss=order,
         total_loss=round(sum(d.loss for d in decisions), 6),

@@ -4,7 +4,9 @@ Exit codes, for every command: 0 = done (a hand that matches its ``expect``, log
 reproduce, a run that finished); 1 = a finding (a log or an ``expect`` that differs, a refused
 script line not expected, a run that could not finish: a worker died); 2 = bad input or a
 refused request (a file that cannot be read or is not a valid document, a bad option, an output
-folder in use or holding other or damaged results); click's usage errors are 2 too.
+folder in use or holding other or damaged results, a database that is missing or not the room's,
+a part used without its extra); click's usage errors are 2 too. tests/test_exit_codes.py walks
+every command through its refusals.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 import click
 
+from xuezhan.extras import MissingExtra
+
 __all__ = [
     "BadInput",
     "GuardedGroup",
@@ -27,6 +31,7 @@ __all__ = [
     "interrupted",
     "one_line",
     "prepared_run",
+    "room_database",
     "run_options",
     "run_to_folder",
 ]
@@ -126,6 +131,16 @@ def run_to_folder(
         raise click.ClickException(one_line(f"output folder {out}: {exc.strerror or exc}")) from None
 
 
+def room_database() -> Path:
+    """Where the game room keeps its standings unless ``--db`` says otherwise: ``room.db`` in
+    the user's data folder (platformdirs: ``$XDG_DATA_HOME/xuezhan``, by default
+    ``~/.local/share/xuezhan`` on Linux; ``~/Library/Application Support/xuezhan`` on macOS;
+    ``%LOCALAPPDATA%\\xuezhan`` on Windows), never the folder the command was started from."""
+    from platformdirs import user_data_path
+
+    return user_data_path("xuezhan", appauthor=False) / "room.db"
+
+
 def check_output_folder(out: Path) -> None:
     """The output folder can be created and written to (said, exit 2, before any hand is played
     and before anything is written but the folder itself)."""
@@ -161,7 +176,8 @@ def prepared_run(
     """The run the flags of :func:`run_options` ask for: ``config`` with the command line's
     ``--hands``, ``--seed`` and ``--workers``; its output folder (``--output``, else the file's
     ``output``, else ``results/<file name>``); and the run's options. A bad value raises the
-    configuration's error (:class:`~xuezhan.tournament.config.ConfigError`, a ``ValueError``)."""
+    configuration's error (:class:`~xuezhan.tournament.config.ConfigError`, a ``ValueError``);
+    an executor whose extra is missing :class:`~xuezhan.extras.MissingExtra`."""
     from xuezhan.tournament.options import RunOptions
 
     changes = {
@@ -179,6 +195,7 @@ def prepared_run(
         executor=executor,
         address=address,
     )
+    options.require_executor()  # before anything is written (MissingExtra: one line, exit 2)
     return config, out, options
 
 
@@ -246,6 +263,8 @@ class GuardedGroup(click.Group):
             raise
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
+        except MissingExtra as exc:  # a part used without its extra: bad input, said in one line
+            raise BadInput(str(exc)) from None
         except RecursionError:
             if os.environ.get("XUEZHAN_DEBUG"):
                 raise

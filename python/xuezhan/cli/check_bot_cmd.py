@@ -14,6 +14,8 @@ import sys
 
 import click
 
+from xuezhan.cli._common import BadInput
+
 __all__ = ["COMMANDS", "check_bot_command"]
 
 
@@ -78,17 +80,17 @@ def check_bot_command(
     try:
         argv = shlex.split(cmd)
     except ValueError as exc:
-        raise click.UsageError(f"CMD {cmd!r} is not a command line: {exc}") from None
+        raise BadInput(f"CMD {cmd!r} is not a command line: {exc}") from None
     prog = argv[0] if argv else ""
     base = cwd or "."
     found = os.path.exists(os.path.join(base, prog)) if os.sep in prog else shutil.which(prog) is not None
     if not found:
-        raise click.UsageError(f"cannot find the program {prog!r} of CMD {cmd!r}")
+        raise BadInput(f"cannot find the program {prog!r} of CMD {cmd!r}")
     opps = [o.strip() for o in opponents.split(",")]
     try:
         rule_values = [Rules.from_toml(r) if r.endswith(".toml") else as_rules(r) for r in rules]
     except (ValueError, OSError) as exc:
-        raise click.UsageError(f"--rules: {exc}") from None
+        raise BadInput(f"--rules: {exc}") from None
     try:
         report = check_strategy(
             cmd,
@@ -100,7 +102,7 @@ def check_bot_command(
             cwd=cwd,
         )
     except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise BadInput(str(exc)) from None
     click.echo(report.format(limit=limit))
     sys.exit(0 if report.ok else 1)
 

@@ -106,11 +106,11 @@ def _replay_log(file: str, text: str, as_json: bool) -> None:
             line=exc.line,
         )
     res = rnd.result()
-    res["events"] = len(rnd.events)
+    res["events"] = len(rnd.ledger.events)
     if as_json:
         emit_json(res)
     else:
-        click.echo(f"{file}: OK, {len(rnd.events)} events reproduced")
+        click.echo(f"{file}: OK, {len(rnd.ledger.events)} events reproduced")
         _print_result(res)
 
 

@@ -11,12 +11,14 @@ log the engine does not reproduce, a seat or option out of range), one line nami
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TYPE_CHECKING
 
 import click
 
-from xuezhan.cli._common import emit_json, fail
+from xuezhan.cli._common import emit_json, fail, room_database
+from xuezhan.extras import MissingExtra
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
@@ -56,7 +58,8 @@ MAX_TOP = 20
 @click.option(
     "--db",
     default=None,
-    help="The game room's standings database: LOG is then a hand played there, by its replay id (h12).",
+    help="The game room's standings database, for a LOG that is a hand played there by its replay "
+    "id (h12). Default: the room's own (room.db in your data folder, as for serve).",
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal).")
 def review(
@@ -71,8 +74,8 @@ def review(
     progress: bool | None,
 ) -> None:
     """Review seat N's decisions in a hand log LOG (.jsonl or .jsonl.gz: a tournament's --logs,
-    `xuezhan replay --log`), or in a hand played in the game room (LOG its replay id, h12, with
-    --db the room's database).
+    `xuezhan replay --log`), or in a hand played in the game room (LOG its replay id, h12, read
+    from the room's database: --db, by default the one `xuezhan serve` keeps).
 
     At each of the seat's decisions with a choice (turn, claim, exchange, void), every legal
     action is estimated by rollouts from rounds consistent with what the seat knew there: the
@@ -93,9 +96,9 @@ def review(
     if not 1 <= top <= MAX_TOP:
         fail(f"--top {top}: expected 1 to {MAX_TOP}", as_json=as_json)
     try:
-        hand = _load(log) if db is None else _room_hand(log, db)
+        hand = _room_hand(log, db) if db is not None or _room_id(log) else _load(log)
         total = count_decisions(hand, seat)
-    except (DocumentError, ReviewError) as exc:
+    except (DocumentError, ReviewError, MissingExtra) as exc:
         fail(str(exc), as_json=as_json)
     bar = _Progress(total, (sys.stderr.isatty() if progress is None else progress) and not as_json)
     try:
@@ -112,22 +115,35 @@ def review(
         click.echo(render(result, width=terminal_width(default=120, least=80, most=None)))
 
 
-def _room_hand(rid: str, db: str) -> HandLog:
-    """The hand ``rid`` (``h<n>``) of the game room's standings database ``db``."""
+def _room_id(log: str) -> bool:
+    """``log`` names a hand of the room (``h12``) rather than a file."""
+    from pathlib import Path
+
+    return re.fullmatch(r"h[0-9]+", log) is not None and not Path(log).exists()
+
+
+def _room_hand(rid: str, db: str | None) -> HandLog:
+    """The hand ``rid`` (``h<n>``) of the game room's standings database ``db`` (default: the
+    room's own, :func:`~xuezhan.cli._common.room_database`)."""
     from pathlib import Path
 
     from xuezhan.documents import DocumentError, parse_log
+    from xuezhan.extras import require
 
-    try:
-        from xuezhan.serve.standings import Standings, StandingsError
-    except ImportError as exc:  # sqlalchemy: the serve extra
-        raise DocumentError(f"--db {db}: reading the room's database needs the serve extra ({exc})") from None
+    require("serve", "reading the room's hands (xuezhan review h12)")
+    from xuezhan.serve.standings import Standings, StandingsError
+
+    if db is None:
+        db = str(room_database())
+        where, keeper = f"{rid}: the room's database {db}", "xuezhan serve"
+    else:
+        where, keeper = f"--db {db}", f"xuezhan serve --db {db}"
     if "://" not in db and not Path(db).is_file():
-        raise DocumentError(f"--db {db}: no standings database there (xuezhan serve --db {db} keeps one)")
+        raise DocumentError(f"{where}: no standings database there ({keeper} keeps one)")
     try:
         ledger = Standings(db)
     except StandingsError as exc:
-        raise DocumentError(f"--db {db}: {exc}") from None
+        raise DocumentError(f"{where}: {exc}") from None
     try:
         rec = ledger.hand(rid)
     finally:

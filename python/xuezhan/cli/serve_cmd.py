@@ -1,8 +1,9 @@
 """``xuezhan serve`` (the game room), ``xuezhan view LOG`` (the replay viewer) and
 ``xuezhan standings show|reset`` (the room's points, 积分).
 
-They need the ``serve`` extra: ``pip install 'xuezhan[serve]'``. The server binds to
-127.0.0.1 unless told otherwise.
+They need the ``serve`` extra (``pip install '.[serve]'`` in a clone, ``pip install
+'xuezhan[serve]'`` from PyPI): without it each says so on one line and exits 2. The server
+binds to 127.0.0.1 unless told otherwise.
 """
 
 from __future__ import annotations
@@ -13,28 +14,25 @@ from typing import Any
 
 import click
 
+from xuezhan.cli._common import BadInput, room_database
 from xuezhan.serve.bots import DEFAULT_SEARCH_SEATS
 from xuezhan.serve.limits import Limits, Pace
 
 _LIMITS = Limits()  # the defaults the options show
 __all__ = ["COMMANDS", "serve", "standings", "view", "view_url"]
 
-#: The standings database ``serve`` and ``standings`` use unless told otherwise.
-DEFAULT_DB = "xuezhan-room.db"
+#: Where the standings are kept unless ``--db`` says otherwise, as ``--help`` shows it.
+DB_DEFAULT = f"room.db in your data folder, here {room_database()}"
 #: Bytes of one websocket frame uvicorn accepts (the app refuses more than 4 KiB with a message).
 WS_MAX_SIZE = 64 * 1024
 
 
-def _need_extra() -> None:
-    try:
-        import pydantic  # noqa: F401
-        import sqlalchemy  # noqa: F401
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as exc:
-        raise click.ClickException(
-            f"the game room needs the 'serve' extra ({exc.name} is missing): pip install 'xuezhan[serve]'"
-        ) from None
+def _need_extra(command: str) -> None:
+    """The room's extra, checked before anything starts (:class:`~xuezhan.extras.MissingExtra`:
+    one line, exit 2)."""
+    from xuezhan.extras import require
+
+    require("serve", command)
 
 
 def _run(app: Any, host: str, port: int, open_url: str | None, trusted_proxies: tuple[str, ...] = ()) -> None:
@@ -129,9 +127,9 @@ def _run(app: Any, host: str, port: int, open_url: str | None, trusted_proxies: 
 )
 @click.option(
     "--db",
-    default=DEFAULT_DB,
-    show_default=True,
-    help="The standings database: a file (SQLite), ':memory:' (kept nowhere), or an SQLAlchemy URL.",
+    default=None,
+    help="The standings database: a file (SQLite), ':memory:' (kept nowhere), or an SQLAlchemy URL. "
+    f"Default: {DB_DEFAULT}.",
 )
 @click.option("--max-tables", default=100, show_default=True, type=click.IntRange(1, 100_000))
 @click.option("--max-tables-per-client", default=3, show_default=True, type=click.IntRange(1, 100_000))
@@ -210,7 +208,7 @@ def serve(
     claim_window: float,
     turn_timeout: float | None,
     claim_timeout: float | None,
-    db: str,
+    db: str | None,
     max_tables: int,
     max_tables_per_client: int,
     start_timeout: float,
@@ -224,8 +222,9 @@ def serve(
     trusted_proxies: tuple[str, ...],
 ) -> None:
     """The game room: a lobby of tables, four seats each (people or bots), spectators, replays,
-    and the players' standings (积分) kept in a database."""
-    _need_extra()
+    and the players' standings (积分) kept in a database (--db; by default room.db in your data
+    folder, never the folder the room was started from)."""
+    _need_extra("xuezhan serve")
     from xuezhan.serve.app import create_app
     from xuezhan.serve.bots import BotCatalog
     from xuezhan.serve.lobby import Room
@@ -239,17 +238,18 @@ def serve(
             else BotCatalog(search_seats=search_seats)
         )
     except ConfigError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise BadInput(str(exc)) from None
     overrides: dict[str, Any] = {}
     if turn_timeout is not None:
         overrides["turn_timeout"] = turn_timeout
     if claim_timeout is not None:
         overrides["claim_timeout"] = claim_timeout
     logs = sorted([*logs_dir.rglob("*.jsonl"), *logs_dir.rglob("*.jsonl.gz")]) if logs_dir else []
+    db = _database(db, create=True)
     try:
         ledger = Standings(db)
     except StandingsError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise BadInput(str(exc)) from None
     limits = Limits(
         max_tables=max_tables,
         max_tables_per_client=max_tables_per_client,
@@ -276,14 +276,16 @@ def serve(
 @click.option("--no-browser", is_flag=True, help="Only print the page's address.")
 def view(log: Path, host: str, port: int, no_browser: bool) -> None:
     """Step through a hand log (LOG.jsonl or .jsonl.gz) event by event, all four hands open."""
-    _need_extra()
+    _need_extra("xuezhan view")
     from xuezhan.serve.app import checked_frames, create_app
-    from xuezhan.serve.replay import LogError, read_log_lines
+    from xuezhan.serve.replay import LogError, LogMismatch, read_log_lines
 
     try:
         checked_frames(read_log_lines(log), log.name)  # a bad log fails here, naming the line
-    except LogError as exc:
+    except LogMismatch as exc:  # a finding, as for replay and validate
         raise click.ClickException(str(exc)) from None
+    except LogError as exc:
+        raise BadInput(str(exc)) from None
     url = view_url(host, port)
     click.echo(f"replay of {log}: {url}  (Ctrl-C stops it)", err=True)
     from xuezhan.serve.lobby import Room
@@ -303,9 +305,9 @@ def standings() -> None:
 
 
 @standings.command("show")
-@click.option("--db", default=DEFAULT_DB, show_default=True, help="The standings database (as for serve).")
+@click.option("--db", default=None, help=f"The standings database (as for serve). Default: {DB_DEFAULT}.")
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
-def standings_show(db: str, limit: int) -> None:
+def standings_show(db: str | None, limit: int) -> None:
     """Print the leaderboard: rank, points, hands played, name."""
     led = _open_ledger(db)
     rows = led.standings(0, limit)
@@ -316,27 +318,48 @@ def standings_show(db: str, limit: int) -> None:
 
 
 @standings.command("reset")
-@click.option("--db", default=DEFAULT_DB, show_default=True, help="The standings database (as for serve).")
+@click.option("--db", default=None, help=f"The standings database (as for serve). Default: {DB_DEFAULT}.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-def standings_reset(db: str, yes: bool) -> None:
+def standings_reset(db: str | None, yes: bool) -> None:
     """清零: every player's points back to zero (the history keeps a reset entry each)."""
     led = _open_ledger(db)
+    db = _database(db, create=False)
     if not yes:
         click.confirm(f"reset every player's points in {db} to zero?", abort=True)
     n = led.reset()
     click.echo(f"reset {n} player{'s' if n != 1 else ''} to zero")
 
 
-def _open_ledger(db: str) -> Any:
-    _need_extra()
+def _database(db: str | None, *, create: bool) -> str:
+    """The standings database ``--db`` names, else :func:`~xuezhan.cli._common.room_database`
+    (its folder made when ``create``: ``serve`` keeps the standings there). A file in a folder
+    that does not exist is bad input, said before anything starts."""
+    if db is None:
+        path = room_database()
+        if create:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise BadInput(
+                    f"{path.parent}: cannot make the data folder for the standings: {exc.strerror or exc}"
+                ) from None
+        return str(path)
+    if "://" not in db and db != ":memory:" and not Path(db).parent.is_dir():
+        raise BadInput(f"--db {db}: no folder {Path(db).parent} to keep the standings database in")
+    return db
+
+
+def _open_ledger(db: str | None) -> Any:
+    _need_extra("xuezhan standings")
     from xuezhan.serve.standings import Standings, StandingsError
 
+    db = _database(db, create=False)
     if "://" not in db and db != ":memory:" and not Path(db).is_file():
-        raise click.ClickException(f"{db}: no standings database there (xuezhan serve --db {db} makes one)")
+        raise BadInput(f"{db}: no standings database there (xuezhan serve --db {db} makes one)")
     try:
         return Standings(db)
     except StandingsError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise BadInput(str(exc)) from None
 
 
 COMMANDS = [serve, view, standings]

@@ -3,8 +3,9 @@
 One module per concern: the hand's state in four parts (the wall, :mod:`.wall`; the seats,
 :mod:`.seats`; the pending decision, :mod:`.turn`; the record, :mod:`.ledger`; their R12
 invariants, :mod:`.invariants`), the legal actions of each decision and why others are refused
-(:mod:`.legal`), the deal, exchange and void declaration (:mod:`.setup`, R1, R11), the turn
-flow and public API (:mod:`.round`, R2, R4) and the claim window (:mod:`.claims`, R3),
+(:mod:`.legal`), the deal, exchange and void declaration (:mod:`.setup`, R1, R11), the public
+API (:mod:`.round`), the turn flow and claim sequence (:mod:`.flow`, R2, R3, R4), the claim
+window (:mod:`.claims`, R3), the end of the hand (:mod:`.hand_end`, R4.5, R8),
 payments (:mod:`.settlement`, R5–R8), typed events and what each seat may see of them
 (:mod:`.events`), observations (:mod:`.observation`), the hand's result (:mod:`.result`, R9.3),
 seeds (:mod:`.seeds`, R1.4, R9.1), matches and timing (:mod:`.match`, R9–R10), logs
@@ -15,7 +16,7 @@ seeds (:mod:`.seeds`, R1.4, R9.1), matches and timing (:mod:`.match`, R9–R10),
     ...           "124468p1356789s"], wall="", dealer=0)
     >>> r.apply("0 discard 5p"); [str(a) for a in r.legal_actions(1)]
     ['1 hu', '1 peng', '1 pass']
-    >>> r.apply("1 pass"); passed = [e for e in r.events if e.type == "pass"]
+    >>> r.apply("1 pass"); passed = [e for e in r.ledger.events if e.type == "pass"]
     >>> public_view(passed[0], 1), public_view(passed[0], 0)  # only the passer sees its pass
     ({'type': 'pass', 'seat': 1, 'default': False}, None)
 

@@ -116,7 +116,7 @@ def rule(rnd: Round, seat: int, answer: Any, elapsed: float, timeouts: list[int]
 def apply(rnd: Round, ruling: Ruling) -> None:
     """Apply a ruling; an own action the hand refuses is an escape (R10.3, R8)."""
     if ruling.legal:
-        rnd._apply_legal(ruling.action)
+        rnd.apply_legal(ruling.action)
         return
     try:
         rnd.apply(ruling.action, default=ruling.default, note=ruling.note)
@@ -146,7 +146,7 @@ def decide(
     if elapsed <= (limit if limit is not None else time_limit(rnd.rules, turn.phase)):
         found = legal_answer(turn.legal, answer)
         if found is not None:
-            rnd._apply_legal(found)
+            rnd.apply_legal(found)
             return
     apply(rnd, rule(rnd, seat, answer, elapsed, timeouts, limit))
 
@@ -180,8 +180,8 @@ class Sampler:
     and draws the rest (the other hands, the wall's order, hidden choices) from ``rng``. It
     exposes nothing beyond the seat's knowledge: the determinization of the same generator does
     not change when the hidden information of the true round does (tests/test_determinize.py),
-    and the only other method, ``sealed``, gives the
-    round to the native determinizer, which does the same, in a form Python cannot read. The round is held in a private slot, which
+    and the only other method, ``sealed``, gives the round to the native determinizer, which
+    does the same, in a form Python cannot read. The round is held in a private slot, which
     Python cannot seal against code running in the same process: that is why only built-in
     strategies are given one (:func:`bind_samplers`); a user's strategy runs in its own process
     (R10.3) or, trusted, could reach the round anyway.

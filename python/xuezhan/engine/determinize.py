@@ -111,7 +111,7 @@ def determinize(
     >>> from xuezhan.engine import Round
     >>> r = Round.from_seed("leshan", 5, dealer=0)
     >>> d = determinize(r, 0, random.Random(1))
-    >>> d.counts[0] == r.counts[0], d.wall_count == r.wall_count, d.seed is None
+    >>> d.seats.counts[0] == r.seats.counts[0], d.wall.count == r.wall.count, d.seed is None
     (True, True, True)
     """
     if rnd.turn.cur != seat:
@@ -608,13 +608,11 @@ def _build(rnd: Round, seat: int, hands: dict[int, bytearray], wall: list[int], 
     turn = rnd.turn
     if turn.phase is Phase.EXCHANGE:
         exchange = rng.choice(sorted(DIRECTIONS))  # not shown before the tiles pass (R11.1)
-    d = Round.__new__(Round)
     hands0 = [[k for k in range(27) for _ in range(c[k])] for c in new_hands]
-    d._compose(
+    return Round.from_parts(
         rnd.rules, rnd.dealer, None, rnd.scores, exchange, hands0,
         _wall(rnd.wall, wall), _seats(rnd.seats, seat, hands), *_turn_and_ledger(rnd, seat, hands),
     )  # fmt: skip
-    return d
 
 
 def _wall(old: Wall, wall: list[int]) -> Wall:

@@ -1,6 +1,6 @@
 """Events of a hand: typed records, each with one JSON form (R9.3, R12.4).
 
-Every state change is one event, appended to ``Round.events`` in order. Decision events
+Every state change is one event, appended to ``Round.ledger.events`` in order. Decision events
 (:data:`DECISION_TYPES`) record what a seat chose, so a log can be replayed without any
 strategy (R12.4); the others are consequences (draws, melds, wins, payments, the end).
 
@@ -42,6 +42,7 @@ from xuezhan.tiles import TILE_STR
 __all__ = [
     "CLAIM_TYPES",
     "DECISION_TYPES",
+    "LOG_FORMAT",
     "Discard",
     "Draw",
     "End",
@@ -65,6 +66,10 @@ __all__ = [
     "from_json",
     "public_view",
 ]
+
+#: The format of a hand log written from these events (its header's ``format``, R12.4): the
+#: writer (:mod:`xuezhan.engine.log`) and the reader (:mod:`xuezhan.documents`) share it here.
+LOG_FORMAT = 1
 
 #: Event types that are decisions (replayed as actions, R12.4). A ``hu`` with ``forced`` is not
 #: a decision (R4.4 compulsory win) and is not replayed.

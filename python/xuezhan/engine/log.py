@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from xuezhan.engine.actions import EXCHANGE, VOID, Action, IllegalAction, act
-from xuezhan.engine.events import DECISION_TYPES, Event, Exchange, TileDecision, Void, dumps
+from xuezhan.engine.events import DECISION_TYPES, LOG_FORMAT, Event, Exchange, TileDecision, Void, dumps
 from xuezhan.engine.round import Round, deal
 from xuezhan.rules import Rules
 from xuezhan.tiles import TILE_STR, parse_tiles
@@ -36,7 +36,6 @@ __all__ = [
     "validate_dir",
 ]
 
-LOG_FORMAT = 1
 _TILE = TILE_STR
 _KIND = {t: k for k, t in enumerate(TILE_STR)}
 
@@ -89,7 +88,7 @@ def header_of(
 
 def log_lines(rnd: Round) -> list[str]:
     """Header plus one canonical JSON line per event."""
-    return [dumps(header(rnd))] + [dumps(e) for e in rnd.events]
+    return [dumps(header(rnd))] + [dumps(e) for e in rnd.ledger.events]
 
 
 def write_log(rnd: Round, dest: str | os.PathLike | IO[str]) -> None:
@@ -182,14 +181,14 @@ def replay_log(
                 log.header_line, f"the header's seed {hdr.seed} does not deal its hands, wall and exchange (R1.4)"
             )
     if watch is not None:
-        for _ in rnd.events:  # the events of the deal itself (the start)
+        for _ in rnd.ledger.events:  # the events of the deal itself (the start)
             watch(rnd)
         rnd.ledger.events = _Watched(rnd.ledger.events, rnd, watch)
     n = 0
 
     def compare() -> None:
         nonlocal n
-        evs = rnd.events
+        evs = rnd.ledger.events
         while n < len(evs):
             line = log.line_of(n)
             if n >= len(logged):
@@ -204,7 +203,7 @@ def replay_log(
             raise ReplayMismatch(log.line_of(n), "the log ends before the hand ends")
         e = logged[n]
         if e.type not in DECISION_TYPES or getattr(e, "forced", False):
-            raise ReplayMismatch(log.line_of(n), f"expected a decision of seat {rnd.cur}, the log has {dumps(e)}")
+            raise ReplayMismatch(log.line_of(n), f"expected a decision of seat {rnd.turn.cur}, the log has {dumps(e)}")
         action = _event_action(e)
         if before is not None:
             before(rnd, action, n)

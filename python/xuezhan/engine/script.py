@@ -107,7 +107,7 @@ def replay_script(
     def consume_forced() -> None:
         # R13: a compulsory win (R4.4) consumes a matching `S hu` line if one is next.
         nonlocal i, seen
-        evs = r.events
+        evs = r.ledger.events
         while seen < len(evs):
             e = evs[seen]
             seen += 1
@@ -121,7 +121,7 @@ def replay_script(
 
     consume_forced()
     while not r.over:
-        seat = r.cur
+        seat = r.turn.cur
         if i < n:
             try:
                 a = parse_action(lines[i])
@@ -133,7 +133,7 @@ def replay_script(
                 except IllegalAction as exc:
                     raise error(i, exc.reason) from None
                 i += 1
-            elif r.phase == Phase.CLAIM and not (a.seat == seat and a.verb in CLAIM_VERBS):
+            elif r.turn.phase == Phase.CLAIM and not (a.seat == seat and a.verb in CLAIM_VERBS):
                 r.apply(r.default_action())  # the asked seat passes (not an R10 default)
             else:
                 try:
@@ -145,7 +145,7 @@ def replay_script(
             r.apply(r.default_action(), default=True)  # R10 defaults finish the hand
         consume_forced()
     if i < n:
-        raise error(i, f"the hand ended ({r.end_reason}) before this line")
+        raise error(i, f"the hand ended ({r.ledger.end_reason}) before this line")
     res = r.result()
     if "name" in doc:
         res["name"] = doc["name"]

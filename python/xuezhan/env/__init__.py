@@ -1,4 +1,6 @@
-"""Reinforcement-learning environments over the round engine (``pip install 'xuezhan[rl]'``).
+"""Reinforcement-learning environments over the round engine (the ``rl`` extra: ``pip install
+'.[rl]'`` in a clone, ``pip install 'xuezhan[rl]'`` from PyPI; without it, importing this
+package raises :class:`~xuezhan.extras.MissingExtra` saying so).
 
 - :func:`aec_env`: the four seats as a PettingZoo AEC environment (per-seat termination: a
   seat that wins leaves while the others play on, docs/rules.md R4.5).
@@ -19,9 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from xuezhan.env.actions import ACTION_NAMES, N_ACTIONS, action_id, id_action
-from xuezhan.env.aec import AGENTS, IllegalActionError, XuezhanAEC
-from xuezhan.env.encoding import N_PLANES, PLANES, Encoder
+from xuezhan.extras import require
+
+require("rl", "xuezhan.env")  # before the modules below import pettingzoo and gymnasium
+
+from xuezhan.env.actions import ACTION_NAMES, N_ACTIONS, action_id, id_action  # noqa: E402
+from xuezhan.env.aec import AGENTS, IllegalActionError, XuezhanAEC  # noqa: E402
+from xuezhan.env.encoding import N_PLANES, PLANES, Encoder  # noqa: E402
 
 __all__ = [
     "ACTION_NAMES",

@@ -191,10 +191,10 @@ class XuezhanAEC(AECEnv):
         self._steps = 0
         self._deltas: tuple = (0, 0, 0, 0)
         self._won: tuple | None = None
-        self._obs_key: tuple = (0, rnd.cur)
+        self._obs_key: tuple = (0, rnd.turn.cur)
         self._obs: Observation | None = None
         self._skip_agent_selection = None
-        self.agent_selection = AGENTS[rnd.cur]  # type: ignore[index]
+        self.agent_selection = AGENTS[rnd.turn.cur]  # type: ignore[index]
 
     def require_hand(self, call: str) -> Round:
         """The current hand's :class:`Round`; before the first :meth:`reset` there is none, and
@@ -353,7 +353,7 @@ class XuezhanAEC(AECEnv):
             for a in rewards:
                 rewards[a] = 0.0
             self._paid = False
-        cur = rnd.cur
+        cur = rnd.turn.cur
         obs = rnd.observation(cur if cur is not None else 0)
         self._obs_key = (self._steps, cur)
         self._obs = obs
@@ -416,7 +416,7 @@ class XuezhanAEC(AECEnv):
         if rnd is None or self.render_mode is None:
             return None
         lines = []
-        seat = rnd.cur
+        seat = rnd.turn.cur
         view = rnd.observation(seat if seat is not None else 0).to_dict()
         lines.append(f"wall {view['wall_count']}  phase {view['phase']}  deltas {view['deltas']}  won {view['won']}")
         for s in range(4):

@@ -149,15 +149,15 @@ class SingleAgentEnv(gymnasium.Env):
         assert rnd is not None
         learner = self.seat
         while not rnd.over:
-            cur = rnd.cur
+            cur = rnd.turn.cur
             if cur is None or cur == learner:
                 break
-            self._delivery(rnd.events)
+            self._delivery(rnd.ledger.events)
             # The engine's seat loop: a crash or an illegal answer is an escape (R10.3, R8).
             # Untimed (no limit): an episode must not depend on the machine's speed.
             decide(rnd, cur, self.opponents[cur].act, [0, 0, 0, 0], limit=math.inf)
             aec._after(rnd)
-        self._delivery(rnd.events)
+        self._delivery(rnd.ledger.events)
 
     def render(self) -> str | None:
         return self.aec.render()

@@ -27,7 +27,7 @@ from time import perf_counter
 from typing import Any
 
 from xuezhan.engine.actions import Action
-from xuezhan.engine.decisions import decide
+from xuezhan.engine.decisions import Strategy, decide
 from xuezhan.engine.determinize import DeterminizeError, determinize
 from xuezhan.engine.round import Round
 from xuezhan.engine.turn import Phase
@@ -63,31 +63,40 @@ class ActionEstimate:
 
 
 class Rollouts:
-    """Plays rounds to their end with one rollout policy (a built-in strategy name, not
-    ``search``) for all four seats. A deterministic policy's bots are built once and reset
-    before each rollout; another's are built per rollout from the rollout's seed.
+    """Plays rounds to their end with one rollout policy for all four seats: a strategy class
+    (or any factory taking ``seed=``) that does not search itself, such as
+    :class:`~xuezhan.strategies.GreedyStrategy` (:func:`xuezhan.strategies.rollout_policy`
+    finds one by name). A deterministic policy's bots are built once and reset before each
+    rollout; another's are built per rollout from the rollout's seed.
 
     ``native`` (default true): play the rollouts of :func:`play_sample` in the native engine
-    (:func:`xuezhan.native.from_round`) when it plays the policy and the round's rules: the
-    same results (tests/test_native_differential.py), tens of times faster."""
+    (:func:`xuezhan.native.from_round`) when it plays the policy (a built-in strategy class it
+    has, by its ``name``) and the round's rules: the same results
+    (tests/test_native_differential.py), tens of times faster."""
 
-    def __init__(self, policy: str, *, native: bool = True) -> None:
-        from xuezhan.strategies import REGISTRY  # the strategies include search, built on this
-
-        factory = REGISTRY.get(policy)
-        if factory is None or getattr(factory, "uses_sampler", False):
-            names = ", ".join(n for n, f in REGISTRY.items() if not getattr(f, "uses_sampler", False))
-            raise ValueError(f"policy {policy!r} is not a rollout policy (one of {names})")
+    def __init__(self, policy: Callable[..., Strategy], *, native: bool = True) -> None:
+        if isinstance(policy, str) or not callable(policy):
+            raise TypeError(
+                f"policy: expected a strategy class (e.g. GreedyStrategy; xuezhan.strategies.rollout_policy(name) "
+                f"finds one by name), got {type(policy).__name__} {policy!r}"
+            )
+        if getattr(policy, "uses_sampler", False):
+            raise ValueError(f"policy {_name(policy)!r} searches itself: it cannot be a rollout policy")
         self.policy = policy
-        self._factory = factory
-        self._reuse = bool(getattr(factory, "deterministic", False))
-        self._bots: list[Any] = [factory(seed=s) for s in range(4)] if self._reuse else []
+        self._reuse = bool(getattr(policy, "deterministic", False))
+        self._bots: list[Any] = [policy(seed=s) for s in range(4)] if self._reuse else []
         self._native: Any = None
         if native:
             from xuezhan import native as nat
 
-            if policy in nat.NATIVE_STRATEGIES:
-                self._native = nat.lineup([policy] * 4)
+            name = getattr(policy, "name", None)
+            # only the project's own class of that name: a user's class named "value" is not value
+            if (
+                name in nat.NATIVE_STRATEGIES
+                and isinstance(policy, type)
+                and policy.__module__.startswith("xuezhan.strategies.")
+            ):
+                self._native = nat.lineup([name] * 4)
 
     def native_lineup(self, rnd: Round) -> Any:
         """The native line-up that plays this policy on ``rnd`` (None: the Python engine does).
@@ -97,14 +106,14 @@ class Rollouts:
     def play(self, rnd: Round, seed: int) -> Round:
         """Play ``rnd`` to its end (in place) and return it. ``seed`` seeds the bots of a policy
         that is not deterministic."""
-        bots = self._bots if self._reuse else [self._factory(seed=seed + s) for s in range(4)]
+        bots = self._bots if self._reuse else [self.policy(seed=seed + s) for s in range(4)]
         rules = rnd.rules
         for s, b in enumerate(bots):
             b.reset(s, rules)
         acts = [b.act for b in bots]
         timeouts = [0, 0, 0, 0]
-        while rnd.phase is not _OVER:
-            seat = rnd.cur
+        while rnd.turn.phase is not _OVER:
+            seat = rnd.turn.cur
             assert seat is not None  # a hand that is not over has a pending decision
             decide(rnd, seat, acts[seat], timeouts, _NO_LIMIT)  # untimed: a rollout must not depend on speed
         return rnd
@@ -116,7 +125,7 @@ def estimate_actions(
     *,
     rollouts: int,
     rng: random.Random,
-    policy: str = "greedy",
+    policy: Callable[..., Strategy],
     actions: Sequence[Action] | None = None,
     budget: float | None = None,
     clock: Callable[[], float] = perf_counter,
@@ -124,11 +133,13 @@ def estimate_actions(
     """Estimates of ``actions`` (default: every legal action of ``seat``), best first.
 
     ``rnd`` is not changed. Each of the ``rollouts`` samples is one determinization shared by
-    every action. ``budget`` (seconds by ``clock``, from the call) may stop it after fewer
-    samples (see the module doc).
+    every action, played on by ``policy`` at all four seats (see :class:`Rollouts`).
+    ``budget`` (seconds by ``clock``, from the call) may stop it after fewer samples (see the
+    module doc).
 
+        >>> from xuezhan.strategies import GreedyStrategy
         >>> r = Round.from_seed("leshan", 3, dealer=0)
-        >>> est = estimate_actions(r, 0, rollouts=2, rng=random.Random(0))
+        >>> est = estimate_actions(r, 0, rollouts=2, rng=random.Random(0), policy=GreedyStrategy)
         >>> est[0].rollouts, len(est) == len(r.legal_actions(0))
         (2, True)
     """
@@ -232,7 +243,7 @@ def play_sample(base: Round, seat: int, actions: Sequence[Action], play: Rollout
         rnd = base if j == last else clone(base, shared)
         rnd.apply(a)
         play.play(rnd, seed)
-        out.append(rnd.deltas[seat])
+        out.append(rnd.ledger.deltas[seat])
     return out
 
 
@@ -242,3 +253,7 @@ def _summary(action: Action, xs: list[int]) -> ActionEstimate:
     var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
     half = 1.96 * math.sqrt(var / n) if n > 1 else math.inf
     return ActionEstimate(action, mean, mean - half, mean + half, n)
+
+
+def _name(policy: Callable[..., Strategy]) -> str:
+    return str(getattr(policy, "name", getattr(policy, "__name__", policy)))

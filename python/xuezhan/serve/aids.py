@@ -43,7 +43,7 @@ def seat_aids(rnd: Round, seat: int) -> Aids:
     if rnd.over or obs.escaped[seat]:
         return Aids()
     if obs.phase in ("exchange", "void"):
-        if rnd.cur != seat or not obs.legal_actions:
+        if rnd.turn.cur != seat or not obs.legal_actions:
             return Aids()
         greedy = GreedyStrategy()
         greedy.reset(seat, rnd.rules)
@@ -52,7 +52,7 @@ def seat_aids(rnd: Round, seat: int) -> Aids:
     counts = bytearray(obs.hand)
     if size == 13:
         return Aids(waits=_waits(obs, counts, rnd))
-    if size != 14 or rnd.cur != seat:
+    if size != 14 or rnd.turn.cur != seat:
         return Aids()
     discards: dict[str, list[WaitInfo]] = {}
     mask = obs.discard_mask

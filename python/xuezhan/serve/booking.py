@@ -23,7 +23,7 @@ _log = logging.getLogger("xuezhan.serve")
 def escape_penalties(rnd: Round) -> list[int]:
     """What each seat paid under R8 in ``rnd`` (booked apart from its points)."""
     paid = [0, 0, 0, 0]
-    for e in rnd.events:
+    for e in rnd.ledger.events:
         if e.type == "pay" and e.rule == "R8":  # type: ignore[attr-defined]
             paid[e.frm] += e.amount  # type: ignore[attr-defined]
     return paid
@@ -50,7 +50,7 @@ async def book_hand(
             commitment,
             named_log(log_lines(rnd), seat_labels([s.name for s in seats], rnd.dealer)),
             players,
-            list(rnd.deltas),
+            list(rnd.ledger.deltas),
             escape_penalties(rnd),
         )
     except Exception:  # the database failed: say so loudly, keep the table playing

@@ -41,7 +41,7 @@ def opens_window(rnd: Round, action: Action) -> bool:
             return False
     elif action.verb != DISCARD:
         return False
-    return sum(1 for s, a in enumerate(rnd.active) if a and s != action.seat) > 0
+    return sum(1 for s, a in enumerate(rnd.seats.active) if a and s != action.seat) > 0
 
 
 @dataclass
@@ -88,9 +88,9 @@ class Frozen:
             views.append(_view(obs))
         return cls(
             time.monotonic() + seconds,
-            len(rnd.events) + 1,
+            len(rnd.ledger.events) + 1,
             views,
-            [list(m) for m in rnd.meld_from],
+            [list(m) for m in rnd.seats.meld_from],
             list(locked),
             list(aids),
         )

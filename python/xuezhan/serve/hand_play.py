@@ -116,24 +116,24 @@ class HandPlay:
         deliver = Delivery(bots)  # the bots' public views (people get theirs in state messages)
         self.on_change()
         while not rnd.over:
-            seat = rnd.cur
+            seat = rnd.turn.cur
             assert seat is not None
             phase = rnd.observation(seat).phase
             kind = phase if phase in ("turn", "claim", "exchange", "void") else "turn"
-            limit = time_limit(rules, rnd.phase)  # R10
+            limit = time_limit(rules, rnd.turn.phase)  # R10
             bot = bots[seat]
             if bot is not None:
-                deliver(rnd.events)
+                deliver(rnd.ledger.events)
                 ruling = await self._bot_decision(bot, seat, kind, limit)
             else:
                 ruling = await self._person_decision(seat, kind, limit)
             self.decision = None
             opening = self._window_before(ruling.action)
-            n = len(rnd.events)
+            n = len(rnd.ledger.events)
             apply(rnd, ruling)  # an own action the hand refuses is an escape (R10.3)
             if kind == "turn":
                 self.selected[seat] = None
-            if opening is not None and len(rnd.events) > n and rnd.events[n].type == ruling.action.verb:
+            if opening is not None and len(rnd.ledger.events) > n and rnd.ledger.events[n].type == ruling.action.verb:
                 self.frozen = opening  # everyone sees the discard; nothing more until it closes
                 self.on_change()
             if self.frozen is None:
@@ -141,10 +141,10 @@ class HandPlay:
             else:
                 if kind == "claim" and bot is None:
                     self.on_seat_change(seat)  # the person who answered: the question is gone
-                if rnd.phase != Phase.CLAIM:  # the claims are decided: shown when the window closes
+                if rnd.turn.phase != Phase.CLAIM:  # the claims are decided: shown when the window closes
                     await self._close_window()
         await self._close_window()
-        deliver(rnd.events)
+        deliver(rnd.ledger.events)
         for b in bots:
             if b is not None:
                 end = getattr(b, "end_hand", None)

@@ -33,7 +33,7 @@ def forced_discard(rnd: Round, seat: int) -> Action | None:
     """The discard the room plays for ``seat`` on its own, or None: only when the seat's hand is
     locked (R14.2), the hand is waiting for that seat, and its one legal action is the discard
     of the tile it drew (no win, no kong that keeps its waits)."""
-    if rnd.over or rnd.cur != seat or not rnd.locked(seat):
+    if rnd.over or rnd.turn.cur != seat or not rnd.locked(seat):
         return None
     legal = rnd.legal_actions(seat)
     if len(legal) == 1 and legal[0].verb == DISCARD:

@@ -16,7 +16,7 @@ never shown.
     >>> for i, b in enumerate(bots): b.reset(i, Round.from_seed("leshan", 1).rules)
     >>> rnd = run_round(Round.from_seed("leshan", 1), bots)
     >>> doc = frames(log_lines(rnd))
-    >>> len(doc["frames"]) == len(rnd.events) + 1, doc["frames"][-1]["deltas"] == rnd.deltas
+    >>> len(doc["frames"]) == len(rnd.ledger.events) + 1, doc["frames"][-1]["deltas"] == rnd.ledger.deltas
     (True, True)
 """
 
@@ -33,7 +33,7 @@ from xuezhan.serve.words import payment_text, settlement_lines
 from xuezhan.tiles import SUITS, meld_kind, meld_type
 from xuezhan.tiles import TILE_STR as _TILE
 
-__all__ = ["LogError", "frames", "named_log", "read_log_lines"]
+__all__ = ["LogError", "LogMismatch", "frames", "named_log", "read_log_lines"]
 
 # by meld type (docs/internals.md): pung, exposed kong (on a discard or added), concealed kong
 _MELD_NAMES = ("peng", "gang", "angang")
@@ -42,6 +42,11 @@ _MELD_NAMES = ("peng", "gang", "angang")
 class LogError(ValueError):
     """A file that is not a hand log, or a log the engine does not reproduce; the message names
     the file and line."""
+
+
+class LogMismatch(LogError):
+    """A well-formed hand log the engine does not reproduce (a finding, like ``xuezhan replay``'s
+    and ``validate``'s: ``xuezhan view`` exits 1 for it, 2 for a file that is not a hand log)."""
 
 
 def read_log_lines(path: str | Path) -> list[str]:
@@ -65,18 +70,18 @@ def named_log(lines: list[str], names: list[str]) -> list[str]:
 def _state(rnd: Round) -> dict[str, Any]:
     """The engine's state, all four hands open."""
     if rnd.rules.declare_void:
-        chosen = rnd.void if rnd.voids_known else rnd.v_choice
+        chosen = rnd.seats.void if rnd.seats.voids_known else rnd.turn.v_choice
         voids: list[str | None] = [SUITS[v] if v >= 0 else None for v in chosen]
     else:
         voids = [None] * 4
     return {
-        "hands": ["".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in rnd.counts],
-        "melds": [[[_MELD_NAMES[meld_type(code)], _TILE[meld_kind(code)]] for code in ms] for ms in rnd.melds],
-        "discards": ["".join(_TILE[k] for k in r) for r in rnd.river],
-        "wall_count": rnd.wall_count,
-        "deltas": list(rnd.deltas),
-        "won": list(rnd.won),
-        "escaped": list(rnd.escaped),
+        "hands": ["".join(_TILE[k] * n for k, n in enumerate(c) if n) for c in rnd.seats.counts],
+        "melds": [[[_MELD_NAMES[meld_type(code)], _TILE[meld_kind(code)]] for code in ms] for ms in rnd.seats.melds],
+        "discards": ["".join(_TILE[k] for k in r) for r in rnd.seats.river],
+        "wall_count": rnd.wall.count,
+        "deltas": list(rnd.ledger.deltas),
+        "won": list(rnd.seats.won),
+        "escaped": list(rnd.seats.escaped),
         "voids": voids,
         **_wins(rnd),
     }
@@ -87,7 +92,7 @@ def _wins(rnd: Round) -> dict[str, list]:
     hand is locked (R14.2), from the hand's public win events (the frame may be taken in the
     middle of a claim, where no observation can be built)."""
     wins, aside = ["", "", "", ""], ["", "", "", ""]
-    for e in rnd.events:
+    for e in rnd.ledger.events:
         if isinstance(e, Win):
             wins[e.seat] += e.tile
             if rnd.rules.stay and e.how == "self_draw":
@@ -154,7 +159,7 @@ def frames(lines: Iterable[str], name: str = "log") -> dict:
     except DocumentError as exc:
         raise LogError(str(exc)) from None
     except ReplayMismatch as exc:
-        raise LogError(f"{name}: not the log of a hand the engine plays: {exc}") from None
+        raise LogMismatch(f"{name}: not the log of a hand the engine plays: {exc}") from None
     hdr = log.header
     names = hdr.names or [f"seat {s}" for s in range(4)]
     logged = [e.to_json() for e in log.events]

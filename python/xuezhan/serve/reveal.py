@@ -52,7 +52,7 @@ def revealed_hands(rnd: Round, names: Sequence[str]) -> list[RevealedHand]:
         elif r.pig:
             result_ = "pig"
         elif r.ready:
-            result_, value = "ready", rnd.ready[s]
+            result_, value = "ready", rnd.ledger.ready[s]
             melds = ",".join(_MELD_TEXT[kind].format(t=t) for kind, t in obs["melds"][s])
             void = obs["voids"][s]
             ready_waits = [w.tile for w in waits(hand, melds, rules=rnd.rules, void=void)]

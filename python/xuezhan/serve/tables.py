@@ -331,9 +331,9 @@ class Table:
         self.views.reset()
         self.touch(table=True)
         await self.hand.play()
-        self.scores = [a + d for a, d in zip(self.scores, rnd.deltas, strict=True)]
-        if rnd.next_dealer is not None:
-            self.dealer = rnd.next_dealer  # R9.2
+        self.scores = [a + d for a, d in zip(self.scores, rnd.ledger.deltas, strict=True)]
+        if rnd.ledger.next_dealer is not None:
+            self.dealer = rnd.ledger.next_dealer  # R9.2
 
     async def _book(self) -> None:
         """Book the finished hand in the standings, off the event loop; then the hand shows as

@@ -53,7 +53,7 @@ class PublicViews:
 
     def aids_now(self, rnd: Round) -> list[Aids | None]:
         """Each seat's aids as made for the hand's present moment (None: not made for anyone)."""
-        n = len(rnd.events)
+        n = len(rnd.ledger.events)
         got = [self._aids.get(s) for s in range(4)]
         return [g[1] if g is not None and g[0] == n else None for g in got]
 
@@ -64,7 +64,7 @@ class PublicViews:
 
     def aids(self, rnd: Round, seat: int) -> Aids:
         """``seat``'s aids (:func:`~xuezhan.serve.aids.seat_aids`), once per event and seat."""
-        n = len(rnd.events)
+        n = len(rnd.ledger.events)
         got = self._aids.get(seat)
         if got is None or got[0] != n:
             got = self._aids[seat] = (n, seat_aids(rnd, seat))
@@ -81,7 +81,7 @@ class PublicViews:
         see) so far: the single outward filter."""
         views = self._views[seat]
         at = self._at[seat]
-        events = rnd.events
+        events = rnd.ledger.events
         for i in range(self._viewed[seat], len(events)):
             v = public_view(events[i], seat)
             if v is not None:
@@ -192,7 +192,7 @@ def state_for(table: Table, client: Client) -> StateMsg:
         events=views[start:],
         settlement=settlement_lines(views, names) if over else [],
         names=names,
-        meld_from=[list(m) for m in rnd.meld_from] if frozen is None else frozen.meld_from,
+        meld_from=[list(m) for m in rnd.seats.meld_from] if frozen is None else frozen.meld_from,
         locked=locked_seats(rnd) if frozen is None else frozen.locked,
         forced=forced,
         forced_ms=forced_ms,

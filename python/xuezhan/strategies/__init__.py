@@ -5,18 +5,14 @@ from collections.abc import Callable
 from xuezhan.strategies.base import Strategy
 from xuezhan.strategies.expert import ExpertStrategy
 from xuezhan.strategies.greedy import GreedyStrategy
+from xuezhan.strategies.policies import ROLLOUT_POLICIES, rollout_policy
 from xuezhan.strategies.random_bot import RandomStrategy
 from xuezhan.strategies.search import SearchStrategy
 from xuezhan.strategies.value import ValueStrategy
 
-#: Built-in strategies by name (the names tournament files use).
-REGISTRY: dict[str, Callable[..., Strategy]] = {
-    "random": RandomStrategy,
-    "greedy": GreedyStrategy,
-    "value": ValueStrategy,
-    "search": SearchStrategy,
-    "expert": ExpertStrategy,
-}
+#: Built-in strategies by name (the names tournament files use): the rollout policies, and the
+#: two that search.
+REGISTRY: dict[str, Callable[..., Strategy]] = {**ROLLOUT_POLICIES, "search": SearchStrategy, "expert": ExpertStrategy}
 
 __all__ = [
     "Strategy",
@@ -26,7 +22,9 @@ __all__ = [
     "SearchStrategy",
     "ExpertStrategy",
     "REGISTRY",
+    "ROLLOUT_POLICIES",
     "builtin",
+    "rollout_policy",
 ]
 
 

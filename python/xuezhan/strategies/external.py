@@ -233,7 +233,7 @@ class ExternalStrategy:
                 raise BotStartError(f"{where}: cannot start it: {exc}") from None
             try:
                 rnd = Round.from_seed(rules, 0, 0)
-                seat = rnd.cur
+                seat = rnd.turn.cur
                 assert seat is not None  # a fresh hand always waits for someone
                 obs = rnd.observation(seat)
                 legal = list(obs.legal_actions)

@@ -65,6 +65,7 @@ from xuezhan.engine.determinize import DeterminizeError
 from xuezhan.engine.observation import Observation
 from xuezhan.search.candidates import candidates
 from xuezhan.search.estimate import Rollouts, play_sample
+from xuezhan.strategies.policies import rollout_policy
 from xuezhan.strategies.value import ValueStrategy, locked_wins
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_ROLLOUTS", "SearchStrategy", "ready_rate"]
@@ -153,7 +154,7 @@ class SearchStrategy:
         self.clock = clock
         if type(native) is not bool:
             raise ValueError(f"native: expected true or false, got {native!r}")
-        self._play = Rollouts(policy, native=native)  # an unknown policy fails here, naming it
+        self._play = Rollouts(rollout_policy(policy), native=native)  # an unknown policy fails here, naming it
         self.policy = policy
         self._rng = random.Random(0 if seed is None else seed)
         self._base = ValueStrategy(seed)

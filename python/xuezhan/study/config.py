@@ -36,9 +36,8 @@ fields, empty or repeated sweeps and duplicate variant names are errors naming t
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import itertools
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -46,7 +45,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xuezhan.tournament.config import ConfigError, OptionTypeError, StrategySpec, TournamentConfig
+from xuezhan.tournament.config import (
+    TOURNAMENT_KEYS,
+    ConfigError,
+    OptionTypeError,
+    TournamentConfig,
+    config_from_dict,
+)
 
 __all__ = [
     "MAX_VARIANTS",
@@ -131,32 +136,25 @@ def _value_text(value: Any) -> str:
 
 
 @dataclass(frozen=True)
-class StudyConfig:
-    """A validated study. Build it with :func:`load_study` or :func:`study_from_dict`."""
+class StudyConfig(TournamentConfig):
+    """A validated study: a tournament (the line-up, hands, seed, seating, workers, chunk,
+    output, name and the base rules: every field, check and method of
+    :class:`~xuezhan.tournament.config.TournamentConfig`) plus its rule variants and the one
+    the others are compared with (default: the first). Build it with :func:`load_study` or
+    :func:`study_from_dict`; each variant plays :meth:`tournament`."""
 
-    strategies: tuple[StrategySpec, ...]
-    variants: tuple[Variant, ...]
-    rules: Mapping[str, Any] = field(default_factory=lambda: {"preset": "leshan"})
+    variants: tuple[Variant, ...] = ()
     base_variant: str = ""
-    hands: int = 1000
-    seed: int = 0
-    seating: str = "duplicate"
-    workers: int = 0
-    chunk: int = 0  # 0: automatic, per variant (see xuezhan.tournament.config.auto_chunk)
-    output: str | None = None
-    name: str = "study"
-    #: Which engine plays the hands (as in a tournament file; not part of the identity).
-    engine: str = "auto"
 
     def __post_init__(self) -> None:
-        for key in ("hands", "seed", "workers", "chunk"):
-            value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise StudyOptionTypeError(f"{key}: expected an integer, got {value!r}")
-        if not isinstance(self.name, str) or not self.name:
-            raise StudyOptionTypeError(f"name: expected a non-empty string, got {self.name!r}")
-        if self.output is not None and (not isinstance(self.output, str) or not self.output):
-            raise StudyOptionTypeError(f"output: expected a folder path (a string), got {self.output!r}")
+        try:
+            super().__post_init__()  # the tournament's fields and checks
+        except ConfigError as exc:
+            raise _study_error(exc, str(exc)) from None
+        if self.hand_logs is not None:
+            raise StudyConfigError(
+                "hand_logs: a study keeps no hand logs (play one variant as a tournament with --logs)"
+            )
         if not isinstance(self.base_variant, str):
             raise StudyOptionTypeError(f"base_variant: expected a variant name, got {self.base_variant!r}")
         if not isinstance(self.variants, tuple) or not all(isinstance(v, Variant) for v in self.variants):
@@ -179,22 +177,10 @@ class StudyConfig:
             raise StudyConfigError(
                 f"base_variant: {self.base_variant!r} is not a variant (variants: {', '.join(names)})"
             )
-        object.__setattr__(self, "rules", dict(self.rules))
-        # The shared settings are a tournament's: validate them once with its rules.
-        self.tournament(self.variants[0])
-
-    @property
-    def n_games(self) -> int:
-        """Hands played per variant (``hands`` rounded up to whole duplicate groups)."""
-        return self.tournament(self.variants[0]).n_games
 
     @property
     def base_index(self) -> int:
         return [v.name for v in self.variants].index(self.base_variant)
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.strategies)
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:
@@ -207,68 +193,33 @@ class StudyConfig:
         return _merge(_flatten_rules(self.rules, "rules"), variant.overrides)
 
     def tournament(self, variant: Variant) -> TournamentConfig:
-        """The tournament one variant plays: the study's line-up, hands, seed and seating (so the
-        same walls and seats as every other variant) under the variant's rules."""
+        """The tournament one variant plays: this study's tournament fields (so the same walls
+        and seats as every other variant) under the variant's rules, named after it."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(TournamentConfig)}
         try:
             return TournamentConfig(
-                strategies=self.strategies,
-                hands=self.hands,
-                seed=self.seed,
-                seating=self.seating,
-                rules=self.variant_rules(variant),
-                workers=self.workers,
-                chunk=self.chunk,
-                output=None,
-                name=f"{self.name}/{variant.name}",
-                engine=self.engine,
+                **{
+                    **fields,
+                    "rules": self.variant_rules(variant),
+                    "output": None,
+                    "name": f"{self.name}/{variant.name}",
+                }
             )
         except ConfigError as exc:
             raise _study_error(exc, str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
+        """The tournament's fields, the base variant and each variant with its overrides (what
+        :meth:`identity` digests, without workers, output and name)."""
         return {
-            "name": self.name,
-            "hands": self.hands,
-            "seed": self.seed,
-            "seating": self.seating,
-            "workers": self.workers,
-            "chunk": self.chunk,
-            "output": self.output,
-            "engine": self.engine,
-            "rules": dict(self.rules),
+            **super().to_dict(),
             "base_variant": self.base_variant,
-            "strategies": [s.to_dict() for s in self.strategies],
             "variants": [{"name": v.name, **dict(v.overrides)} for v in self.variants],
         }
 
-    def identity(self) -> str:
-        """A digest of everything that determines the results (not workers, output or name);
-        ``--resume`` refuses a folder written by a study with another identity."""
-        d = self.to_dict()
-        for key in ("workers", "output", "name", "engine"):
-            d.pop(key)
-        return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-    def replace(self, **changes: Any) -> StudyConfig:
-        d: dict[str, Any] = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        d.update(changes)
-        return StudyConfig(**d)
-
-
-_TOP_KEYS = {
-    "name",
-    "hands",
-    "seed",
-    "seating",
-    "workers",
-    "chunk",
-    "output",
-    "engine",
-    "strategies",
-    "rules",
-    "variants",
-    "base_variant",
-}
+_OWN_KEYS = {"variants", "base_variant"}
+_TOP_KEYS = TOURNAMENT_KEYS | _OWN_KEYS
 
 
 def _study_error(exc: ConfigError, message: str) -> StudyConfigError:
@@ -314,27 +265,28 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[Variant]:
     return out
 
 
-def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyConfig:
-    """Validate a parsed study TOML document (or any mapping) into a :class:`StudyConfig`."""
+def study_from_dict(data: Mapping[str, Any], *, source: str = "study", base_dir: str | None = None) -> StudyConfig:
+    """Validate a parsed study TOML document (or any mapping) into a :class:`StudyConfig`: its
+    tournament keys as a tournament file's (:func:`~xuezhan.tournament.config.config_from_dict`;
+    ``base_dir``, the file's folder, is where relative ``cmd`` paths and ``module:Class``
+    modules are looked up), then the variants."""
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise StudyConfigError(f"{source}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_TOP_KEYS))})")
-    for required in ("strategies", "variants"):
-        if required not in data:
-            raise StudyConfigError(f"{source}: {required!r} is required")
-    raw = data["strategies"]
-    if not isinstance(raw, list):
-        raise StudyConfigError(f"{source}: 'strategies' must be a list, got {raw!r}")
-    try:
-        specs = tuple(StrategySpec.parse(e, f"{source}: strategies[{i}]") for i, e in enumerate(raw))
-    except ConfigError as exc:
-        raise StudyConfigError(str(exc)) from None
+    if "variants" not in data:
+        raise StudyConfigError(f"{source}: 'variants' is required")
     rules = data.get("rules", {"preset": "leshan"})
     if not isinstance(rules, Mapping):
         raise StudyConfigError(f"{source}: rules: expected a table (preset and overrides), got {rules!r}")
     for key, value in _flatten_rules(rules, f"{source}: rules").items():
         if isinstance(value, list):
             raise StudyConfigError(f"{source}: rules.{key}: a sweep belongs in [[variants]], not in the base rules")
+    try:
+        base = config_from_dict(
+            {"name": "study", **{k: v for k, v in data.items() if k not in _OWN_KEYS}}, source=source, base_dir=base_dir
+        )
+    except ConfigError as exc:
+        raise _study_error(exc, str(exc)) from None
     entries = data["variants"]
     if not isinstance(entries, list) or not entries:
         raise StudyConfigError(
@@ -357,25 +309,12 @@ def study_from_dict(data: Mapping[str, Any], *, source: str = "study") -> StudyC
             f"{source}: variants: {len(variants)} variants (at most {MAX_VARIANTS}); a sweep over "
             "several lists plays every combination"
         )
-    kwargs = {
-        k: data[k]
-        for k in (
-            "name",
-            "hands",
-            "seed",
-            "seating",
-            "workers",
-            "chunk",
-            "output",
-            "engine",
-            "base_variant",
-        )
-        if k in data
-    }
-    if "base_variant" in kwargs and not isinstance(kwargs["base_variant"], str):
-        raise StudyConfigError(f"{source}: base_variant: expected a variant name, got {kwargs['base_variant']!r}")
+    base_variant = data.get("base_variant", "")
+    if not isinstance(base_variant, str):
+        raise StudyConfigError(f"{source}: base_variant: expected a variant name, got {base_variant!r}")
+    fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(TournamentConfig)}
     try:
-        config = StudyConfig(strategies=specs, variants=tuple(variants), rules=dict(rules), **kwargs)
+        config = StudyConfig(**fields, variants=tuple(variants), base_variant=base_variant)
     except ConfigError as exc:
         raise _study_error(exc, f"{source}: {exc}") from None
     # Every variant's rules must be valid: name the variant and the field (R11: nothing ignored).
@@ -413,4 +352,4 @@ def load_study(path: str | os.PathLike[str]) -> StudyConfig:
     except InputFileError as exc:
         raise StudyConfigError(str(exc)) from None
     data.setdefault("name", p.stem)
-    return study_from_dict(data, source=str(p))
+    return study_from_dict(data, source=str(p), base_dir=str(p.resolve().parent))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from xuezhan.study.config import StudyConfig, load_study, study_from_dict
-from xuezhan.tournament.driver import play, run
+from xuezhan.tournament.driver import play, resolve, run
 from xuezhan.tournament.errors import RunRefused, TournamentError
 from xuezhan.tournament.folder import CSV, FINAL, STUDY_MANIFEST, VARIANTS, Manifest, OutputFolder, read_manifest
 from xuezhan.tournament.options import RunOptions
@@ -107,16 +107,8 @@ def _hands_done(config: StudyConfig, out: Path | None, resume: bool) -> int:
     return total
 
 
-def _resolve(config: StudyConfig | str | Path | dict[str, Any], workers: int | None) -> StudyConfig:
-    if isinstance(config, (str, Path)):
-        config = load_study(config)
-    elif isinstance(config, dict):
-        config = study_from_dict(config)
-    elif not isinstance(config, StudyConfig):
-        raise TypeError(f"config: expected a StudyConfig, a TOML path or a dict, got {type(config).__name__}")
-    if workers is not None:
-        config = config.replace(workers=workers)
-    return config
+def _resolve(config: StudyConfig | str | os.PathLike[str] | Mapping[str, Any], options: RunOptions) -> StudyConfig:
+    return resolve(config, options, StudyConfig, load_study, study_from_dict)
 
 
 def run_study(
@@ -137,7 +129,7 @@ def run_study(
     as one DataFrame use :func:`play_study`.
     """
     opts = RunOptions.of(options, kwargs)
-    config = _resolve(config, opts.workers)
+    config = _resolve(config, opts)
     out = opts.output_folder(config.output)
     if out is not None:
         play_study(config, opts.replace(output=out, workers=None), on_variant=on_variant)
@@ -196,7 +188,7 @@ def play_study(
     whole run: a second run, ``--resume`` or ``--overwrite`` of it is refused meanwhile.
     """
     opts = RunOptions.of(options, kwargs)
-    config = _resolve(config, opts.workers)
+    config = _resolve(config, opts)
     out = opts.output_folder(config.output)
     if out is None:
         raise StudyError("play_study() writes its results to an output folder: give output= (or output in the file)")

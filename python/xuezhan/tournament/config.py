@@ -36,12 +36,21 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
     from xuezhan.rules import Rules
 
-__all__ = ["ConfigError", "OptionTypeError", "StrategySpec", "TournamentConfig", "load_config", "SEATS"]
+__all__ = [
+    "ConfigError",
+    "OptionTypeError",
+    "StrategySpec",
+    "TournamentConfig",
+    "config_from_dict",
+    "load_config",
+    "SEATS",
+    "TOURNAMENT_KEYS",
+]
 
 SEATS = 4
 SEATINGS = ("duplicate", "random")
@@ -308,11 +317,14 @@ class TournamentConfig:
         blob = json.dumps(d, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
-    def replace(self, **changes: Any) -> TournamentConfig:
+    def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
 
 
-_TOP_KEYS = {"name", "hands", "seed", "seating", "rules", "workers", "chunk", "output", "engine", "strategies"}
+#: The keys of a tournament file (a study file has these and its variants).
+TOURNAMENT_KEYS = frozenset(
+    {"name", "hands", "seed", "seating", "rules", "workers", "chunk", "output", "engine", "strategies"}
+)
 
 
 def config_from_dict(
@@ -323,9 +335,9 @@ def config_from_dict(
     ``base_dir`` (the TOML file's folder) is where relative ``cmd`` paths, ``cwd`` and
     ``module:Class`` modules are looked up.
     """
-    unknown = sorted(set(data) - _TOP_KEYS)
+    unknown = sorted(set(data) - TOURNAMENT_KEYS)
     if unknown:
-        raise ConfigError(f"{source}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_TOP_KEYS))})")
+        raise ConfigError(f"{source}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(TOURNAMENT_KEYS))})")
     if "strategies" not in data:
         raise ConfigError(f"{source}: 'strategies' is required")
     raw = data["strategies"]
@@ -334,7 +346,7 @@ def config_from_dict(
     specs = []
     for i, entry in enumerate(raw):
         specs.append(StrategySpec.parse(entry, f"{source}: strategies[{i}]", base_dir))
-    kwargs: dict[str, Any] = {k: data[k] for k in _TOP_KEYS - {"strategies"} if k in data}
+    kwargs: dict[str, Any] = {k: data[k] for k in TOURNAMENT_KEYS - {"strategies"} if k in data}
     try:
         return TournamentConfig(strategies=tuple(specs), **kwargs)
     except ConfigError as exc:

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 import pyarrow as pa
 
-from xuezhan.tournament.config import ConfigError, TournamentConfig, load_config
+from xuezhan.tournament.config import ConfigError, TournamentConfig, config_from_dict, load_config
 from xuezhan.tournament.errors import RunRefused, TournamentError
 from xuezhan.tournament.executors import WorkerLost, executor_for
 from xuezhan.tournament.folder import CSV, FINAL, MANIFEST, PARTS, Manifest, OutputFolder
@@ -40,7 +41,7 @@ from xuezhan.tournament.store import (
     write_final,
 )
 
-__all__ = ["RunRefused", "TournamentError", "games_of", "manifest_of", "play", "run"]
+__all__ = ["RunRefused", "TournamentError", "games_of", "manifest_of", "play", "resolve", "run"]
 
 
 def games_of(config: TournamentConfig) -> Callable[[int], list[Game]]:
@@ -89,7 +90,6 @@ def check_programs(config: TournamentConfig) -> None:
     """Fail fast, naming the entry, when a strategy cannot be built: an external bot's program
     cannot be found, or a built-in / ``module:Class`` entry is unknown, not a strategy, or given
     options it does not take."""
-    import os
     import shutil
 
     from xuezhan.tournament.play import check_strategy
@@ -153,20 +153,41 @@ def check_bots(config: TournamentConfig) -> None:
             bot.close()
 
 
-def _resolve(config: TournamentConfig | str | Path | dict[str, Any], workers: int | None) -> TournamentConfig:
-    if isinstance(config, (str, Path)):
-        config = load_config(config)
-    elif isinstance(config, dict):
-        from xuezhan.tournament.config import config_from_dict
+#: A configuration a run plays: a tournament's, or a study's (which extends it).
+C = TypeVar("C", bound=TournamentConfig)
 
-        config = config_from_dict(config)
-    elif not isinstance(config, TournamentConfig):
-        raise TypeError(f"config: expected a TournamentConfig, a TOML path or a dict, got {type(config).__name__}")
-    if workers is not None:
-        config = config.replace(workers=workers)
+
+def resolve(
+    config: C | str | os.PathLike[str] | Mapping[str, Any],
+    options: RunOptions,
+    kind: type[C],
+    load: Callable[[str | os.PathLike[str]], C],
+    from_dict: Callable[[Mapping[str, Any]], C],
+) -> C:
+    """The configuration a run of ``kind`` plays, checked before anything is written: a path is
+    read by ``load``, a mapping by ``from_dict``; ``options.workers`` overrides the file's; the
+    line-up's programs and bots are checked (:func:`check_programs`, :func:`check_bots`) and
+    the executor's extra required (:meth:`~.options.RunOptions.require_executor`). One
+    function for tournaments (:func:`run`, :func:`play`) and studies
+    (:func:`xuezhan.study.run_study`, :func:`~xuezhan.study.play_study`)."""
+    if isinstance(config, (str, os.PathLike)):
+        config = load(config)
+    elif isinstance(config, Mapping):
+        config = from_dict(config)
+    elif type(config) is not kind:
+        raise TypeError(f"config: expected a {kind.__name__}, a TOML path or a dict, got {type(config).__name__}")
+    if options.workers is not None:
+        config = config.replace(workers=options.workers)
+    options.require_executor()
     check_programs(config)
     check_bots(config)
     return config
+
+
+def _resolve(
+    config: TournamentConfig | str | os.PathLike[str] | Mapping[str, Any], options: RunOptions
+) -> TournamentConfig:
+    return resolve(config, options, TournamentConfig, load_config, config_from_dict)
 
 
 def run(
@@ -192,7 +213,7 @@ def run(
     hold as one DataFrame, :func:`play` writes the table without loading it.
     """
     opts = RunOptions.of(options, kwargs)
-    config = _resolve(config, opts.workers)
+    config = _resolve(config, opts)
     out = opts.output_folder(config.output)
     if out is None:
         table = _collect(config, opts, on_hands)
@@ -215,7 +236,7 @@ def play(
     hands. Read the table (or only some columns) with :func:`~.results.load_results`.
     """
     opts = RunOptions.of(options, kwargs)
-    config = _resolve(config, opts.workers)
+    config = _resolve(config, opts)
     out = opts.output_folder(config.output)
     if out is None:
         raise RunRefused("play() writes its results to an output folder: give output= (or output in the file)")

@@ -36,6 +36,7 @@ from xuezhan.tournament.config import TournamentConfig
 from xuezhan.tournament.engines import resolve_engine, runner_for
 from xuezhan.tournament.folder import forget_inherited_locks
 from xuezhan.tournament.options import EXECUTORS
+from xuezhan.tournament.play import play_chunk
 
 __all__ = ["WorkerLost", "execute", "play_chunk"]
 
@@ -99,12 +100,6 @@ def _init_worker(config: TournamentConfig, parent: int) -> None:
 
 #: What the executors hand back per finished chunk: ``on_chunk(chunk_id, table)``.
 OnChunk = Callable[[int, pa.Table], None]
-
-
-def play_chunk(runner: Any, config: TournamentConfig, chunk_id: int) -> pa.Table:
-    """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table (``runner``: the
-    chunk player of the config's engine, :func:`~.engines.runner_for`)."""
-    return runner.play_chunk(chunk_id)
 
 
 def _worker_chunk(config: TournamentConfig, chunk_id: int) -> tuple[int, pa.Table]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from xuezhan.extras import require
 from xuezhan.tournament.config import MAX_WORKERS, ConfigError, OptionTypeError
 
 __all__ = ["EXECUTORS", "RunOptions"]
@@ -97,3 +98,9 @@ class RunOptions:
 
     def replace(self, **changes: Any) -> RunOptions:
         return RunOptions.of(self, changes)
+
+    def require_executor(self) -> None:
+        """The executor's extra is installed (``ray``: Ray), else
+        :class:`~xuezhan.extras.MissingExtra` naming it: checked before a run writes anything."""
+        if self.executor == "ray":
+            require("ray", "--executor ray")

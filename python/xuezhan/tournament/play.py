@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xuezhan.engine.match import run_round
 from xuezhan.engine.round import Round
 from xuezhan.engine.seeds import derive_seed, first_dealer
 from xuezhan.strategies import REGISTRY
 from xuezhan.tournament.config import SEATS, StrategySpec, TournamentConfig
-from xuezhan.tournament.scheduling import Game
+from xuezhan.tournament.scheduling import Game, chunk_games, game
 
-__all__ = ["HandRunner", "build_strategy", "check_strategy", "strategy_factory"]
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = ["HandRunner", "build_strategy", "check_strategy", "play_chunk", "strategy_factory"]
 
 
 def strategy_factory(spec: StrategySpec) -> Callable[..., Any]:
@@ -162,8 +165,7 @@ class HandRunner:
 
     def play_chunk(self, chunk_id: int) -> Any:
         """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table."""
-        from xuezhan.tournament.results import rows_to_table
-        from xuezhan.tournament.scheduling import chunk_games, game
+        from xuezhan.tournament.schema import rows_to_table  # pyarrow and pandas: not for a strategy check
 
         rows: list[dict] = []
         for index in chunk_games(self.config, chunk_id):
@@ -236,3 +238,11 @@ def rows_from_round(
             }
         )
     return rows
+
+
+def play_chunk(runner: Any, config: TournamentConfig, chunk_id: int) -> pa.Table:
+    """The rows of one chunk's hands, in (hand, seat) order, as an Arrow table: the unit of
+    work of every executor (local or Ray), so a chunk's rows are the same wherever it is played.
+    ``runner``: the chunk player of the config's engine (:func:`~.engines.runner_for`, a
+    :class:`HandRunner` or the native engine's runner), built for ``config``."""
+    return runner.play_chunk(chunk_id)

@@ -1,7 +1,8 @@
-"""Running a tournament's chunks on a Ray cluster (``--executor ray``; ``pip install 'xuezhan[ray]'``).
+"""Running a tournament's chunks on a Ray cluster (``--executor ray``; the ``ray`` extra:
+``pip install '.[ray]'`` in a clone, ``pip install 'xuezhan[ray]'`` from PyPI).
 
 The unit of work is the local executor's: a chunk of hand indices (a wall-seed range,
-:func:`xuezhan.tournament.scheduling.chunks`), played by :func:`.executors.play_chunk` from
+:func:`xuezhan.tournament.scheduling.chunks`), played by :func:`.play.play_chunk` from
 each hand's own seed. So a chunk's rows are the same on any node, and a Ray run gives the
 local run's table row for row. Each chunk is a Ray task returning an Arrow table; this process
 hands each finished chunk to the driver at once (which streams it to disk, :mod:`.store`),
@@ -27,8 +28,11 @@ from typing import Any
 
 import pyarrow as pa
 
+from xuezhan.extras import require
 from xuezhan.tournament.config import TournamentConfig
 from xuezhan.tournament.engines import runner_for
+from xuezhan.tournament.errors import TournamentError
+from xuezhan.tournament.play import play_chunk
 
 __all__ = ["MAX_RETRIES", "connect", "execute_ray"]
 
@@ -51,8 +55,6 @@ def _runner(config: TournamentConfig) -> Any:
 
 def _play(config: TournamentConfig, chunk_id: int) -> pa.Table:
     """The task body, run in a Ray worker process."""
-    from xuezhan.tournament.executors import play_chunk
-
     return play_chunk(_runner(config), config, chunk_id)
 
 
@@ -67,10 +69,9 @@ def connect(address: str | None = None) -> None:
     """Join the Ray cluster at ``address`` (``"auto"``: the one this machine belongs to), or
     start a local Ray instance when ``address`` is None; nothing when Ray is already running
     in this process (e.g. a test's ``ray.init``)."""
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--executor ray needs Ray: pip install 'xuezhan[ray]'") from None
+    require("ray", "--executor ray")
+    import ray
+
     if ray.is_initialized():
         return
     if address is None:
@@ -131,8 +132,6 @@ def execute_ray(
                     cause = getattr(exc, "cause", None)
                     raise (cause if isinstance(cause, Exception) else exc) from None
                 except RayError as exc:
-                    from xuezhan.tournament.driver import TournamentError
-
                     raise TournamentError(
                         f"chunk {chunk_id} failed on the Ray cluster after {MAX_RETRIES} retries "
                         f"({type(exc).__name__}: {exc}); the finished chunks are saved, continue with --resume"

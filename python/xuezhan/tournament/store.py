@@ -1,7 +1,7 @@
 """A run's results on disk: a few Parquet segments, one row group per chunk of hands.
 
 While a run plays, the main process streams every finished chunk (an Arrow table, see
-:func:`xuezhan.tournament.results.rows_to_table`) to one :class:`SegmentWriter` and drops it::
+:func:`xuezhan.tournament.schema.rows_to_table`) to one :class:`SegmentWriter` and drops it::
 
     OUT/parts/seg-000000.parquet     a closed segment: one row group per chunk, in the order the
                                      chunks finished; its footer names the run, the chunk id
@@ -69,8 +69,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from xuezhan.tournament.folder import PARTS
-from xuezhan.tournament.results import SCHEMA
 from xuezhan.tournament.scheduling import Game
+from xuezhan.tournament.schema import SCHEMA
 
 __all__ = [
     "CHECKSUMS_KEY",
@@ -230,7 +230,7 @@ def chunk_digest(run: str, chunk_id: int, table: pa.Table | pa.RecordBatch) -> s
     buffers. A slice of a larger table keeps its parent's buffers, which the writer writes whole:
     :func:`verify_final` copies each chunk it cuts from the final table first).
 
-    >>> from xuezhan.tournament.results import rows_to_table
+    >>> from xuezhan.tournament.schema import rows_to_table
     >>> len(chunk_digest("run", 0, rows_to_table([]))), chunk_digest("a", 0, SCHEMA.empty_table()) == \\
     ...     chunk_digest("b", 0, SCHEMA.empty_table())
     (64, False)
@@ -736,7 +736,7 @@ def write_final(out_dir: str | Path, path: Path, chunk_ids: Iterable[int], *, ru
         if csv_file is not None:
             csv_file.close()
     if rows == 0 and csv_file is not None:  # an empty table still has its header
-        from xuezhan.tournament.results import rows_to_frame
+        from xuezhan.tournament.schema import rows_to_frame
 
         rows_to_frame([]).to_csv(csv_tmp, index=False)
     os.replace(tmp, path)
