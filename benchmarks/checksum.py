@@ -75,8 +75,8 @@ def played(hands: int) -> None:
 
 
 def report_cost(hands: int) -> None:
+    from xuezhan.tournament.frames import read_table
     from xuezhan.tournament.readback import run_of, verify_finished
-    from xuezhan.tournament.results import read_table
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "o"

@@ -29,7 +29,7 @@ from xuezhan.tournament.executors import WorkerLost, executor_for
 from xuezhan.tournament.folder import CSV, FINAL, MANIFEST, PARTS, Manifest, OutputFolder
 from xuezhan.tournament.options import RunOptions
 from xuezhan.tournament.results import SCHEMA, load_results, table_to_frame
-from xuezhan.tournament.scheduling import Chunks, Game, Pending, chunks, game
+from xuezhan.tournament.scheduling import Chunks, Pending, chunks, games_of
 from xuezhan.tournament.store import (
     PartError,
     SegmentWriter,
@@ -41,20 +41,7 @@ from xuezhan.tournament.store import (
     write_final,
 )
 
-__all__ = ["RunRefused", "TournamentError", "games_of", "manifest_of", "play", "resolve", "run"]
-
-
-def games_of(config: TournamentConfig) -> Callable[[int], list[Game]]:
-    """A chunk's hands by its id (``IndexError``: the tournament has no such chunk): what every
-    stored chunk is checked against."""
-    all_chunks = chunks(config)
-
-    def hands(chunk_id: int) -> list[Game]:
-        if not 0 <= chunk_id < len(all_chunks):
-            raise IndexError(chunk_id)
-        return [game(config, i) for i in all_chunks[chunk_id]]
-
-    return hands
+__all__ = ["RunRefused", "TournamentError", "manifest_of", "play", "resolve", "run"]
 
 
 def manifest_of(config: TournamentConfig) -> Manifest:

@@ -116,8 +116,9 @@ def read_folder(out: Path, columns: Sequence[str] | None = None, categories: boo
     (``FileNotFoundError``: none yet). A folder that is no run's (no ``manifest.json``, no
     ``parts/``) is read as its ``results.parquet`` file is (:func:`read_file`). ``columns`` and
     ``categories`` as for :func:`~.results.load_results`."""
-    from xuezhan.tournament.driver import games_of
-    from xuezhan.tournament.results import checked_frame, table_to_frame
+    from xuezhan.tournament.frames import checked_frame
+    from xuezhan.tournament.scheduling import games_of
+    from xuezhan.tournament.schema import table_to_frame
     from xuezhan.tournament.store import PartError, parts_folder, read_stored
 
     path = out / FINAL
@@ -148,7 +149,7 @@ def read_file(
     """A results table file. A run's ``results.parquet`` (its footer names its run) is checked
     against its own checksums first (``verified``: already checked against its run); a table
     without them (a user's own, a CSV) is read as it is."""
-    from xuezhan.tournament.results import checked_frame, read_table
+    from xuezhan.tournament.frames import checked_frame, read_table
     from xuezhan.tournament.store import RUN_KEY, PartError, final_footer, verify_final
 
     if not verified and path.suffix == ".parquet" and _names_a_run(path, RUN_KEY):

@@ -13,7 +13,7 @@ never depend on how the work is split between processes (or resumed after an int
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from typing import overload
 
@@ -27,6 +27,7 @@ __all__ = [
     "Chunks",
     "Game",
     "GameArrays",
+    "games_of",
     "Pending",
     "derive_seed",
     "game",
@@ -179,3 +180,16 @@ class Pending:
     def __iter__(self) -> Iterator[int]:
         done = self.done
         return (c for c in range(self.total) if c not in done)
+
+
+def games_of(config: TournamentConfig) -> Callable[[int], list[Game]]:
+    """A chunk's hands by its id (``IndexError``: the tournament has no such chunk): what every
+    stored chunk is checked against."""
+    all_chunks = chunks(config)
+
+    def hands(chunk_id: int) -> list[Game]:
+        if not 0 <= chunk_id < len(all_chunks):
+            raise IndexError(chunk_id)
+        return [game(config, i) for i in all_chunks[chunk_id]]
+
+    return hands
