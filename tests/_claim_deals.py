@@ -83,7 +83,7 @@ def find(rules: Rules | str = "leshan", seeds: range = range(400)) -> Deals:
             asked_a = _play_defaults(a, horizon + 1)  # the pass is one more event, seen by nobody else
             if any(q for _, q in asked_b) or (i + 1, True) not in asked_a or b.over or a.over:
                 continue
-            if _public(a) != _public(b) or len(b.events) < horizon:
+            if _public(a) != _public(b) or len(b.ledger.events) < horizon:
                 continue
             return deals
     raise AssertionError("no deal found")

@@ -40,8 +40,9 @@ def slip_log(tmp_path_factory):
     return path, slip
 
 
-def test_terminal_output_lists_each_decision_then_the_decisions_by_loss(slip_log):
+def test_terminal_output_lists_each_decision_then_the_decisions_by_loss(slip_log, monkeypatch):
     path, slip = slip_log
+    monkeypatch.setenv("COLUMNS", "120")  # the tables' width (a terminal's, whatever runs the tests)
     r = cli("review", str(path), "--seat", "0", "--rollouts", "8")
     assert r.exit_code == 0, r.output
     out = r.output
