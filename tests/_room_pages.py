@@ -42,6 +42,11 @@ _OUT_OF_VIEW = """(sels) => {
         out.push(`${sel} at ${at}`);
         continue;
       }
+      const bar = el.closest("#bottom-bar");
+      if (bar) { // the decision bar holds its own: nothing of it spills over the table or the hand
+        const b = bar.getBoundingClientRect();
+        if (r.top < b.top - 1 || r.bottom > b.bottom + 1) out.push(`${sel} spills out of the decision bar: ${at}`);
+      }
       if (el.matches("button")) { // clickable: nothing lies over its centre
         const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
         const by = top ? top.id || top.getAttribute("class") : "-";
