@@ -123,7 +123,7 @@ def test_every_control_of_every_decision_is_in_view(base, browser, preset, scree
     page.click("#start-btn")
     kinds = _play_hand_checking(page, preset, screen)
     rnd = room.tables[page.url.rsplit("/", 1)[1]].rnd
-    ran_out = [e for e in rnd.events if getattr(e, "seat", None) == 0 and getattr(e, "note", None) == "timeout"]
+    ran_out = [e for e in rnd.ledger.events if getattr(e, "seat", None) == 0 and getattr(e, "note", None) == "timeout"]
     assert not ran_out, (
         f"a decision of the person ran out (the page did not take a click): {ran_out} {page.played[-8:]}"
     )
