@@ -445,7 +445,48 @@ pub fn determinize(
     let pos = out.wall.pos;
     out.wall.tiles.truncate(pos);
     out.wall.tiles.extend(wall);
+    hidden_choices(&mut out, &others, rng);
     Some(out)
+}
+
+/// The setup's hidden facts drawn, as the Python determinizer draws them: during the exchange
+/// the direction (not shown before the tiles pass, R11.1) and the choices of the seats that
+/// chose before (each the R10 default on its sampled hand); during the void declaration the
+/// hidden choices already made, the same way (R11.2). Once the tiles have passed, what the
+/// others passed is kept by nobody (the engine reads it no more; the receiver holds it).
+fn hidden_choices(out: &mut Hand, others: &[u8], rng: &mut SplitMix) {
+    use crate::hand::legal::{default_exchange, default_void};
+    use crate::hand::Act;
+    match out.turn.phase {
+        Phase::Exchange => {
+            if out.exchange_dir.is_some() {
+                out.exchange_dir = Some(rng.below(DIRECTION_OFFSETS.len()) as u8);
+            }
+            for &o in others {
+                if out.turn.x_choice[o as usize].is_some() {
+                    if let Act::Exchange(t) = default_exchange(o, &out.seats.counts[o as usize]).act
+                    {
+                        out.turn.x_choice[o as usize] = Some(t);
+                    }
+                }
+            }
+        }
+        Phase::Void => {
+            for &o in others {
+                out.turn.x_choice[o as usize] = None; // passed, and private to its receiver
+                if out.turn.v_choice[o as usize] >= 0 {
+                    if let Act::Void(v) = default_void(o, &out.seats.counts[o as usize]).act {
+                        out.turn.v_choice[o as usize] = v as i8;
+                    }
+                }
+            }
+        }
+        _ => {
+            for &o in others {
+                out.turn.x_choice[o as usize] = None; // passed, and private to its receiver
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -556,6 +597,77 @@ mod tests {
             }
             assert!(drawn > 100);
         }
+    }
+
+    /// R11: during the exchange and the void declaration, the choices the other seats made
+    /// before (hidden) and the exchange's direction (shown only when the tiles pass) do not show
+    /// in a sample: changing them changes nothing, and each sampled choice is one the sampled
+    /// hand can make.
+    #[test]
+    fn setup_samples_do_not_reveal_the_choices_made_before() {
+        use crate::hand::legal::default_exchange;
+        use crate::hand::policy::greedy::exchange_in;
+        use crate::hand::Act;
+        let rules = HandRules::chengdu();
+        let mut checked = [0, 0];
+        for seed in 0..40i128 {
+            let mut h = Hand::from_seed(rules, seed, (seed % 4) as u8, false).unwrap();
+            while matches!(h.turn.phase, Phase::Exchange | Phase::Void) {
+                let seat = h.turn.cur.unwrap();
+                let mut other = h.clone();
+                let mut changed = false;
+                for o in (0..4u8).filter(|&o| o != seat) {
+                    let c = &h.seats.counts[o as usize];
+                    if let Some(mine) = h.turn.x_choice[o as usize] {
+                        let n = |s: usize| c[s * 9..s * 9 + 9].iter().sum::<u8>();
+                        if let Some(s) = (0..3).find(|&s| n(s) >= 3 && s != mine[0] as usize / 9) {
+                            if let Act::Exchange(t) = exchange_in(o, c, s as u8).act {
+                                other.turn.x_choice[o as usize] = Some(t);
+                                changed = true;
+                            }
+                        }
+                    }
+                    if h.turn.v_choice[o as usize] >= 0 {
+                        other.turn.v_choice[o as usize] = (h.turn.v_choice[o as usize] + 1) % 3;
+                        changed = true;
+                    }
+                }
+                if let (Some(d), Phase::Exchange) = (h.exchange_dir, h.turn.phase) {
+                    other.exchange_dir = Some((d + 1) % 3);
+                    changed = true;
+                }
+                if changed {
+                    let a =
+                        determinize(&h, seat, &mut SplitMix::new(seed as u64), 3, true).unwrap();
+                    let b = determinize(&other, seat, &mut SplitMix::new(seed as u64), 3, true)
+                        .unwrap();
+                    assert_eq!(a.turn.x_choice, b.turn.x_choice);
+                    assert_eq!(a.turn.v_choice, b.turn.v_choice);
+                    assert_eq!(a.exchange_dir, b.exchange_dir);
+                    assert_eq!(a.seats.counts, b.seats.counts);
+                    for o in 0..4 {
+                        if h.turn.phase != Phase::Exchange {
+                            break; // the tiles have passed
+                        }
+                        if let Some(t) = a.turn.x_choice[o] {
+                            let mut c = a.seats.counts[o];
+                            for k in t {
+                                assert!(c[k as usize] > 0, "seat {o} holds the tiles it passes");
+                                c[k as usize] -= 1;
+                            }
+                            assert!(t.iter().all(|&k| k / 9 == t[0] / 9), "one suit (R11.1)");
+                        }
+                    }
+                    checked[usize::from(h.turn.phase == Phase::Void)] += 1;
+                }
+                let a = match h.turn.phase {
+                    Phase::Exchange => default_exchange(seat, &h.seats.counts[seat as usize]),
+                    _ => h.default_action().unwrap(),
+                };
+                h.apply_legal(a, false);
+            }
+        }
+        assert!(checked[0] > 40 && checked[1] > 40, "{checked:?}");
     }
 
     #[test]

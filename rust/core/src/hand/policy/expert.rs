@@ -34,7 +34,9 @@
 //!   ([`crate::hand::sample::determinize`], the readiest of `pick` deals), every candidate is
 //!   played on each and the hand finished by `value` at all four seats in the native engine;
 //!   an alternative replaces the choice only when its mean gain is `z` standard errors above
-//!   zero (clearly worse or hopeless alternatives are dropped early, as `search` does).
+//!   zero (clearly worse or hopeless alternatives are dropped early, as `search` does). The
+//!   setup is searched the same way (R11): the exchange among `greedy`'s three tiles of each
+//!   suit held at least three times (its own choice first), the void among the legal suits.
 //!
 //! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
 //! long as its time `budget` (a second a decision by default, far inside R10's limits) does
@@ -195,13 +197,36 @@ impl Expert {
             return legal[0];
         }
         match s.phase() {
-            Phase::Exchange => return greedy::exchange_of(seat, s.hand()),
+            Phase::Exchange => {
+                // greedy's three tiles of the suit held fewest of, or of another suit held
+                let c = s.hand();
+                let base = greedy::exchange_of(seat, c);
+                let mut cands = vec![base];
+                for suit in 0..3u8 {
+                    let n: u8 = c[suit as usize * 9..suit as usize * 9 + 9].iter().sum();
+                    if n < 3 {
+                        continue;
+                    }
+                    let a = greedy::exchange_in(seat, c, suit);
+                    if !cands.contains(&a) && legal.contains(&a) {
+                        cands.push(a);
+                    }
+                }
+                return self.setup_search(s, &cands);
+            }
             Phase::Void => {
                 self.void = self.choose_void(s.hand(), s.melds(seat));
-                return *legal
+                let base = *legal
                     .iter()
                     .find(|a| a.act == Act::Void(self.void as u8))
                     .unwrap_or(&legal[0]);
+                let mut cands = vec![base];
+                cands.extend(legal.iter().filter(|&&a| a != base));
+                let a = self.setup_search(s, &cands);
+                if let Act::Void(v) = a.act {
+                    self.void = v as i8;
+                }
+                return a;
             }
             _ => {}
         }
@@ -228,6 +253,16 @@ impl Expert {
             }
         }
         base
+    }
+
+    /// The setup's choice (R11): `cands[0]`, or the candidate the search finds clearly better.
+    fn setup_search<S: Sight>(&mut self, s: &S, cands: &[Action]) -> Action {
+        if self.opts.rollouts > 0 && cands.len() > 1 {
+            if let Some(truth) = s.truth() {
+                return self.search(truth, cands);
+            }
+        }
+        cands[0]
     }
 
     fn claim<S: Sight>(&self, s: &S, counts: &Counts, melds: &[Meld]) -> Action {

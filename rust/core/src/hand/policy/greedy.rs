@@ -135,6 +135,11 @@ pub(crate) fn exchange_of(seat: u8, c: &Counts) -> Action {
         .filter(|&i| n[i as usize] >= 3)
         .min_by_key(|&i| (n[i as usize], i))
         .unwrap_or(0);
+    exchange_in(seat, c, s)
+}
+
+/// The three outermost tiles of suit `s` (at least three held), as `greedy` passes a suit.
+pub(crate) fn exchange_in(seat: u8, c: &Counts, s: u8) -> Action {
     let mut tiles: Vec<u8> = Vec::with_capacity(14);
     for k in s * 9..s * 9 + 9 {
         for _ in 0..c[k as usize] {

@@ -7,7 +7,7 @@
 //! `random` keeps its generator (Python's `random.Random`, bit for bit).
 
 mod expert;
-mod greedy;
+pub(crate) mod greedy;
 mod random;
 
 use crate::deal::PyRandom;
