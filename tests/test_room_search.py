@@ -168,6 +168,38 @@ def test_a_search_bot_plays_a_whole_hand_with_its_sampler_bound(tmp_path):
     assert t.seats[0].kind == "empty" and room.searching_seats() == 0
 
 
+@pytest.mark.parametrize("preset", ["chengdu", "xueliu"])
+def test_an_expert_bot_plays_a_whole_hand_searching_through_its_sealed_sampler(preset, monkeypatch):
+    """高手 at a table: it counts against the cap, plays the hand to its end (exchange and void
+    included, R11) with no escape, and its search read the hand only through its seat's sealed
+    sampler, at least at every setup decision it had a choice in."""
+    from xuezhan.strategies.expert import ExpertStrategy
+
+    sealed: list[int] = []
+    real = Sampler.sealed
+
+    def counting(self: Sampler) -> Any:
+        sealed.append(self._seat)
+        return real(self)
+
+    monkeypatch.setattr(Sampler, "sealed", counting)
+
+    async def play() -> Table:
+        room = Room(BotCatalog(search_seats=1), pace=NOW, seeds=lambda: 11)
+        t = room.create("T", preset=preset, hands=1, bots=["expert", "greedy", "value", "greedy"])
+        assert isinstance(t.seats[0].strategy, ExpertStrategy) and room.searching_seats() == 1
+        await _until(lambda: t.status == "over", "the match is over", limit=60.0)
+        await room.close()
+        return t
+
+    t = _run(play)
+    rnd = t.rnd
+    assert rnd is not None and rnd.over
+    assert not [e for e in rnd.ledger.events if e.type == "escape"]
+    assert sealed and set(sealed) == {0}  # only its own seat's sampler, never another's
+    assert len(sealed) >= 2  # the exchange and the void at least (each has a choice)
+
+
 def test_a_search_bot_gets_a_fresh_sampler_each_hand_and_a_file_strategy_none(tmp_path):
     """The room binds samplers as the engine's loops do: after each hand's reset, to the
     searching bot of each seat only (a user's strategy never gets one)."""
