@@ -4,6 +4,7 @@ duplicate walls under each preset, with 95% intervals and the command that repla
     python tools/strength.py --write-tournaments        # (re)write tournaments/strength/*.toml
     python tools/strength.py --run [--only expert]      # play them (results/strength/...), -j all cores
     python tools/strength.py --table                    # print the markdown table from the results
+    python tools/strength.py --write-steps              # (re)write tournaments/expert-steps/*.toml
 
 A pair ``a``–``b`` is the tournament ``tournaments/strength/<preset>-<a>-vs-<b>.toml``: the
 line-up ``b, a, b, a`` on 2,000 walls (8,000 hands, duplicate seating: each wall played in the
@@ -30,6 +31,19 @@ RESULTS = Path("results") / "strength"
 STRATEGIES = ("expert", "search", "value", "greedy", "random")
 PRESETS = {"leshan": 2026, "chengdu": 2027, "xueliu": 2028}
 WALLS = 2000
+#: The steps of docs/strength.md's "How expert got there": expert with these options against
+#: value, 1,000 walls per preset (seed 7), each a tournament file of tournaments/expert-steps/.
+STEPS: dict[str, dict[str, object]] = {
+    "refine-only": {"rollouts": 0},
+    "search-only": {"samples": 0},
+    "search-only-64-z1.5": {"samples": 0, "rollouts": 64, "z": 1.5},
+    "search-only-128": {"samples": 0, "rollouts": 128},
+    "search-only-128-z1": {"samples": 0, "rollouts": 128, "z": 1.0},
+    "defaults": {},
+}
+STEP_PRESETS = ("leshan", "chengdu")
+STEP_WALLS = 1000
+STEP_FOLDER = ROOT / "tournaments" / "expert-steps"
 
 
 def name(preset: str, a: str, b: str) -> str:
@@ -60,6 +74,29 @@ def tournament_text(preset: str, a: str, b: str, walls: int) -> str:
         f'output = "{(RESULTS / name(preset, a, b)).as_posix()}"\n\n'
         "[rules]\n"
         f'preset = "{preset}"\n\n' + "".join(f'[[strategies]]\nstrategy = "{s}"\n' for s in (b, a, b, a))
+    )
+
+
+def step_text(preset: str, step: str) -> str:
+    """The tournament of one step: expert with the step's options against value."""
+    opts = STEPS[step]
+    inline = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items())
+    expert = 'strategy = "expert"\n' + (f"options = {{ {inline} }}\n" if opts else "")
+    return (
+        f"# docs/strength.md, how expert got there: expert ({step}) against value, {preset} rules,\n"
+        f"# {STEP_WALLS:,} walls ({4 * STEP_WALLS:,} hands, duplicate seating); the native engine plays it.\n"
+        f"#   xuezhan tournament tournaments/expert-steps/{preset}-{step}.toml -j 0\n"
+        f'name = "{preset}-{step}"\n'
+        f"hands = {4 * STEP_WALLS}\n"
+        "seed = 7\n"
+        'seating = "duplicate"\n'
+        f'output = "{(Path("results") / "expert-steps" / f"{preset}-{step}").as_posix()}"\n\n'
+        "[rules]\n"
+        f'preset = "{preset}"\n\n'
+        + "".join(
+            "[[strategies]]\n" + (expert if s == "expert" else 'strategy = "value"\n')
+            for s in ("value", "expert", "value", "expert")
+        )
     )
 
 
@@ -105,6 +142,7 @@ def main() -> None:
     ap.add_argument("--write-tournaments", action="store_true")
     ap.add_argument("--run", action="store_true")
     ap.add_argument("--table", action="store_true")
+    ap.add_argument("--write-steps", action="store_true")
     ap.add_argument("--only", action="append", help="pairs involving this strategy (repeatable)")
     ap.add_argument("--preset", action="append", help="only this preset (repeatable)")
     ap.add_argument("--walls", type=int, default=None, help="walls to play (--run; default the file's)")
@@ -120,6 +158,12 @@ def main() -> None:
         for preset, a, b in pairs():
             (FOLDER / f"{name(preset, a, b)}.toml").write_text(tournament_text(preset, a, b, WALLS), encoding="utf-8")
         print(f"{len(pairs())} tournaments in {FOLDER.relative_to(ROOT)}")
+    if args.write_steps:
+        STEP_FOLDER.mkdir(parents=True, exist_ok=True)
+        for preset in STEP_PRESETS:
+            for step in STEPS:
+                (STEP_FOLDER / f"{preset}-{step}.toml").write_text(step_text(preset, step), encoding="utf-8")
+        print(f"{len(STEP_PRESETS) * len(STEPS)} tournaments in {STEP_FOLDER.relative_to(ROOT)}")
     if args.run:
         for preset, a, b in chosen:
             cmd = [sys.executable, "-m", "xuezhan", "tournament", str(FOLDER / f"{name(preset, a, b)}.toml")]

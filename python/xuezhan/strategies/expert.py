@@ -1,6 +1,6 @@
-"""``expert`` (高手): ``value``'s play, refined where a choice is close by simulating its own
-hand to the end of the wall under the rules in force, then searched on determinized samples
-played out by the native engine (see docs/strength.md for how strong).
+"""``expert`` (高手): ``value``'s play, searched on determinized samples played out by the
+native engine under the rules in force (see docs/strength.md for how strong, and which of its
+steps gained what).
 
 The policy is written once, in Rust (``rust/core/src/hand/policy/expert.rs``), against what a
 seat may know: the native engine plays it directly, and this class hands it each decision's
@@ -13,7 +13,8 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
 - ``avoid_locked`` (default true): under 血流成河 (R14) a winner that stays in keeps its waits,
   and the tiles it won on are public: it never throws one of them while another legal discard
   exists;
-- ``samples`` (default 48), ``width`` (4), ``margin`` (0.5), ``danger_cost`` (0.3),
+- ``samples`` (default 0: off; it gained less than the search and nothing on top of it,
+  docs/strength.md), ``width`` (4), ``margin`` (0.5), ``danger_cost`` (0.3),
   ``survival`` (0.8), ``ready_weight`` (1.0), ``fan_play`` (true): at a turn, ``value``'s
   discard and the next ``width − 1`` of lowest shanten are each played ``samples`` times in a
   simulation of its own hand (the unseen tiles in random orders, the others throwing one each
@@ -25,10 +26,12 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
 - ``pass_wins`` (default false, winners leave only): a win on a discard is passed when waiting
   (with R4.3's lock until its next draw) is worth more in the same simulation (measured:
   it loses points, docs/strength.md);
-- ``rollouts`` (default 32), ``search_width`` (4), ``z`` (2.0), ``pick`` (12): the search.
-  At a turn or a claim with a choice, ``rollouts`` samples of the hidden tiles are drawn (the
-  readiest of ``pick`` deals, consistent with what the seat knows: the seat loop's sampler
-  hands the native engine the round, and only its determinizer reads it), each candidate is
+- ``rollouts`` (default 64), ``search_width`` (4), ``z`` (1.5), ``pick`` (12): the search.
+  At a turn, a claim, the exchange or the void (R11) with a choice, ``rollouts`` samples of
+  the hidden tiles are drawn (the readiest of ``pick`` deals, consistent with what the seat
+  knows: the seat loop's sampler hands the native engine the round sealed, and only its
+  determinizer reads it), each candidate (at the exchange, ``greedy``'s three tiles of each
+  suit held three times or more; at the void, every suit) is
   played on every sample and the hand finished by ``value`` at all four seats; an alternative
   replaces the choice above only when it gains ``z`` standard errors more than nothing;
 - ``budget`` (default 1.0 s): past it a decision answers with its best so far (never a

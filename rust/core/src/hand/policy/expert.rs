@@ -1,6 +1,8 @@
-//! `expert` (高手): `value`'s play, refined where a choice is close by simulating the seat's
-//! own hand to the end of the wall under the rules in force, then searched: each candidate
-//! action played on determinized samples of the hand and finished by the native engine.
+//! `expert` (高手): `value`'s play, searched: each candidate action played on determinized
+//! samples of the hand and finished by the native engine under the rules in force (their cap,
+//! fan items, self-draw bonus, forced wins and 血流成河 are the engine's). A refinement of the
+//! discards by simulating the seat's own hand (`samples`) is an option, off by default: it
+//! gained less than the search and nothing on top of it (docs/strength.md).
 //!
 //! Written once, against [`Sight`]: the native engine plays it on a [`crate::hand::view::View`]
 //! and the Python engine (the room, the environments, external matches) through the binding on
@@ -12,7 +14,7 @@
 //! - **Locked winners** (`avoid_locked`, 血流成河, R14): a winner that stays in the hand keeps
 //!   its waits for good (R14.1) and the tiles it won on are public, so it never throws one of
 //!   them while another legal discard exists.
-//! - **Discards** (`samples`, `width`): `value`'s choice and the next `width − 1` discards of
+//! - **Discards** (`samples`, `width`; `samples` 0, off, by default): `value`'s choice and the next `width − 1` discards of
 //!   lowest shanten are each played out `samples` times in a simulation of the seat's own hand:
 //!   the unseen tiles in a random order, the other seats drawing and throwing one each per round
 //!   (a throw that completes the hand is a win on a discard, R6.1), the seat drawing (a
@@ -98,7 +100,7 @@ impl Default for ExpertOptions {
     fn default() -> Self {
         ExpertOptions {
             value: ValueOptions::default(),
-            samples: 48,
+            samples: 0,
             width: 4,
             margin: 0.5,
             danger_cost: 0.3,
@@ -108,9 +110,9 @@ impl Default for ExpertOptions {
             survival: 0.8,
             fan_play: true,
             budget: 1.0,
-            rollouts: 32,
+            rollouts: 64,
             search_width: 4,
-            z: 2.0,
+            z: 1.5,
             pick: 12,
             ready: true,
         }
