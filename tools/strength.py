@@ -42,6 +42,8 @@ STEPS: dict[str, dict[str, object]] = {
     "defaults": {},
 }
 STEP_PRESETS = ("leshan", "chengdu")
+#: Rules variants expert's defaults are measured under as well (leshan plus these overrides).
+RULE_STEPS: dict[str, dict[str, object]] = {"zimo-fan": {"self_draw_bonus": "fan"}}
 STEP_WALLS = 1000
 STEP_FOLDER = ROOT / "tournaments" / "expert-steps"
 
@@ -78,8 +80,10 @@ def tournament_text(preset: str, a: str, b: str, walls: int) -> str:
 
 
 def step_text(preset: str, step: str) -> str:
-    """The tournament of one step: expert with the step's options against value."""
-    opts = STEPS[step]
+    """The tournament of one step: expert with the step's options (or its defaults under the
+    step's rules) against value."""
+    opts = STEPS.get(step, {})
+    overrides = "".join(f'{k} = "{v}"\n' for k, v in RULE_STEPS.get(step, {}).items())
     inline = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items())
     expert = 'strategy = "expert"\n' + (f"options = {{ {inline} }}\n" if opts else "")
     return (
@@ -92,7 +96,7 @@ def step_text(preset: str, step: str) -> str:
         'seating = "duplicate"\n'
         f'output = "{(Path("results") / "expert-steps" / f"{preset}-{step}").as_posix()}"\n\n'
         "[rules]\n"
-        f'preset = "{preset}"\n\n'
+        f'preset = "{preset}"\n{overrides}\n'
         + "".join(
             "[[strategies]]\n" + (expert if s == "expert" else 'strategy = "value"\n')
             for s in ("value", "expert", "value", "expert")
@@ -163,7 +167,9 @@ def main() -> None:
         for preset in STEP_PRESETS:
             for step in STEPS:
                 (STEP_FOLDER / f"{preset}-{step}.toml").write_text(step_text(preset, step), encoding="utf-8")
-        print(f"{len(STEP_PRESETS) * len(STEPS)} tournaments in {STEP_FOLDER.relative_to(ROOT)}")
+        for step in RULE_STEPS:
+            (STEP_FOLDER / f"leshan-{step}.toml").write_text(step_text("leshan", step), encoding="utf-8")
+        print(f"{len(STEP_PRESETS) * len(STEPS) + len(RULE_STEPS)} tournaments in {STEP_FOLDER.relative_to(ROOT)}")
     if args.run:
         for preset, a, b in chosen:
             cmd = [sys.executable, "-m", "xuezhan", "tournament", str(FOLDER / f"{name(preset, a, b)}.toml")]
