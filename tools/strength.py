@@ -34,12 +34,12 @@ WALLS = 2000
 #: The steps of docs/strength.md's "How expert got there": expert with these options against
 #: value, 1,000 walls per preset (seed 7), each a tournament file of tournaments/expert-steps/.
 STEPS: dict[str, dict[str, object]] = {
-    "refine-only": {"rollouts": 0},
-    "search-only": {"samples": 0},
-    "search-only-64-z1.5": {"samples": 0, "rollouts": 64, "z": 1.5},
-    "search-only-128": {"samples": 0, "rollouts": 128},
+    "refine-only": {"samples": 48, "rollouts": 0},
+    "search-only": {"samples": 0, "rollouts": 32, "z": 2.0},
+    "refine-and-search": {"samples": 48, "rollouts": 32, "z": 2.0},
+    "search-only-128": {"samples": 0, "rollouts": 128, "z": 2.0},
     "search-only-128-z1": {"samples": 0, "rollouts": 128, "z": 1.0},
-    "defaults": {},
+    "defaults": {},  # the search alone, 64 samples, z 1.5
 }
 STEP_PRESETS = ("leshan", "chengdu")
 #: Rules variants expert's defaults are measured under as well (leshan plus these overrides).
@@ -126,18 +126,26 @@ def paired(folder: Path, a: str, b: str) -> tuple[float, float, float, int] | No
 
 
 def table() -> str:
+    """The markdown table of every pair played so far, then the pairs not played yet."""
+    from xuezhan.reporting import number
+
     lines = [
         "| rules | pair | a − b, points per hand [95% interval] | walls | replay |",
         "|---|---|---|---|---|",
     ]
+    missing = []
     for preset, a, b in pairs():
         r = paired(ROOT / RESULTS / name(preset, a, b), a, b)
-        cmd = f"`xuezhan tournament tournaments/strength/{name(preset, a, b)}.toml -j 0`"
         if r is None:
-            lines.append(f"| {preset} | {a} − {b} | not played yet | — | {cmd} |")
+            missing.append(f"{preset} {a} − {b}")
             continue
         m, lo, hi, w = r
-        lines.append(f"| {preset} | {a} − {b} | **{m:+.2f}** [{lo:+.2f}, {hi:+.2f}] | {w:,} | {cmd} |")
+        d = 2 if hi - lo < 10 else 1
+        cmd = f"`xuezhan tournament tournaments/strength/{name(preset, a, b)}.toml -n {4 * w} -j 0`"
+        cells = f"**{number(m, d, signed=True)}** [{number(lo, d, signed=True)}, {number(hi, d, signed=True)}]"
+        lines.append(f"| {preset} | {a} − {b} | {cells} | {w:,} | {cmd} |")
+    if missing:
+        lines += ["", "Not played: " + "; ".join(missing) + "."]
     return "\n".join(lines)
 
 
