@@ -92,6 +92,7 @@ class ExpertStrategy:
     def act(self, obs: Any) -> Action:
         legal = obs.legal_actions
         truth = None
-        if self._searches and self._sampler is not None and len(legal) > 1 and obs.phase in ("turn", "claim", "exchange", "void"):
+        searched = obs.phase in ("turn", "claim", "exchange", "void")
+        if self._searches and self._sampler is not None and len(legal) > 1 and searched:
             truth = self._sampler.sealed()
         return legal[self._policy.act(obs, truth)]
