@@ -13,17 +13,17 @@ from typing import Any
 import pytest
 from _browser import ART, CHROMIUM
 
-#: Module-scoped fixtures that start something expensive (a browser, a Ray instance).
-SHARED = frozenset({"browser", "ray_cluster"})
+#: Module-scoped fixtures that start something expensive (a Ray instance).
+SHARED = frozenset({"ray_cluster"})
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Under ``pytest -n auto --dist loadgroup`` (``.ci/run``), the tests of one module that
     share an expensive module-scoped resource (:data:`SHARED`) run on one worker, which builds
-    it once: a module's browser tests (one chromium per module), the Ray tests (one local Ray
-    instance). Each module is its own group, so the browser-heavy modules spread over the
-    workers instead of queueing behind one; the other tests go one by one to whichever worker
-    is free. (Marked as each test is collected: xdist reads the groups when collection ends.)"""
+    it once: the Ray tests (one local Ray instance). The other tests, the browser's too, go one
+    by one to whichever worker is free, so no long module queues behind another (a worker
+    starts a chromium for each run of a module's page tests it gets, a second each). (Marked as
+    each test is collected: xdist reads the groups when collection ends.)"""
     shared = SHARED.intersection(getattr(item, "fixturenames", ()))
     if shared:
         module = item.module.__name__  # type: ignore[attr-defined]
@@ -54,7 +54,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless chromium per test module; screenshots go to ``test-artifacts/``."""
+    """One headless chromium per test module (per run of its tests on an xdist worker), closed
+    before the worker goes on: Playwright's synchronous API holds an event loop while it runs,
+    which the tests that run asyncio themselves must not meet. Screenshots go to
+    ``test-artifacts/``."""
     from pathlib import Path
 
     from playwright import sync_api

@@ -39,6 +39,21 @@ def test_expert_without_simulations_or_search_plays_value():
         assert a == b
 
 
+def test_expert_void_plans_search_the_suit_to_clear_only_where_no_void_is_declared():
+    """``void_plans``: under leshan (no declared void, R11.2 off) the suit to clear becomes a
+    choice of the search, so some hands go otherwise; under chengdu the void is declared (R11.2)
+    and nothing changes."""
+
+    def e(plans: bool) -> ExpertStrategy:
+        return ExpertStrategy(seed=4, rollouts=16, void_plans=plans)
+
+    assert any(_hand(s, e(True), "leshan") != _hand(s, e(False), "leshan") for s in range(12))
+    for seed in range(4):
+        assert _hand(seed, e(True), "chengdu") == _hand(seed, e(False), "chengdu")
+    with pytest.raises(TypeError, match="void_plans must be true or false"):
+        ExpertStrategy(void_plans=1)
+
+
 def test_expert_options_are_checked_and_named():
     with pytest.raises(TypeError, match="'colour'"):
         ExpertStrategy(colour=1)

@@ -25,7 +25,7 @@ from xuezhan.cli import main
 from xuezhan.documents import DocumentError, parse_log
 from xuezhan.engine import Round, log_lines, play_hand, replay_script
 from xuezhan.engine.events import dumps
-from xuezhan.engine.log import ReplayMismatch, _event_action, replay_log
+from xuezhan.engine.log import ReplayMismatch, event_action, replay_log
 from xuezhan.serve.replay import LogError, frames
 from xuezhan.strategies import GreedyStrategy, RandomStrategy, ValueStrategy
 from xuezhan.tiles import TILE_STR
@@ -192,7 +192,7 @@ def _r10_defaults(lines: list[str]) -> dict[int, str]:
         if i < len(rnd.ledger.events):
             continue  # a consequence the engine has already recorded
         out[i + 1] = str(rnd.default_action())
-        rnd.apply(_event_action(e), default=e.default, note=e.note)
+        rnd.apply(event_action(e), default=e.default, note=e.note)
     return out
 
 

@@ -33,7 +33,7 @@ from xuezhan.engine.actions import Action, act
 from xuezhan.engine.decisions import decide
 from xuezhan.engine.events import DECISION_TYPES, dumps
 from xuezhan.engine.fired import FIRED
-from xuezhan.engine.log import _event_action
+from xuezhan.engine.log import event_action
 from xuezhan.engine.script import replay_script
 from xuezhan.engine.seeds import derive_seed
 from xuezhan.rules import FAN_ITEMS, PRESETS, Rules
@@ -242,7 +242,7 @@ def test_r13_every_vector_plays_the_same_natively(path):
     nh = _core.NativeHand.deal(native.native_rules(rules), rnd.hands0, list(rnd.wall.tiles), rnd.dealer, exchange)
     for e in rnd.ledger.events:
         if e.type in DECISION_TYPES and not getattr(e, "forced", False):
-            a = _event_action(e)
+            a = event_action(e)
             nh.apply(a.seat, a.verb, a.arg, e.default)
     assert nh.events() == [dumps(e) for e in rnd.ledger.events]
     assert nh.deltas == list(rnd.ledger.deltas)

@@ -112,7 +112,10 @@ def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(serve
     assert width <= 400, f"the page is {width}px wide on a 390px phone"
 
     # 2. the person does nothing: the table discards the drawn tile after the pause
-    page.wait_for_selector("#log li[data-type='discard'][data-note='locked']", timeout=int((PAUSE + 2.5) * 1000))
+    # (the newest: on a loaded machine the log may already hold earlier ones, scrolled away)
+    page.locator("#log li[data-type='discard'][data-note='locked']").last.wait_for(
+        state="visible", timeout=int((PAUSE + 2.5) * 1000)
+    )
     assert page.locator("#log li[data-note='locked']").last.inner_text().endswith("（锁牌，自动打出）")
     waited = time.monotonic() - seen_at
     assert waited >= PAUSE * 0.5, waited  # the person saw it first (the page took part of the pause)

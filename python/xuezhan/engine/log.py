@@ -33,6 +33,7 @@ __all__ = [
     "write_log",
     "replay_log",
     "ReplayMismatch",
+    "event_action",
     "validate_dir",
 ]
 
@@ -100,9 +101,15 @@ def write_log(rnd: Round, dest: str | os.PathLike | IO[str]) -> None:
         dest.write(text)
 
 
-def _event_action(e: Event) -> Action:
+def event_action(e: Event) -> Action:
     """The action a logged decision event records (typed by :func:`~xuezhan.engine.events.from_json`:
-    its tiles and suits are canonical)."""
+    its tiles and suits are canonical): what replaying a log, or handing it to another engine,
+    applies to the round.
+
+    >>> from xuezhan.engine.events import from_json
+    >>> event_action(from_json({"type": "discard", "seat": 2, "tile": "5p"}))
+    Action(seat=2, type='discard', tile=13)
+    """
     seat = e.seat  # type: ignore[attr-defined]  # every decision event has a seat
     if isinstance(e, TileDecision):
         return act(seat, e.type, _KIND[e.tile])
@@ -204,7 +211,7 @@ def replay_log(
         e = logged[n]
         if e.type not in DECISION_TYPES or getattr(e, "forced", False):
             raise ReplayMismatch(log.line_of(n), f"expected a decision of seat {rnd.turn.cur}, the log has {dumps(e)}")
-        action = _event_action(e)
+        action = event_action(e)
         if before is not None:
             before(rnd, action, n)
         try:

@@ -34,6 +34,10 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
   suit held three times or more; at the void, every suit) is
   played on every sample and the hand finished by ``value`` at all four seats; an alternative
   replaces the choice above only when it gains ``z`` standard errors more than nothing;
+- ``void_plans`` (default false: under leshan it lost points, docs/strength.md): where no
+  void is declared (``leshan``, R11.2 off), the suit to clear is searched too: while the seat
+  holds all three suits, ``value``'s discard for clearing each other suit is a candidate, whose
+  rollouts keep the seat clearing that suit;
 - ``budget`` (default 1.0 s): past it a decision answers with its best so far (never a
   timeout, R10); only then do its decisions depend on the machine's speed;
 - every option of ``value`` (``defence``, ``one_suit``, ``kong_slack``, …) for its base play.

@@ -169,6 +169,7 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "pass_wins" => o.pass_wins = boolean()?,
             "fan_play" => o.fan_play = boolean()?,
             "ready" => o.ready = boolean()?,
+            "void_plans" => o.void_plans = boolean()?,
             _ => value_option(func, &mut o.value, &key, &v, "expert")?,
         }
     }

@@ -493,6 +493,14 @@ pub fn default_void(seat: u8, c: &Counts) -> Action {
 mod tests {
     use super::*;
 
+    /// The next number of a small generator (xorshift64), so the checks need no dependency.
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
     /// The word-at-a-time masks are the kind-by-kind ones, on every count of every kind.
     #[test]
     fn kind_masks_are_the_counts_kind_by_kind() {
@@ -500,10 +508,7 @@ mod tests {
         for _ in 0..20_000 {
             let mut c = [0u8; 27];
             for n in c.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *n = (x % 5) as u8;
+                *n = (xorshift(&mut x) % 5) as u8;
             }
             let held = (0..27).filter(|&k| c[k] != 0).fold(0, |m, k| m | 1 << k);
             let four = (0..27).filter(|&k| c[k] == 4).fold(0, |m, k| m | 1 << k);
@@ -516,9 +521,7 @@ mod tests {
     fn nth_bit_is_the_jth_set_bit() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for t in 0..4000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let m = match t {
                 0 => 0,
                 1 => u32::MAX,

@@ -619,8 +619,8 @@ mod tests {
                 for o in (0..4u8).filter(|&o| o != seat) {
                     let c = &h.seats.counts[o as usize];
                     if let Some(mine) = h.turn.x_choice[o as usize] {
-                        let n = |s: usize| c[s * 9..s * 9 + 9].iter().sum::<u8>();
-                        if let Some(s) = (0..3).find(|&s| n(s) >= 3 && s != mine[0] as usize / 9) {
+                        let n = crate::hand::legal::suit_counts(c);
+                        if let Some(s) = (0..3).find(|&s| n[s] >= 3 && s != mine[0] as usize / 9) {
                             if let Act::Exchange(t) = exchange_in(o, c, s as u8).act {
                                 other.turn.x_choice[o as usize] = Some(t);
                                 changed = true;

@@ -47,6 +47,7 @@
 use crate::discards::{best_discards_unchecked, greedy_discard_unchecked, Discard};
 use crate::fan::{ctx, fan_unchecked};
 use crate::hand::action::{Act, Action};
+use crate::hand::legal::suit_counts;
 use crate::hand::policy::greedy::{self, ValueOptions};
 use crate::hand::rules::{HandRules, SelfDrawBonus};
 use crate::hand::sight::Sight;
@@ -94,6 +95,11 @@ pub struct ExpertOptions {
     pub pick: u8,
     /// Samples deal the other seats ready hands at the rate real players are ready.
     pub ready: bool,
+    /// Where no void is declared (R11.2 off), the suit to clear is searched too: while the
+    /// seat still holds tiles of all three suits, `value`'s discard for clearing each other
+    /// suit is a candidate, whose rollouts keep the seat clearing that suit. Off by default:
+    /// it lost points under leshan (docs/strength.md).
+    pub void_plans: bool,
 }
 
 impl Default for ExpertOptions {
@@ -115,6 +121,7 @@ impl Default for ExpertOptions {
             z: 1.5,
             pick: 12,
             ready: true,
+            void_plans: false,
         }
     }
 }
@@ -204,9 +211,9 @@ impl Expert {
                 let c = s.hand();
                 let base = greedy::exchange_of(seat, c);
                 let mut cands = vec![base];
+                let held = suit_counts(c);
                 for suit in 0..3u8 {
-                    let n: u8 = c[suit as usize * 9..suit as usize * 9 + 9].iter().sum();
-                    if n < 3 {
+                    if held[suit as usize] < 3 {
                         continue;
                     }
                     let a = greedy::exchange_in(seat, c, suit);
@@ -249,19 +256,73 @@ impl Expert {
         if self.opts.rollouts > 0 && legal.len() > 1 {
             if let Some(truth) = s.truth() {
                 let cands = self.candidates(s, &counts, melds, mask, base);
+                // the suit each candidate's rollouts keep the seat clearing (-1: chosen afresh)
+                let mut plans = vec![-1; cands.len()];
+                let mut cands = cands;
+                if mask != 0 {
+                    self.void_plans(s, &counts, melds, mask, &mut cands, &mut plans);
+                }
                 if cands.len() > 1 {
-                    return self.search(truth, &cands);
+                    let j = self.search(truth, &cands, &plans);
+                    if plans[j] >= 0 {
+                        self.void = plans[j];
+                    }
+                    return cands[j];
                 }
             }
         }
         base
     }
 
+    /// With `void_plans`, where no void is declared and the seat still holds all three suits:
+    /// `value`'s discard for clearing each other suit no meld uses, a candidate with that plan.
+    fn void_plans<S: Sight>(
+        &self,
+        s: &S,
+        counts: &Counts,
+        melds: &[Meld],
+        mask: u32,
+        cands: &mut Vec<Action>,
+        plans: &mut Vec<i8>,
+    ) {
+        let held = suit_counts(counts);
+        if !self.opts.void_plans || s.void(self.seat) >= 0 || held.contains(&0) {
+            return;
+        }
+        let mut legal = mask;
+        let locked = self.locked_tiles(s);
+        if legal & !locked != 0 {
+            legal &= !locked;
+        }
+        let opponents = self.opponents(s);
+        let used = meld_suits(melds);
+        for v in (0..3u8).filter(|&v| v as i8 != self.void && used >> v & 1 == 0) {
+            let t = ValueTurn {
+                counts,
+                melds,
+                visible: s.seen(),
+                void: Some(v),
+                legal,
+                wall_count: s.wall_count() as i64,
+                opponents: &opponents,
+                rules: &self.rules.core,
+            };
+            let a = Action::new(
+                self.seat,
+                Act::Discard(value_discard_unchecked(&t, &self.params).kind),
+            );
+            if !cands.contains(&a) {
+                cands.push(a);
+                plans.push(v as i8);
+            }
+        }
+    }
+
     /// The setup's choice (R11): `cands[0]`, or the candidate the search finds clearly better.
     fn setup_search<S: Sight>(&mut self, s: &S, cands: &[Action]) -> Action {
         if self.opts.rollouts > 0 && cands.len() > 1 {
             if let Some(truth) = s.truth() {
-                return self.search(truth, cands);
+                return cands[self.search(truth, cands, &[])];
             }
         }
         cands[0]
@@ -722,12 +783,12 @@ impl Expert {
         out
     }
 
-    /// The candidate to play: each alternative is compared with `cands[0]` on the same samples
-    /// (determinized from what the seat knows, played out by `value` at every seat); one
-    /// clearly worse or that cannot plausibly pass is dropped after [`MIN_SAMPLES`]; the best
-    /// alternative whose mean difference minus `z` standard errors is above 0 is played, else
-    /// the base choice.
-    fn search(&mut self, truth: &Hand, cands: &[Action]) -> Action {
+    /// The index of the candidate to play: each alternative is compared with `cands[0]` on the
+    /// same samples (determinized from what the seat knows, played out by `value` at every
+    /// seat, the seat clearing `plans[j]` where one is given); one clearly worse or that cannot
+    /// plausibly pass is dropped after [`MIN_SAMPLES`]; the best alternative whose mean
+    /// difference minus `z` standard errors is above 0 is played, else the base choice.
+    fn search(&mut self, truth: &Hand, cands: &[Action], plans: &[i8]) -> usize {
         use crate::hand::policy::PolicySpec;
         use crate::hand::sample::determinize;
         let seat = self.seat;
@@ -753,8 +814,9 @@ impl Expert {
                 .collect();
             let mut vals = vec![0i64; cands.len()];
             for &j in &alive {
-                vals[j] =
-                    played_out(&sample, cands[j], &value, &rules).map_or(0, |d| d[seat as usize]);
+                let plan = plans.get(j).copied().unwrap_or(-1);
+                vals[j] = played_out(&sample, cands[j], &value, &rules, plan)
+                    .map_or(0, |d| d[seat as usize]);
             }
             for &j in &alive[1..] {
                 if let Some(d) = diffs[j].as_mut() {
@@ -785,18 +847,19 @@ impl Expert {
                 }
             }
         }
-        cands[best]
+        best
     }
 }
 
 /// Each seat's points after `action` is played on a copy of `hand` and the hand finished by
-/// `policy` at all four seats (fresh policies, as a rollout builds them); None when the action
-/// is not legal there.
+/// `policy` at all four seats (fresh policies, as a rollout builds them, the acting seat's set
+/// to clear `plan` when it is a suit); None when the action is not legal there.
 fn played_out(
     hand: &Hand,
     action: Action,
     policy: &crate::hand::policy::PolicySpec,
     rules: &HandRules,
+    plan: i8,
 ) -> Option<[i64; 4]> {
     use crate::hand::play::play_out;
     use crate::hand::policy::Policy;
@@ -806,6 +869,9 @@ fn played_out(
     let mut pols: Vec<Policy> = (0..4u8)
         .map(|s| Policy::new(policy, s, rules, None))
         .collect();
+    if plan >= 0 {
+        pols[action.seat as usize].void = plan;
+    }
     play_out(&mut h, &mut pols);
     Some(h.ledger.deltas)
 }
@@ -838,7 +904,7 @@ pub fn estimate(
         };
         drawn += 1;
         for (j, &a) in actions.iter().enumerate() {
-            out[j].push(played_out(&sample, a, &value, &rules).map_or(0, |d| d[seat as usize]));
+            out[j].push(played_out(&sample, a, &value, &rules, -1).map_or(0, |d| d[seat as usize]));
         }
     }
     out
