@@ -42,6 +42,8 @@ STEPS: dict[str, dict[str, object]] = {
     "defaults": {},  # the search alone, 64 samples, z 1.5
 }
 STEP_PRESETS = ("leshan", "chengdu")
+#: Steps played under leshan only (no void is declared there, so under chengdu they change nothing).
+LESHAN_STEPS: dict[str, dict[str, object]] = {"void-plans": {"void_plans": True}}
 #: Rules variants expert's defaults are measured under as well (leshan plus these overrides).
 RULE_STEPS: dict[str, dict[str, object]] = {"zimo-fan": {"self_draw_bonus": "fan"}}
 STEP_WALLS = 1000
@@ -82,7 +84,7 @@ def tournament_text(preset: str, a: str, b: str, walls: int) -> str:
 def step_text(preset: str, step: str) -> str:
     """The tournament of one step: expert with the step's options (or its defaults under the
     step's rules) against value."""
-    opts = STEPS.get(step, {})
+    opts = STEPS.get(step, LESHAN_STEPS.get(step, {}))
     overrides = "".join(f'{k} = "{v}"\n' for k, v in RULE_STEPS.get(step, {}).items())
     inline = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items())
     expert = 'strategy = "expert"\n' + (f"options = {{ {inline} }}\n" if opts else "")
@@ -175,9 +177,10 @@ def main() -> None:
         for preset in STEP_PRESETS:
             for step in STEPS:
                 (STEP_FOLDER / f"{preset}-{step}.toml").write_text(step_text(preset, step), encoding="utf-8")
-        for step in RULE_STEPS:
+        for step in (*LESHAN_STEPS, *RULE_STEPS):
             (STEP_FOLDER / f"leshan-{step}.toml").write_text(step_text("leshan", step), encoding="utf-8")
-        print(f"{len(STEP_PRESETS) * len(STEPS) + len(RULE_STEPS)} tournaments in {STEP_FOLDER.relative_to(ROOT)}")
+        n = len(STEP_PRESETS) * len(STEPS) + len(LESHAN_STEPS) + len(RULE_STEPS)
+        print(f"{n} tournaments in {STEP_FOLDER.relative_to(ROOT)}")
     if args.run:
         for preset, a, b in chosen:
             cmd = [sys.executable, "-m", "xuezhan", "tournament", str(FOLDER / f"{name(preset, a, b)}.toml")]
