@@ -299,13 +299,19 @@ def view_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/replay?log=f0"
 
 
+#: ``--db`` of the standings commands (one option, two commands).
+_standings_db = click.option(
+    "--db", default=None, help=f"The standings database (as for serve). Default: {DB_DEFAULT}."
+)
+
+
 @click.group("standings")
 def standings() -> None:
     """The room's standings (积分): show them, or reset every player's points to zero (清零)."""
 
 
 @standings.command("show")
-@click.option("--db", default=None, help=f"The standings database (as for serve). Default: {DB_DEFAULT}.")
+@_standings_db
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
 def standings_show(db: str | None, limit: int) -> None:
     """Print the leaderboard: rank, points, hands played, name."""
@@ -318,7 +324,7 @@ def standings_show(db: str | None, limit: int) -> None:
 
 
 @standings.command("reset")
-@click.option("--db", default=None, help=f"The standings database (as for serve). Default: {DB_DEFAULT}.")
+@_standings_db
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 def standings_reset(db: str | None, yes: bool) -> None:
     """清零: every player's points back to zero (the history keeps a reset entry each)."""
