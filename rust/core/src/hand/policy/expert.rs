@@ -39,6 +39,10 @@
 //!   zero (clearly worse or hopeless alternatives are dropped early, as `search` does). The
 //!   setup is searched the same way (R11): the exchange among `greedy`'s three tiles of each
 //!   suit held at least three times (its own choice first), the void among the legal suits.
+//! - **Void plans** (`void_plans`, off by default: it lost points under leshan,
+//!   docs/strength.md): where no void is declared, while the seat holds all three suits,
+//!   `value`'s discard for clearing each other suit is a candidate too, and its rollouts keep
+//!   the seat clearing that suit.
 //!
 //! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
 //! long as its time `budget` (a second a decision by default, far inside R10's limits) does
@@ -255,10 +259,9 @@ impl Expert {
         };
         if self.opts.rollouts > 0 && legal.len() > 1 {
             if let Some(truth) = s.truth() {
-                let cands = self.candidates(s, &counts, melds, mask, base);
+                let mut cands = self.candidates(s, &counts, melds, mask, base);
                 // the suit each candidate's rollouts keep the seat clearing (-1: chosen afresh)
                 let mut plans = vec![-1; cands.len()];
-                let mut cands = cands;
                 if mask != 0 {
                     self.void_plans(s, &counts, melds, mask, &mut cands, &mut plans);
                 }
