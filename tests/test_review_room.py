@@ -323,7 +323,9 @@ def test_a_hand_played_at_a_room_table_is_reviewed_timeouts_and_escapes_included
 
     room = Room(
         pace=Pace(bot_delay=0.0, between_hands=0.0, claim_window=0.0),
-        rules_overrides={"turn_timeout": 0.2, "claim_timeout": 0.1},
+        # short clocks (the person lets each one run out), long enough that a bot on a loaded
+        # machine still answers inside them
+        rules_overrides={"turn_timeout": 0.4, "claim_timeout": 0.3},
         seeds=seeds_with_dealer(0),
     )
     ends = []
