@@ -157,7 +157,9 @@ def test_the_message_streams_do_not_tell_whether_a_seat_was_asked_about_a_claim(
         shown = min(_arrivals(streams[name], view_of_discard(name)) for name in others)
         gaps += [_arrivals(streams[name], view_of_discard(name) + 1) - shown for name in others]
     print(f"\nthe discard's sequel reached the others {min(gaps) * 1000:.0f} ms or more after it (window {WINDOW} s)")
-    assert min(gaps) >= 0.9 * WINDOW, gaps
+    # (arrivals are stamped by the client's reader threads: on a loaded machine a stamp of the
+    # discard can come late by tens of ms, shrinking a gap; without the window the gaps are ~0)
+    assert min(gaps) >= 0.75 * WINDOW, gaps
 
 
 @pytest.mark.parametrize("preset", ["leshan", "chengdu", "xueliu"])
