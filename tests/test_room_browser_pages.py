@@ -36,13 +36,20 @@ from xuezhan.strategies import GreedyStrategy
 BIG_SEED = 2**127 + 987654321
 
 
-@pytest.fixture(scope="module")
-def served():
-    room = Room(
-        pace=Pace(bot_delay=0.03, between_hands=0.0, claim_window=0.0),  # a watcher sees the hand as it is played
+def _room(**extra) -> Room:
+    """The pages' room: a watcher sees each hand as it is played (short bot delay, no claim
+    window), roomy clocks and table limits; `extra` adds to the settings."""
+    return Room(
+        pace=Pace(bot_delay=0.03, between_hands=0.0, claim_window=0.0),
         rules_overrides={"turn_timeout": 6.0, "claim_timeout": 2.0},
         limits=Limits(max_tables_per_client=100),
+        **extra,
     )
+
+
+@pytest.fixture(scope="module")
+def served():
+    room = _room()
     rnd = Round.from_seed("leshan", BIG_SEED, 0)
     bots = [GreedyStrategy() for _ in range(4)]
     for i, b in enumerate(bots):
@@ -62,12 +69,7 @@ def show():
     """A room whose deals are all one seed (server-side): a hand of four greedy bots under
     血流成河 with a 碰, a 杠 (each kind), wins and payments, on every run (the room's own fair
     deals have hands without a kong)."""
-    room = Room(
-        pace=Pace(bot_delay=0.03, between_hands=0.0, claim_window=0.0),
-        rules_overrides={"turn_timeout": 6.0, "claim_timeout": 2.0},
-        limits=Limits(max_tables_per_client=100),
-        seeds=lambda: 5,
-    )
+    room = _room(seeds=lambda: 5)
     with live_server(create_app(room)) as url:
         yield url
 

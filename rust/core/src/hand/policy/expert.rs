@@ -58,7 +58,9 @@ use crate::hand::sight::Sight;
 use crate::hand::turn::Phase;
 use crate::hand::Hand;
 use crate::tiles::{Counts, Meld};
-use crate::value::{danger, value_discard_unchecked, Opponent, ValueParams, ValueTurn};
+use crate::value::{
+    danger, value_discard_unchecked, Opponent, ValueChoice, ValueParams, ValueTurn,
+};
 use crate::waits::{wait_mask_unchecked, waits_unchecked, Wait};
 
 /// The options of `expert` (see the module doc).
@@ -292,28 +294,12 @@ impl Expert {
         if !self.opts.void_plans || s.void(self.seat) >= 0 || held.contains(&0) {
             return;
         }
-        let mut legal = mask;
-        let locked = self.locked_tiles(s);
-        if legal & !locked != 0 {
-            legal &= !locked;
-        }
+        let legal = self.unlocked(s, mask);
         let opponents = self.opponents(s);
         let used = meld_suits(melds);
         for v in (0..3u8).filter(|&v| v as i8 != self.void && used >> v & 1 == 0) {
-            let t = ValueTurn {
-                counts,
-                melds,
-                visible: s.seen(),
-                void: Some(v),
-                legal,
-                wall_count: s.wall_count() as i64,
-                opponents: &opponents,
-                rules: &self.rules.core,
-            };
-            let a = Action::new(
-                self.seat,
-                Act::Discard(value_discard_unchecked(&t, &self.params).kind),
-            );
+            let choice = self.value_choice(s, counts, melds, Some(v), legal, &opponents);
+            let a = Action::new(self.seat, Act::Discard(choice.kind));
             if !cands.contains(&a) {
                 cands.push(a);
                 plans.push(v as i8);
@@ -360,6 +346,40 @@ impl Expert {
         }
     }
 
+    /// The discards of `mask` that feed no locked winner, or all of `mask` when every legal
+    /// discard would (R14: never feed a locked winner while another discard exists).
+    fn unlocked<S: Sight>(&self, s: &S, mask: u32) -> u32 {
+        let locked = self.locked_tiles(s);
+        if mask & !locked != 0 {
+            mask & !locked
+        } else {
+            mask
+        }
+    }
+
+    /// `value`'s discard among `legal` for a seat clearing `void`.
+    fn value_choice<S: Sight>(
+        &self,
+        s: &S,
+        counts: &Counts,
+        melds: &[Meld],
+        void: Option<u8>,
+        legal: u32,
+        opponents: &[Opponent<'_>],
+    ) -> ValueChoice {
+        let t = ValueTurn {
+            counts,
+            melds,
+            visible: s.seen(),
+            void,
+            legal,
+            wall_count: s.wall_count() as i64,
+            opponents,
+            rules: &self.rules.core,
+        };
+        value_discard_unchecked(&t, &self.params)
+    }
+
     fn opponents<'a, S: Sight>(&self, s: &'a S) -> Vec<Opponent<'a>> {
         (0..s.seats())
             .filter(|&o| o != self.seat && !s.won(o) && !s.escaped(o))
@@ -384,23 +404,9 @@ impl Expert {
         let no_kong = !legal
             .iter()
             .any(|a| matches!(a.act, Act::Angang(_) | Act::Jiagang(_)));
-        let mut mask = legal_mask;
-        let locked = self.locked_tiles(s);
-        if mask & !locked != 0 {
-            mask &= !locked; // another legal discard exists: never feed a locked winner
-        }
+        let mask = self.unlocked(s, legal_mask);
         let opponents = self.opponents(s);
-        let t = ValueTurn {
-            counts,
-            melds,
-            visible: s.seen(),
-            void: void_opt(self.void),
-            legal: mask,
-            wall_count: s.wall_count() as i64,
-            opponents: &opponents,
-            rules: &self.rules.core,
-        };
-        let choice = value_discard_unchecked(&t, &self.params);
+        let choice = self.value_choice(s, counts, melds, void_opt(self.void), mask, &opponents);
         if !no_kong {
             if let Some(now) = choice.shanten {
                 if let Some(a) = greedy::kong_of(
@@ -753,11 +759,7 @@ impl Expert {
                 }
             }
             Phase::Turn if mask != 0 => {
-                let mut m = mask;
-                let locked = self.locked_tiles(s);
-                if m & !locked != 0 {
-                    m &= !locked;
-                }
+                let m = self.unlocked(s, mask);
                 let mut rows: Vec<Discard> = Vec::with_capacity(14);
                 best_discards_unchecked(counts, melds, s.seen(), void_opt(self.void), &mut rows);
                 rows.retain(|r| m >> r.kind & 1 != 0);
