@@ -66,8 +66,6 @@ def browser() -> Iterator[Any]:
         pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does), or set XUEZHAN_CHROMIUM")
     ART.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--in-process-gpu", "--disable-gpu-compositing"]
-        )
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
