@@ -42,8 +42,13 @@ STEPS: dict[str, dict[str, object]] = {
     "defaults": {},  # the search alone, 64 samples, z 1.5
 }
 STEP_PRESETS = ("leshan", "chengdu")
-#: Steps played under leshan only (no void is declared there, so under chengdu they change nothing).
-LESHAN_STEPS: dict[str, dict[str, object]] = {"void-plans": {"void_plans": True}}
+#: Steps played under leshan only, where the target is not met (void-plans would change nothing
+#: under chengdu, where the void is declared).
+LESHAN_STEPS: dict[str, dict[str, object]] = {
+    "void-plans": {"void_plans": True},
+    "width-6": {"search_width": 6},
+    "pick-24": {"pick": 24},
+}
 #: Rules variants expert's defaults are measured under as well (leshan plus these overrides).
 RULE_STEPS: dict[str, dict[str, object]] = {"zimo-fan": {"self_draw_bonus": "fan"}}
 STEP_WALLS = 1000
