@@ -160,10 +160,12 @@ def test_a_locked_seat_in_the_browser_wins_shown_forced_discard_played_R14(serve
     # loaded machine can deliver the click after the pause (the table's discard first, the
     # click then on nothing or on a later decision): up to three forced discards, of which one
     # must be the person's own, of the tile the page showed.
-    rnd = table.rnd
     tries: list[Any] = []
     for _ in range(3):
-        st = _play_until(page, lambda s, after=st["n_events"]: _forced(s) and s["n_events"] > after)
+        # (a later forced discard: later in this hand, or in a later one)
+        after = (st["hand_no"], st["n_events"])
+        st = _play_until(page, lambda s, after=after: _forced(s) and (s["hand_no"], s["n_events"]) > after)
+        rnd = table.rnd
         n0 = len(rnd.ledger.events)  # the hand waits for this decision, unless the pause ran out
         page.click("#discard-drawn-btn")
         page.wait_for_function(
