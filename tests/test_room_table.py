@@ -332,6 +332,13 @@ def test_a_meld_turns_its_claimed_tile_towards_the_giver(base, browser):
 def test_the_cjk_font_is_loaded_and_draws_the_tiles(base, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     _open_table(page, base)
+    # the page asks for the face when it lays out the tiles' text: on a loaded machine that can
+    # come after the hand is shown (then `document.fonts.ready` has nothing to wait for yet)
+    page.wait_for_function(
+        """() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'Xuezhan CJK'
+                                            && f.status !== 'unloaded')""",
+        timeout=10000,
+    )
     loaded = page.evaluate(
         """async () => {
         await document.fonts.ready;
