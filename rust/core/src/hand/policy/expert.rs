@@ -254,18 +254,30 @@ impl Expert {
             self.void = self.choose_void(&counts, melds);
         }
         let mask = s.discard_mask();
+        // what the seat reads of the others (`value`'s danger), once for the whole turn (a
+        // claim's answers do not weigh it)
+        let opponents = if mask != 0 {
+            self.opponents(s)
+        } else {
+            Vec::new()
+        };
         let base = if mask != 0 {
-            self.turn(s, &counts, melds, mask)
+            self.turn(s, &counts, melds, mask, &opponents)
         } else {
             self.claim(s, &counts, melds)
         };
         if self.opts.rollouts > 0 && legal.len() > 1 {
             if let Some(truth) = s.truth() {
-                let mut cands = self.candidates(s, &counts, melds, mask, base);
+                let mut cands = self.candidates(s, &counts, melds, mask, base, &opponents);
                 // the suit each candidate's rollouts keep the seat clearing (-1: chosen afresh)
                 let mut plans = vec![-1; cands.len()];
                 if mask != 0 {
-                    self.void_plans(s, &counts, melds, mask, &mut cands, &mut plans);
+                    for (a, v) in self.void_plans(s, &counts, melds, mask, &opponents) {
+                        if !cands.contains(&a) {
+                            cands.push(a);
+                            plans.push(v);
+                        }
+                    }
                 }
                 if cands.len() > 1 {
                     let j = self.search(truth, &cands, &plans);
@@ -280,31 +292,29 @@ impl Expert {
     }
 
     /// With `void_plans`, where no void is declared and the seat still holds all three suits:
-    /// `value`'s discard for clearing each other suit no meld uses, a candidate with that plan.
+    /// `value`'s discard for clearing each other suit no meld uses, with that plan (the caller
+    /// keeps those not already candidates).
     fn void_plans<S: Sight>(
         &self,
         s: &S,
         counts: &Counts,
         melds: &[Meld],
         mask: u32,
-        cands: &mut Vec<Action>,
-        plans: &mut Vec<i8>,
-    ) {
+        opponents: &[Opponent<'_>],
+    ) -> Vec<(Action, i8)> {
         let held = suit_counts(counts);
         if !self.opts.void_plans || s.void(self.seat) >= 0 || held.contains(&0) {
-            return;
+            return Vec::new();
         }
         let legal = self.unlocked(s, mask);
-        let opponents = self.opponents(s);
         let used = meld_suits(melds);
-        for v in (0..3u8).filter(|&v| v as i8 != self.void && used >> v & 1 == 0) {
-            let choice = self.value_choice(s, counts, melds, Some(v), legal, &opponents);
-            let a = Action::new(self.seat, Act::Discard(choice.kind));
-            if !cands.contains(&a) {
-                cands.push(a);
-                plans.push(v as i8);
-            }
-        }
+        (0..3u8)
+            .filter(|&v| v as i8 != self.void && used >> v & 1 == 0)
+            .map(|v| {
+                let choice = self.value_choice(s, counts, melds, Some(v), legal, opponents);
+                (Action::new(self.seat, Act::Discard(choice.kind)), v as i8)
+            })
+            .collect()
     }
 
     /// The setup's choice (R11): `cands[0]`, or the candidate the search finds clearly better.
@@ -398,6 +408,7 @@ impl Expert {
         counts: &Counts,
         melds: &[Meld],
         legal_mask: u32,
+        opponents: &[Opponent<'_>],
     ) -> Action {
         let seat = self.seat;
         let legal = s.legal();
@@ -405,8 +416,7 @@ impl Expert {
             .iter()
             .any(|a| matches!(a.act, Act::Angang(_) | Act::Jiagang(_)));
         let mask = self.unlocked(s, legal_mask);
-        let opponents = self.opponents(s);
-        let choice = self.value_choice(s, counts, melds, void_opt(self.void), mask, &opponents);
+        let choice = self.value_choice(s, counts, melds, void_opt(self.void), mask, opponents);
         if !no_kong {
             if let Some(now) = choice.shanten {
                 if let Some(a) = greedy::kong_of(
@@ -425,7 +435,7 @@ impl Expert {
         let mut kind = choice.kind;
         let in_void = self.void >= 0 && kind / 9 == self.void as u8;
         if self.opts.samples > 0 && !in_void && mask.count_ones() > 1 {
-            kind = self.refine(s, counts, melds, mask, kind, &opponents);
+            kind = self.refine(s, counts, melds, mask, kind, opponents);
         }
         Action::new(seat, Act::Discard(kind))
     }
@@ -744,6 +754,7 @@ impl Expert {
         melds: &[Meld],
         mask: u32,
         base: Action,
+        opponents: &[Opponent<'_>],
     ) -> Vec<Action> {
         let legal = s.legal();
         let mut out = vec![base];
@@ -764,9 +775,8 @@ impl Expert {
                 best_discards_unchecked(counts, melds, s.seen(), void_opt(self.void), &mut rows);
                 rows.retain(|r| m >> r.kind & 1 != 0);
                 if let Act::Discard(k) = base.act {
-                    let opponents = self.opponents(s);
-                    let limit = danger(k, counts, s.seen(), &opponents) + 1e-9;
-                    rows.retain(|r| danger(r.kind, counts, s.seen(), &opponents) <= limit);
+                    let limit = danger(k, counts, s.seen(), opponents) + 1e-9;
+                    rows.retain(|r| danger(r.kind, counts, s.seen(), opponents) <= limit);
                 }
                 rows.sort_by_key(|r| (r.shanten, std::cmp::Reverse(r.ukeire), r.kind));
                 let mut n = usize::from(matches!(base.act, Act::Discard(_)));
