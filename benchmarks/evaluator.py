@@ -20,7 +20,7 @@ Every figure is the median over repeats of ns per hand, on the same seeded hands
   14-tile hands, against ``mahjong`` answering the same question the only way it can: per
   distinct discard one ``calculate_shanten`` and one more per candidate draw (27 kinds). The
   Rust-side comparison with a peer that has a necessary-tiles API (the ``xiangting`` crate)
-  is ``cargo bench -p xuezhan-core --bench peers``.
+  is ``cargo bench -p xuezhan-bench --bench peers``.
 """
 
 from __future__ import annotations

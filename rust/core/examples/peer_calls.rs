@@ -13,9 +13,9 @@ use std::hint::black_box;
 
 use xuezhan_core::*;
 
-#[path = "../benches/common/hands.rs"]
+#[path = "../measure/hands.rs"]
 mod hands;
-#[path = "../benches/common/peer.rs"]
+#[path = "../measure/peer.rs"]
 mod peer;
 use hands::{peer_sets, N};
 

@@ -1,6 +1,6 @@
 //! Noise-robust timing of the evaluator: the *minimum* over repeated passes of the mean time
 //! per hand (the machine is shared; the minimum filters out preemption, which the criterion
-//! medians in `benches/evaluator.rs` do not). Same seeded hands as the bench.
+//! medians in `rust/bench/benches/evaluator.rs` do not). Same seeded hands as the bench.
 //!
 //! Run: `cargo run --release -p xuezhan-core --example timing`
 
@@ -10,7 +10,7 @@ use std::time::Instant;
 use xuezhan_core::suit_table::SuitTables;
 use xuezhan_core::*;
 
-#[path = "../benches/common/hands.rs"]
+#[path = "../measure/hands.rs"]
 mod hands;
 use hands::{corpus, two_suits, Corpus, Rng, N};
 

@@ -1,5 +1,5 @@
 //! The evaluator against its peer, the `xiangting` crate (riichi rules), on the hand sets of
-//! the peer benchmarks (`benches/peers.rs`): win check, shanten, waits and best discards
+//! the peer benchmarks (`rust/bench/benches/peers.rs`): win check, shanten, waits and best discards
 //! agree on every hand where the two rule sets agree. The known rule differences, each
 //! recognised by its own condition and counted:
 //!
@@ -14,9 +14,9 @@
 
 use xuezhan_core::*;
 
-#[path = "../benches/common/hands.rs"]
+#[path = "../measure/hands.rs"]
 mod hands;
-#[path = "../benches/common/peer.rs"]
+#[path = "../measure/peer.rs"]
 mod peer;
 use hands::peer_sets;
 

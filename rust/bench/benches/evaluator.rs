@@ -3,7 +3,7 @@
 //! Hands are dealt from a shuffled wall restricted to two suits (72 tiles), as a Sichuan hand
 //! that has settled its void looks; winning and ready hands are built from random sets.
 //! Each iteration evaluates one hand (cycling through 4096), so criterion's time per
-//! iteration is the time per hand. Run: `cargo bench -p xuezhan-core --bench evaluator`.
+//! iteration is the time per hand. Run: `cargo bench -p xuezhan-bench --bench evaluator`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use xuezhan_core::suit_table::SuitTables;
 use xuezhan_core::*;
 
-#[path = "common/hands.rs"]
+#[path = "../../core/measure/hands.rs"]
 mod hands;
 use hands::{corpus, Corpus, Rng, N};
 

@@ -1,5 +1,5 @@
-//! Seeded benchmark hands shared by the criterion bench (`benches/evaluator.rs`) and the
-//! timing example (`examples/timing.rs`), so both measure exactly the same hands.
+//! Seeded benchmark hands shared by the criterion benches (`rust/bench/benches/`), the timing
+//! example (`examples/timing.rs`) and the agreement test, so all measure exactly the same hands.
 
 // Each of the bench, the peer bench, the timing example and the agreement test uses some of
 // these sets only.

@@ -4,7 +4,7 @@
 //! passes over all hands of a set, alternating between the two sides; peer ÷ core). Run
 //! pinned to one core:
 //!
-//! `taskset -c 1 cargo bench -p xuezhan-core --bench peers`
+//! `taskset -c 1 cargo bench -p xuezhan-bench --bench peers`
 //!
 //! The answers agree wherever the rules do (checked by `tests/peer_agreement.rs`).
 
@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use xuezhan_core::*;
 
-#[path = "common/hands.rs"]
+#[path = "../../core/measure/hands.rs"]
 mod hands;
-#[path = "common/peer.rs"]
+#[path = "../../core/measure/peer.rs"]
 mod peer;
 use hands::{peer_sets, PeerSets, Position, N};
 
