@@ -63,6 +63,33 @@ def _centre(b):
     return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
 
 
+#: What the hand test checks at each step: the event list's newest line (and whether it lies
+#: inside the list's box), the rivers' marks and animations, face-up tiles, the end.
+_TABLE_STATE_JS = """() => {
+    const box = document.getElementById('log-box').getBoundingClientRect();
+    const items = document.querySelectorAll('#log li');
+    const last = items[items.length - 1];
+    const r = last ? last.getBoundingClientRect() : null;
+    return {
+      n: items.length,
+      text: last ? last.textContent : '',
+      inView: r ? (r.bottom <= box.bottom + 1 && r.top >= box.top - 1) : true,
+      fresh: document.querySelectorAll('.river .tile.fresh').length,
+      running: document.getAnimations().filter((a) => a.effect && a.effect.target
+          && a.effect.target.closest && a.effect.target.closest('.river')).length,
+      faceUp: document.querySelectorAll('.slot-hand .concealed-tiles > svg[data-tile]').length,
+      over: !document.getElementById('settlement').hidden,
+      // the list, kept up line by line, is the one the page would build whole
+      whole: (() => {
+        const t = document.createElement('template');
+        t.innerHTML = XZ.logLines().join('');
+        const want = [...t.content.children].map((li) => li.outerHTML);
+        return JSON.stringify([...items].map((li) => li.outerHTML)) === JSON.stringify(want);
+      })(),
+    };
+}"""
+
+
 def _play_one_turn(page) -> str:
     """Discard (the tile just drawn) or pass, if it is the person's decision; else wait. The
     table may move on under the click (a claim's time runs out): then nothing was done."""
@@ -224,30 +251,24 @@ def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browse
     names = [alice, "greedy", "value", "random"]
     fresh_seen = 0
     checked_log = 0
+    read_back = False
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not page.is_visible("#settlement"):
         _play_one_turn(page)
-        state = page.evaluate(
-            """() => {
-            const box = document.getElementById('log-box').getBoundingClientRect();
-            const items = document.querySelectorAll('#log li');
-            const last = items[items.length - 1];
-            const r = last ? last.getBoundingClientRect() : null;
-            return {
-              n: items.length,
-              text: last ? last.textContent : '',
-              inView: r ? (r.bottom <= box.bottom + 1 && r.top >= box.top - 1) : true,
-              fresh: document.querySelectorAll('.river .tile.fresh').length,
-              running: document.getAnimations().filter((a) => a.effect && a.effect.target
-                  && a.effect.target.closest && a.effect.target.closest('.river')).length,
-              faceUp: document.querySelectorAll('.slot-hand .concealed-tiles > svg[data-tile]').length,
-              over: !document.getElementById('settlement').hidden,
-            };
-        }"""
-        )
+        # as a frame shows it: the page scrolls its list in the frame after a line comes in, so
+        # the newest line is in view by the next frames (one left scrolled back never is)
+        try:
+            state = page.wait_for_function(
+                f"() => {{ const s = ({_TABLE_STATE_JS})(); return s.inView || s.over ? s : false; }}",
+                polling="raf",
+                timeout=2000,
+            ).json_value()
+        except sync_api.TimeoutError:
+            state = page.evaluate(_TABLE_STATE_JS)
         if state["over"]:
             break
         assert state["inView"], f"the newest event {state['text']!r} is scrolled out of view"
+        assert state["whole"], "the event list differs from the list built whole"
         assert not re.search(r"\bseat \d\b", state["text"]), state["text"]
         assert state["fresh"] <= 1, "more than one river tile is marked as just discarded"
         assert state["running"] <= 1, f"{state['running']} river animations run at once"
@@ -257,8 +278,28 @@ def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browse
             checked_log += 1
             assert any(n in state["text"] for n in names), state["text"]
             page.screenshot(path=str(ART / "table-1280-mid.png"))
+        overflow = page.evaluate(
+            "(() => { const b = document.getElementById('log-box'); return b.scrollHeight - b.clientHeight; })()"
+        )
+        if overflow > 60 and not read_back:
+            read_back = True
+            # a reader who scrolls back to older lines is left there while new ones come in (and
+            # followed again once back at the end: the checks above, from the next step on)
+            n0 = page.evaluate(
+                "(() => { document.getElementById('log-box').scrollTop = 0;"
+                " return document.querySelectorAll('#log li').length; })()"
+            )
+            until = time.monotonic() + 20
+            while time.monotonic() < until and not page.is_visible("#settlement"):
+                if page.evaluate("document.querySelectorAll('#log li').length") >= n0 + 2:
+                    break
+                _play_one_turn(page)
+            top = page.evaluate("document.getElementById('log-box').scrollTop")
+            assert top == 0, "the list was scrolled to its end under a reader of older lines"
+            page.evaluate("const b = document.getElementById('log-box'); b.scrollTop = b.scrollHeight")
     assert page.is_visible("#settlement"), "the hand did not end within 90 s"
     assert fresh_seen >= 1, "no discard was ever animated"
+    assert read_back, "the event list never outgrew its box (its scrolling was not checked)"
     page.wait_for_timeout(200)
     page.screenshot(path=str(ART / "table-1280-end.png"))
     # the rivers as the hand left them: rows of six (once the last animation has finished)

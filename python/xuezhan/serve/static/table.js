@@ -226,6 +226,11 @@
   function setHTML(el, html) {
     if (el.__html !== html) { el.innerHTML = html; el.__html = html; }
   }
+  // (the same for text: even an equal text is a new text node the browser lays out again)
+  function setText(el, text) {
+    const s = String(text);
+    if (el.textContent !== s) el.textContent = s;
+  }
 
   // What the table calls a seat: the hand's names from the server (two bots of one kind told
   // apart by their wind), else the seat's name.
@@ -451,18 +456,18 @@
         setHTML($("my-melds"), meldsOf(s, style, "mine", a.meld.has(s)) + mine);
       }
       const mark = document.querySelector(`.wind-mark[data-pos="${pos}"]`);
-      mark.textContent = wind >= 0 ? t("wind")[wind] : "";
+      setText(mark, wind >= 0 ? t("wind")[wind] : "");
       mark.classList.toggle("dealer-mark", !!(v && v.dealer === s));
       mark.classList.toggle("turn", !!turn);
     }
-    $("wall").innerHTML = v ? `<b>${v.wall_count}</b> <span>${esc(v.last_tiles ? t("last_tiles") : t("in_wall"))}</span>` : "–";
+    setHTML($("wall"), v ? `<b>${v.wall_count}</b> <span>${esc(v.last_tiles ? t("last_tiles") : t("in_wall"))}</span>` : "–");
     // whose decision it is: the name, then what kind (two lines, so a phone's small centre shows both)
     const turnHTML = !v ? esc(table.status === "over" ? t("match_over") : t("waiting_players"))
       : st.over ? esc(t("hand_over")) : clock ? `<span class="acts">${esc(seatName(clock.seat))}</span><span class="kind">${esc(t("k_" + clock.kind))}</span>` : "…";
     setHTML($("turn"), turnHTML);
     $("turn").dataset.seat = clock && v && !st.over ? clock.seat : "";
     setHTML($("claim-tile"), v && v.claim_tile && !st.over && myDecision() === "claim" ? `<span>${esc(t("discards_it", { name: seatName(v.claim_from) }))}</span>${XZ.tileSVG(v.claim_tile, style, "small")}` : "");
-    $("role").textContent = st ? (st.role === "player" ? t("you_are", { name: seatName(st.seat) }) : t("watching_who", { name: seatName(st.seat) })) : mySeat === null ? t("spectator") : "";
+    setText($("role"), st ? (st.role === "player" ? t("you_are", { name: seatName(st.seat) }) : t("watching_who", { name: seatName(st.seat) })) : mySeat === null ? t("spectator") : "");
     $("role").dataset.seat = st ? st.seat : "";
     $("role").dataset.role = st ? st.role : "";
     document.body.classList.toggle("seating-open", table.status !== "playing" && !(st && st.over && st.view));
@@ -546,7 +551,7 @@
     const n = st.view.wins[st.seat].length / 2;
     let text = t("locked_note", { n });
     if (st.forced) text += " " + t("locked_soon", { tile: XZ.tileName(st.forced.split(" ")[1]) });
-    box.textContent = text;
+    setText(box, text);
   }
 
   // The aids: the waits of a ready hand with what is left of each, or those of the selected
@@ -609,17 +614,52 @@
     return w ? XZ.i18n.name(w) : rule;
   }
 
-  function renderLog() {
-    const box = $("log-box");
-    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-    const items = events.filter((e) => e.type !== "pass").slice(-200).map((e) => {
+  // The newest event stays in view unless the reader scrolled back to read older ones
+  // (logTouched, kept by the box's scroll listener). Scrolled in the next animation frame: read
+  // in the middle of a render, the box's height made the browser lay the page out there and
+  // then, twice a message, and again for the frame (most of the table's CPU in a browser).
+  let logScroll = 0;
+  let logOwnTop = -1; // where the page last scrolled it to (its own scroll is not the reader's)
+  function scrollLogToEnd() {
+    if (logScroll) return;
+    logScroll = requestAnimationFrame(() => {
+      logScroll = 0;
+      if (logTouched) return;
+      const box = $("log-box");
+      box.scrollTop = box.scrollHeight;
+      logOwnTop = box.scrollTop;
+    });
+  }
+
+  // The event list's lines (the last 200 events but the passes), as markup.
+  function logItems() {
+    return events.filter((e) => e.type !== "pass").slice(-200).map((e) => {
       const attrs = `data-type="${e.type}"${e.seat !== undefined ? ` data-seat="${e.seat}"` : ""}${e.tile ? ` data-tile="${e.tile}"` : ""}${e.note ? ` data-note="${esc(e.note)}"` : e.default ? ' data-note="timeout"' : ""}${e.rule ? ` data-rule="${esc(e.rule)}" title="${esc(e.rule)}"` : ""}`;
       return `<li ${attrs}>${esc(describe(e))}</li>`;
     });
-    const before = $("log").__html;
-    setHTML($("log"), items.join(""));
-    // the newest event stays in view (unless the reader scrolled back to read older ones)
-    if ($("log").__html !== before && (atEnd || !logTouched)) box.scrollTop = box.scrollHeight;
+  }
+
+  function renderLog() {
+    const items = logItems();
+    const log = $("log");
+    const old = log.__items || [];
+    if (items.length === old.length && items.every((x, i) => x === old[i])) return;
+    // Usually one event more (and, past 200, one fewer at the start): only those lines change,
+    // so the browser lays out one line, not the 200 it would rebuild from markup. Anything
+    // else (a new hand, another language, a seat's new name) is rebuilt whole.
+    // (lines repeat, "东 draws" above all: the first cut whose lines go on as the new ones)
+    let cut = -1;
+    for (let c = 0; c < old.length && cut < 0; c++) {
+      if (old.length - c <= items.length && old.slice(c).every((x, i) => x === items[i])) cut = c;
+    }
+    if (cut >= 0) {
+      for (let i = 0; i < cut; i++) log.firstElementChild.remove();
+      log.insertAdjacentHTML("beforeend", items.slice(old.length - cut).join(""));
+    } else {
+      log.innerHTML = items.join("");
+    }
+    log.__items = items;
+    scrollLogToEnd();
   }
 
   // ------------------------------------------------------------------ the end of the hand
@@ -727,11 +767,11 @@
     const left = Math.max(0, clock.deadline - performance.now());
     const secs = Math.ceil(left / 1000);
     const frac = left / Math.max(1, clock.total_ms);
-    $("clock-s").textContent = secs;
+    setText($("clock-s"), secs);
     $("clock-bar").style.width = `${100 * frac}%`;
     if (ring) {
       ring.style.setProperty("--p", frac.toFixed(3));
-      ring.querySelector(".secs").textContent = secs;
+      setText(ring.querySelector(".secs"), secs);
     }
     el.classList.toggle("mine", !!(st && st.role === "player" && clock.seat === st.seat));
     if (myDecision() && secs <= 3 && secs !== lastTick) { lastTick = secs; XZ.sound.play("tick"); }
@@ -800,7 +840,9 @@
   $("settle-show").addEventListener("click", () => { settleHidden = false; render(); });
   $("log-box").addEventListener("scroll", () => {
     const box = $("log-box");
-    logTouched = box.scrollHeight - box.scrollTop - box.clientHeight >= 40;
+    // (the scroll event of the page's own scroll comes a frame later, when more lines may
+    // have come in below: it is not the reader's)
+    logTouched = box.scrollTop !== logOwnTop && box.scrollHeight - box.scrollTop - box.clientHeight >= 40;
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") { selectIndex(-1); render(); }
@@ -825,6 +867,8 @@
   // ... and the public views of this hand's events the page holds.
   XZ.handEvents = () => events.slice();
   // ... and a meld's markup (melder, giver), for the test of which tile turns towards whom.
+  // ... and the event list's lines as the page would build them whole.
+  XZ.logLines = logItems;
   XZ.meldHTML = (kind, tile, melder, giver) => meldHTML(kind, tile, melder, giver, "cn", "");
   connect();
 })(window.XZ);
