@@ -129,16 +129,30 @@ def _arrivals(stream: list, view: int) -> float:
     return next(t for t, m in stream if m["events_from"] + len(m["events"]) > view)
 
 
+def _differences(asked: dict[str, list], not_asked: dict[str, list], others: list[str]) -> list[str]:
+    """The connections among ``others`` whose state messages differ between the two hands."""
+    return [name for name in others if [_normal(m) for _, m in asked[name]] != [_normal(m) for _, m in not_asked[name]]]
+
+
 def test_the_message_streams_do_not_tell_whether_a_seat_was_asked_about_a_claim(deals, monkeypatch):
-    asked = _play(deals, "asked", monkeypatch)
-    not_asked = _play(deals, "not_asked", monkeypatch)
+    others = [f"player {s}" for s in range(4) if s != ASKED] + [f"spectator of {s}" for s in range(4)]
+    # A state message is built when its connection is ready for it, so on a machine too loaded
+    # to send one before the next decision (the persons' clocks are 50 ms) two changes go out
+    # as one, in one hand and not the other. The pair of hands is played again then, three
+    # times at most: a difference that comes from being asked comes every time.
+    for attempt in range(3):
+        asked = _play(deals, "asked", monkeypatch)
+        not_asked = _play(deals, "not_asked", monkeypatch)
+        differ = _differences(asked, not_asked, others)
+        if not differ:
+            break
+        print(f"\nattempt {attempt + 1}: {', '.join(differ)} received other messages; played again")
     # seat ASKED was asked in one hand and not in the other
     assert any(m["view"]["phase"] == "claim" for _, m in asked[f"player {ASKED}"])
     assert not any(m["view"]["phase"] == "claim" for _, m in not_asked[f"player {ASKED}"])
     rnd = deals.round("not_asked")
     while len(rnd.ledger.events) <= deals.discard:
         rnd.apply(rnd.default_action(), default=True)
-    others = [f"player {s}" for s in range(4) if s != ASKED] + [f"spectator of {s}" for s in range(4)]
 
     def key(name: str) -> int:
         return int(name[-1]) if name.startswith("player") else 4
