@@ -77,8 +77,17 @@ def test_play_a_whole_hand_by_clicking(base, browser):
                 order = _order(page)
                 assert order == sorted(order, key=_key)
                 sorted_checked = True
+            timed_out = "#log li[data-type='discard'][data-seat='0'][data-note='timeout']"
+            before = page.locator(timed_out).count()
             last.click()  # left click selects ...
-            page.wait_for_selector("#hand .htile.selected")
+            try:
+                page.wait_for_selector("#hand .htile.selected", timeout=5000)
+            except PlaywrightError:
+                # on a loaded machine the turn's clock (4 s) can run out under the click: the
+                # table played the tile then, and the selection went with it; nothing else may
+                if page.locator(timed_out).count() > before:
+                    continue
+                raise
             if turns == 1:
                 page.screenshot(path=str(ART / "room-selected.png"))
             page.locator("#hand .htile.selected").click(button="right")  # ... right click discards it
