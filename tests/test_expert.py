@@ -54,6 +54,21 @@ def test_expert_void_plans_search_the_suit_to_clear_only_where_no_void_is_declar
         ExpertStrategy(void_plans=1)
 
 
+def test_expert_read_voids_changes_leshan_samples_only_where_no_void_is_declared():
+    """``read_voids``: under leshan (R11.2 off) the samples read the suits the others clear, so
+    some hands go otherwise; under chengdu the voids are declared and nothing changes (the
+    samples' own constraint is checked in the Rust tests of the determinizer)."""
+
+    def e(read: bool) -> ExpertStrategy:
+        return ExpertStrategy(seed=4, rollouts=16, read_voids=read)
+
+    assert any(_hand(s, e(True), "leshan") != _hand(s, e(False), "leshan") for s in range(12))
+    for seed in range(4):
+        assert _hand(seed, e(True), "chengdu") == _hand(seed, e(False), "chengdu")
+    with pytest.raises(TypeError, match="read_voids must be true or false"):
+        ExpertStrategy(read_voids="yes")
+
+
 def test_expert_options_are_checked_and_named():
     with pytest.raises(TypeError, match="'colour'"):
         ExpertStrategy(colour=1)

@@ -48,6 +48,7 @@ LESHAN_STEPS: dict[str, dict[str, object]] = {
     "void-plans": {"void_plans": True},
     "width-6": {"search_width": 6},
     "pick-24": {"pick": 24},
+    "read-voids": {"read_voids": True},
 }
 #: Rules variants expert's defaults are measured under as well (leshan plus these overrides).
 RULE_STEPS: dict[str, dict[str, object]] = {"zimo-fan": {"self_draw_bonus": "fan"}}

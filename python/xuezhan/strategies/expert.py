@@ -38,6 +38,9 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
   void is declared (``leshan``, R11.2 off), the suit to clear is searched too: while the seat
   holds all three suits, ``value``'s discard for clearing each other suit is a candidate, whose
   rollouts keep the seat clearing that suit;
+- ``read_voids`` (default false): where no void is declared, the samples deal a seat none of
+  the suit it has plainly been clearing (at least three of its discards, two more than of
+  either other suit, no meld of it, its last discard of another suit), as a declared void;
 - ``budget`` (default 1.0 s): past it a decision answers with its best so far (never a
   timeout, R10); only then do its decisions depend on the machine's speed;
 - every option of ``value`` (``defence``, ``one_suit``, ``kong_slack``, …) for its base play.

@@ -170,6 +170,7 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "fan_play" => o.fan_play = boolean()?,
             "ready" => o.ready = boolean()?,
             "void_plans" => o.void_plans = boolean()?,
+            "read_voids" => o.read_voids = boolean()?,
             _ => value_option(func, &mut o.value, &key, &v, "expert")?,
         }
     }

@@ -18,6 +18,10 @@
 //!   around the tile from random sets in its suits; when a bounded number of tries finds none,
 //!   there is no sample and the caller draws again).
 //!
+//! `read_voids`, where voids are not declared (R11.2 off): a seat that has plainly been clearing
+//! a suit (at least three of its discards, two more than of either other suit, no meld of it,
+//! its last discard of another suit) is read as holding none of it, as a declared void is.
+//!
 //! `ready` deals each other seat still waiting for a tile a ready hand (a complete hand of its
 //! suits around a random tile, that tile out) at the rate real players are ready for the wall's
 //! length, and `pick` deals the other hands that many times and keeps the readiest (the lowest
@@ -26,6 +30,7 @@
 //! change the hidden tiles of a hand and check that the samples do not change.
 
 use crate::hand::policy::SplitMix;
+use crate::hand::seats::Seats;
 use crate::hand::turn::Phase;
 use crate::hand::{Hand, DIRECTION_OFFSETS};
 use crate::shanten::shanten_unchecked;
@@ -163,6 +168,24 @@ fn locked_hand(
     None
 }
 
+/// The suit seat `i` has plainly been clearing, where voids are not declared (`read_voids`).
+fn read_void(seats: &Seats, i: usize) -> Option<u8> {
+    if seats.won[i] {
+        return None;
+    }
+    let mut per = [0u8; 3];
+    for (k, &c) in seats.discarded[i].iter().enumerate() {
+        per[k / 9] += c;
+    }
+    let v = (0..3u8).max_by_key(|&s| per[s as usize])?;
+    let clear = per[v as usize] >= 3
+        && (0..3).all(|s| s == v as usize || per[s] + 2 <= per[v as usize])
+        && seats.last_discard[i] >= 0
+        && seats.last_discard[i] as u8 / 9 != v
+        && seats.melds[i].as_slice().iter().all(|m| m.kind / 9 != v);
+    clear.then_some(v)
+}
+
 /// The share of other seats (still waiting for a tile) that hold a ready hand with `wall`
 /// tiles left: a straight line measured in `value` self-play, the Python search's
 /// (`xuezhan.strategies.search.ready_rate`; the tests compare them).
@@ -172,7 +195,8 @@ pub fn ready_rate(wall: usize) -> f64 {
 
 /// A hand consistent with what `seat` knows of `hand`, at its pending decision (see the module
 /// doc); `pick`: the readiest of that many deals of the unconstrained hands; `ready`: each
-/// other seat still waiting is dealt a ready hand at [`ready_rate`]. None when the
+/// other seat still waiting is dealt a ready hand at [`ready_rate`]; `read_voids`: the suits
+/// the others have been clearing are read from their discards. None when the
 /// hands that must win (locked winners, a declared win on the claimed tile) could not be built
 /// within the bounded tries: the caller draws again.
 #[allow(clippy::needless_range_loop)] // counts of several arrays, kind by kind
@@ -182,6 +206,7 @@ pub fn determinize(
     rng: &mut SplitMix,
     pick: u8,
     ready: bool,
+    read_voids: bool,
 ) -> Option<Hand> {
     let seats = &hand.seats;
     let n = seats.n;
@@ -206,6 +231,11 @@ pub fn determinize(
             if v >= 0 && last >= 0 && (last / 9) != v && !seats.won[i] {
                 banned[i] = Some(v as u8); // R11.2: its last discard was not of its void suit
             }
+        }
+    }
+    if read_voids && !hand.rules.declare_void {
+        for &o in &others {
+            banned[o as usize] = read_void(seats, o as usize);
         }
     }
     if let Some(w) = &hand.turn.claims {
@@ -545,12 +575,13 @@ mod tests {
                 ..HandRules::chengdu()
             },
         ] {
-            let mut drawn = 0;
+            let (mut drawn, mut read) = (0, 0);
             for h in positions(rules) {
                 let seat = h.turn.cur.unwrap();
                 let mut rng = SplitMix::new(7);
-                for _ in 0..4 {
-                    let Some(s) = determinize(&h, seat, &mut rng, 4, true) else {
+                for i in 0..4 {
+                    let read_voids = i % 2 == 1;
+                    let Some(s) = determinize(&h, seat, &mut rng, 4, true, read_voids) else {
                         continue;
                     };
                     drawn += 1;
@@ -579,6 +610,17 @@ mod tests {
                                 &s.seats.counts[o as usize][(v as usize) * 9..(v as usize) * 9 + 9];
                             assert!(suit.iter().all(|&c| c == 0));
                         }
+                        // `read_voids` (no declared voids): a suit plainly being cleared, the same
+                        if let Some(v) = read_voids
+                            .then(|| read_void(&h.seats, o as usize))
+                            .flatten()
+                            .filter(|_| o != seat && !h.rules.declare_void)
+                        {
+                            let suit =
+                                &s.seats.counts[o as usize][v as usize * 9..v as usize * 9 + 9];
+                            assert!(suit.iter().all(|&c| c == 0), "seat {o} clears suit {v}");
+                            read += 1;
+                        }
                     }
                     // locked winners (R14) still wait on every tile they won
                     if rules.stay {
@@ -596,6 +638,10 @@ mod tests {
                 }
             }
             assert!(drawn > 100);
+            assert!(
+                rules.declare_void || read > 10,
+                "read voids checked {read} times"
+            );
         }
     }
 
@@ -637,10 +683,17 @@ mod tests {
                     changed = true;
                 }
                 if changed {
-                    let a =
-                        determinize(&h, seat, &mut SplitMix::new(seed as u64), 3, true).unwrap();
-                    let b = determinize(&other, seat, &mut SplitMix::new(seed as u64), 3, true)
+                    let a = determinize(&h, seat, &mut SplitMix::new(seed as u64), 3, true, false)
                         .unwrap();
+                    let b = determinize(
+                        &other,
+                        seat,
+                        &mut SplitMix::new(seed as u64),
+                        3,
+                        true,
+                        false,
+                    )
+                    .unwrap();
                     assert_eq!(a.turn.x_choice, b.turn.x_choice);
                     assert_eq!(a.turn.v_choice, b.turn.v_choice);
                     assert_eq!(a.exchange_dir, b.exchange_dir);
@@ -696,8 +749,8 @@ mod tests {
             twin.seats.update_mask(b);
             let pos = twin.wall.pos;
             twin.wall.tiles[pos..].reverse();
-            let s1 = determinize(&h, seat, &mut SplitMix::new(3), 6, true).unwrap();
-            let s2 = determinize(&twin, seat, &mut SplitMix::new(3), 6, true).unwrap();
+            let s1 = determinize(&h, seat, &mut SplitMix::new(3), 6, true, false).unwrap();
+            let s2 = determinize(&twin, seat, &mut SplitMix::new(3), 6, true, false).unwrap();
             assert_eq!(s1.seats.counts, s2.seats.counts);
             assert_eq!(s1.wall.tiles, s2.wall.tiles);
             checked += 1;

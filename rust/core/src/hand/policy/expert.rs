@@ -43,6 +43,9 @@
 //!   docs/strength.md): where no void is declared, while the seat holds all three suits,
 //!   `value`'s discard for clearing each other suit is a candidate too, and its rollouts keep
 //!   the seat clearing that suit.
+//! - **Read voids** (`read_voids`, off by default: no gain under leshan, docs/strength.md):
+//!   where no void is declared, the samples deal no other seat the suit it has plainly been
+//!   clearing by its discards.
 //!
 //! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
 //! long as its time `budget` (a second a decision by default, far inside R10's limits) does
@@ -106,6 +109,9 @@ pub struct ExpertOptions {
     /// suit is a candidate, whose rollouts keep the seat clearing that suit. Off by default:
     /// it lost points under leshan (docs/strength.md).
     pub void_plans: bool,
+    /// Where no void is declared (R11.2 off), the samples read the suit each other seat has
+    /// plainly been clearing from its discards, and deal it none (`determinize`'s `read_voids`).
+    pub read_voids: bool,
 }
 
 impl Default for ExpertOptions {
@@ -128,6 +134,7 @@ impl Default for ExpertOptions {
             pick: 12,
             ready: true,
             void_plans: false,
+            read_voids: false,
         }
     }
 }
@@ -819,9 +826,14 @@ impl Expert {
             if i > 0 && start.elapsed() > budget {
                 break;
             }
-            let Some(sample) =
-                determinize(truth, seat, &mut self.rng, self.opts.pick, self.opts.ready)
-            else {
+            let Some(sample) = determinize(
+                truth,
+                seat,
+                &mut self.rng,
+                self.opts.pick,
+                self.opts.ready,
+                self.opts.read_voids,
+            ) else {
                 continue; // the hands that must win could not be drawn this time
             };
             let alive: Vec<usize> = (0..cands.len())
@@ -914,7 +926,7 @@ pub fn estimate(
     let mut tries = 0;
     while drawn < rollouts && tries < 4 * rollouts.max(1) {
         tries += 1;
-        let Some(sample) = determinize(hand, seat, &mut rng, pick, true) else {
+        let Some(sample) = determinize(hand, seat, &mut rng, pick, true, false) else {
             continue;
         };
         drawn += 1;
