@@ -1,0 +1,61 @@
+"""The tournaments behind docs/strength.md are the ones ``tools/strength.py`` writes: every file of
+``tournaments/strength/`` and ``tournaments/expert-steps/`` is, byte for byte, what
+``--write-tournaments`` and ``--write-steps`` give (none missing, none left over from a step
+the tool no longer names), and each step's file loads as a tournament of two experts with that
+step's options, which the native engine accepts (a misspelt option is one clear error)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from xuezhan.tournament.config import load_config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_tool", ROOT / "tools" / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _written(tool: ModuleType) -> dict[Path, str]:
+    """Every file the tool writes, with its text."""
+    out = {
+        tool.FOLDER / f"{tool.name(p, a, b)}.toml": tool.tournament_text(p, a, b, tool.WALLS)
+        for p, a, b in tool.pairs()
+    }
+    for preset in tool.STEP_PRESETS:
+        for step in tool.STEPS:
+            out[tool.STEP_FOLDER / f"{preset}-{step}.toml"] = tool.step_text(preset, step)
+    for step in (*tool.LESHAN_STEPS, *tool.RULE_STEPS):
+        out[tool.STEP_FOLDER / f"leshan-{step}.toml"] = tool.step_text("leshan", step)
+    return out
+
+
+def test_the_tournament_files_are_the_tools_own(tool):
+    written = _written(tool)
+    on_disk = {
+        p: p.read_text(encoding="utf-8") for folder in (tool.FOLDER, tool.STEP_FOLDER) for p in folder.glob("*.toml")
+    }
+    assert sorted(on_disk) == sorted(written), "run python tools/strength.py --write-tournaments --write-steps"
+    for path, text in written.items():
+        assert on_disk[path] == text, f"{path.relative_to(ROOT)} differs from what tools/strength.py writes"
+
+
+def test_every_step_loads_and_its_expert_options_are_known(tool):
+    from xuezhan.strategies.expert import ExpertStrategy
+
+    for step, options in {**tool.STEPS, **tool.LESHAN_STEPS}.items():
+        ExpertStrategy(seed=1, **options)  # an unknown option or value: one clear error naming it
+        path = tool.STEP_FOLDER / f"leshan-{step}.toml"
+        cfg = load_config(path)
+        experts = [s for s in cfg.strategies if s.strategy == "expert"]
+        assert len(experts) == 2 and all(s.options == options for s in experts), path.name
