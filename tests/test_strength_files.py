@@ -26,22 +26,8 @@ def tool() -> ModuleType:
     return module
 
 
-def _written(tool: ModuleType) -> dict[Path, str]:
-    """Every file the tool writes, with its text."""
-    out = {
-        tool.FOLDER / f"{tool.name(p, a, b)}.toml": tool.tournament_text(p, a, b, tool.WALLS)
-        for p, a, b in tool.pairs()
-    }
-    for preset in tool.STEP_PRESETS:
-        for step in tool.STEPS:
-            out[tool.STEP_FOLDER / f"{preset}-{step}.toml"] = tool.step_text(preset, step)
-    for step in (*tool.LESHAN_STEPS, *tool.RULE_STEPS):
-        out[tool.STEP_FOLDER / f"leshan-{step}.toml"] = tool.step_text("leshan", step)
-    return out
-
-
 def test_the_tournament_files_are_the_tools_own(tool):
-    written = _written(tool)
+    written = {**tool.tournament_files(), **tool.step_files()}
     on_disk = {
         p: p.read_text(encoding="utf-8") for folder in (tool.FOLDER, tool.STEP_FOLDER) for p in folder.glob("*.toml")
     }

@@ -157,6 +157,19 @@ def table() -> str:
     return "\n".join(lines)
 
 
+def tournament_files() -> dict[Path, str]:
+    """Every tournament of the strength table (``--write-tournaments``), with its text."""
+    return {FOLDER / f"{name(p, a, b)}.toml": tournament_text(p, a, b, WALLS) for p, a, b in pairs()}
+
+
+def step_files() -> dict[Path, str]:
+    """Every tournament of expert's steps (``--write-steps``), with its text."""
+    out = {STEP_FOLDER / f"{p}-{step}.toml": step_text(p, step) for p in STEP_PRESETS for step in STEPS}
+    for step in (*LESHAN_STEPS, *RULE_STEPS):
+        out[STEP_FOLDER / f"leshan-{step}.toml"] = step_text("leshan", step)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--write-tournaments", action="store_true")
@@ -173,20 +186,16 @@ def main() -> None:
         for p, a, b in pairs()
         if (not args.only or a in args.only or b in args.only) and (not args.preset or p in args.preset)
     ]
-    if args.write_tournaments:
-        FOLDER.mkdir(parents=True, exist_ok=True)
-        for preset, a, b in pairs():
-            (FOLDER / f"{name(preset, a, b)}.toml").write_text(tournament_text(preset, a, b, WALLS), encoding="utf-8")
-        print(f"{len(pairs())} tournaments in {FOLDER.relative_to(ROOT)}")
-    if args.write_steps:
-        STEP_FOLDER.mkdir(parents=True, exist_ok=True)
-        for preset in STEP_PRESETS:
-            for step in STEPS:
-                (STEP_FOLDER / f"{preset}-{step}.toml").write_text(step_text(preset, step), encoding="utf-8")
-        for step in (*LESHAN_STEPS, *RULE_STEPS):
-            (STEP_FOLDER / f"leshan-{step}.toml").write_text(step_text("leshan", step), encoding="utf-8")
-        n = len(STEP_PRESETS) * len(STEPS) + len(LESHAN_STEPS) + len(RULE_STEPS)
-        print(f"{n} tournaments in {STEP_FOLDER.relative_to(ROOT)}")
+    for wanted, folder, files in (
+        (args.write_tournaments, FOLDER, tournament_files),
+        (args.write_steps, STEP_FOLDER, step_files),
+    ):
+        if wanted:
+            folder.mkdir(parents=True, exist_ok=True)
+            written = files()
+            for path, text in written.items():
+                path.write_text(text, encoding="utf-8")
+            print(f"{len(written)} tournaments in {folder.relative_to(ROOT)}")
     if args.run:
         for preset, a, b in chosen:
             cmd = [sys.executable, "-m", "xuezhan", "tournament", str(FOLDER / f"{name(preset, a, b)}.toml")]
