@@ -39,34 +39,21 @@ def test_expert_without_simulations_or_search_plays_value():
         assert a == b
 
 
-def test_expert_void_plans_search_the_suit_to_clear_only_where_no_void_is_declared():
-    """``void_plans``: under leshan (no declared void, R11.2 off) the suit to clear becomes a
-    choice of the search, so some hands go otherwise; under chengdu the void is declared (R11.2)
-    and nothing changes."""
+@pytest.mark.parametrize("option, not_a_boolean", [("void_plans", 1), ("read_voids", "yes")])
+def test_expert_leshan_options_change_play_only_where_no_void_is_declared(option, not_a_boolean):
+    """The options for a game without declared voids (leshan, R11.2 off): ``void_plans`` makes
+    the suit to clear a choice of the search, ``read_voids`` has the samples read the suits the
+    others clear (their own constraint is checked in the Rust tests of the determinizer). Under
+    leshan some hands go otherwise; under chengdu the voids are declared and nothing changes."""
 
-    def e(plans: bool) -> ExpertStrategy:
-        return ExpertStrategy(seed=4, rollouts=16, void_plans=plans)
-
-    assert any(_hand(s, e(True), "leshan") != _hand(s, e(False), "leshan") for s in range(12))
-    for seed in range(4):
-        assert _hand(seed, e(True), "chengdu") == _hand(seed, e(False), "chengdu")
-    with pytest.raises(TypeError, match="void_plans must be true or false"):
-        ExpertStrategy(void_plans=1)
-
-
-def test_expert_read_voids_changes_leshan_samples_only_where_no_void_is_declared():
-    """``read_voids``: under leshan (R11.2 off) the samples read the suits the others clear, so
-    some hands go otherwise; under chengdu the voids are declared and nothing changes (the
-    samples' own constraint is checked in the Rust tests of the determinizer)."""
-
-    def e(read: bool) -> ExpertStrategy:
-        return ExpertStrategy(seed=4, rollouts=16, read_voids=read)
+    def e(on: bool) -> ExpertStrategy:
+        return ExpertStrategy(seed=4, rollouts=16, **{option: on})
 
     assert any(_hand(s, e(True), "leshan") != _hand(s, e(False), "leshan") for s in range(12))
     for seed in range(4):
         assert _hand(seed, e(True), "chengdu") == _hand(seed, e(False), "chengdu")
-    with pytest.raises(TypeError, match="read_voids must be true or false"):
-        ExpertStrategy(read_voids="yes")
+    with pytest.raises(TypeError, match=f"{option} must be true or false"):
+        ExpertStrategy(**{option: not_a_boolean})
 
 
 def test_expert_options_are_checked_and_named():
