@@ -263,15 +263,12 @@ impl Expert {
         let mask = s.discard_mask();
         // what the seat reads of the others (`value`'s danger), once for the whole turn (a
         // claim's answers do not weigh it)
-        let opponents = if mask != 0 {
-            self.opponents(s)
+        let (opponents, base) = if mask != 0 {
+            let opponents = self.opponents(s);
+            let base = self.turn(s, &counts, melds, mask, &opponents);
+            (opponents, base)
         } else {
-            Vec::new()
-        };
-        let base = if mask != 0 {
-            self.turn(s, &counts, melds, mask, &opponents)
-        } else {
-            self.claim(s, &counts, melds)
+            (Vec::new(), self.claim(s, &counts, melds))
         };
         if self.opts.rollouts > 0 && legal.len() > 1 {
             if let Some(truth) = s.truth() {
