@@ -39,6 +39,27 @@ def test_expert_without_simulations_or_search_plays_value():
         assert a == b
 
 
+def test_expert_searches_turns_and_claims_each_behind_its_option():
+    """``search_turns`` and ``search_claims`` each gate the search of their decisions: with
+    both off two expert seats play ``value`` (winners leave, so no locked winners), with either
+    one on some hands go otherwise; each must be a boolean."""
+
+    def plays(s: int, turns: bool, claims: bool) -> dict:
+        def e(seed: int) -> ExpertStrategy:
+            return ExpertStrategy(seed=seed, rollouts=16, search_turns=turns, search_claims=claims)
+
+        return play_hand([e(4), ValueStrategy(), e(5), ValueStrategy()], "leshan", s)
+
+    seeds = range(24)
+    value = {s: play_hand([ValueStrategy() for _ in range(4)], "leshan", s) for s in seeds}
+    assert all(plays(s, False, False) == value[s] for s in seeds)
+    assert any(plays(s, True, False) != value[s] for s in seeds)
+    assert any(plays(s, False, True) != value[s] for s in seeds)
+    for option in ("search_turns", "search_claims"):
+        with pytest.raises(TypeError, match=f"{option} must be true or false"):
+            ExpertStrategy(**{option: 0})
+
+
 @pytest.mark.parametrize("option, not_a_boolean", [("void_plans", 1), ("read_voids", "yes")])
 def test_expert_leshan_options_change_play_only_where_no_void_is_declared(option, not_a_boolean):
     """The options for a game without declared voids (leshan, R11.2 off): ``void_plans`` makes

@@ -49,6 +49,10 @@ LESHAN_STEPS: dict[str, dict[str, object]] = {
     "width-6": {"search_width": 6},
     "pick-24": {"pick": 24},
     "read-voids": {"read_voids": True},
+    "turns-only": {"search_claims": False},
+    "claims-only": {"search_turns": False},
+    "search-256": {"rollouts": 256},
+    "pick-6": {"pick": 6},
 }
 #: Rules variants expert's defaults are measured under as well (leshan plus these overrides).
 RULE_STEPS: dict[str, dict[str, object]] = {"zimo-fan": {"self_draw_bonus": "fan"}}

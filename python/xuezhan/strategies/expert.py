@@ -41,6 +41,9 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
 - ``read_voids`` (default false): where no void is declared, the samples deal a seat none of
   the suit it has plainly been clearing (at least three of its discards, two more than of
   either other suit, no meld of it, its last discard of another suit), as a declared void;
+- ``search_turns``, ``search_claims`` (default true): the search of its turns (discards,
+  kongs) and of its answers to a discard (peng, kong, pass) can each be turned off, their
+  decisions then ``value``'s: what each gains is measured in docs/strength.md;
 - ``budget`` (default 1.0 s): past it a decision answers with its best so far (never a
   timeout, R10); only then do its decisions depend on the machine's speed;
 - every option of ``value`` (``defence``, ``one_suit``, ``kong_slack``, …) for its base play.

@@ -171,6 +171,8 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "ready" => o.ready = boolean()?,
             "void_plans" => o.void_plans = boolean()?,
             "read_voids" => o.read_voids = boolean()?,
+            "search_turns" => o.search_turns = boolean()?,
+            "search_claims" => o.search_claims = boolean()?,
             _ => value_option(func, &mut o.value, &key, &v, "expert")?,
         }
     }

@@ -46,6 +46,9 @@
 //! - **Read voids** (`read_voids`, off by default: no gain under leshan, docs/strength.md):
 //!   where no void is declared, the samples deal no other seat the suit it has plainly been
 //!   clearing by its discards.
+//! - **Which decisions** (`search_turns`, `search_claims`, both on): the search of its turns
+//!   and of its answers to a discard can each be turned off, to measure what each gains
+//!   (docs/strength.md: both gain under leshan, the turns more).
 //!
 //! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
 //! long as its time `budget` (a second a decision by default, far inside R10's limits) does
@@ -112,6 +115,10 @@ pub struct ExpertOptions {
     /// Where no void is declared (R11.2 off), the samples read the suit each other seat has
     /// plainly been clearing from its discards, and deal it none (`determinize`'s `read_voids`).
     pub read_voids: bool,
+    /// Search the decisions of its turns (discards, kongs); off, they are `value`'s.
+    pub search_turns: bool,
+    /// Search its answers to a discard (peng, kong, pass); off, they are `value`'s.
+    pub search_claims: bool,
 }
 
 impl Default for ExpertOptions {
@@ -135,6 +142,8 @@ impl Default for ExpertOptions {
             ready: true,
             void_plans: false,
             read_voids: false,
+            search_turns: true,
+            search_claims: true,
         }
     }
 }
@@ -270,7 +279,12 @@ impl Expert {
         } else {
             (Vec::new(), self.claim(s, &counts, melds))
         };
-        if self.opts.rollouts > 0 && legal.len() > 1 {
+        let searched = if mask != 0 {
+            self.opts.search_turns
+        } else {
+            self.opts.search_claims
+        };
+        if self.opts.rollouts > 0 && legal.len() > 1 && searched {
             if let Some(truth) = s.truth() {
                 let mut cands = self.candidates(s, &counts, melds, mask, base, &opponents);
                 // the suit each candidate's rollouts keep the seat clearing (-1: chosen afresh)
