@@ -128,6 +128,36 @@ def test_r12_invariants_hold_in_every_rollout_from_a_sample(preset):
     assert rolled > 100
 
 
+def test_every_answer_to_a_claim_that_shows_a_seats_tiles_plays_out_R3_3():
+    """At a claim window where another seat's tiles are public (a declared peng or kong, a kong
+    being added that may be robbed, R3.3), the samples deal that seat the tiles its meld takes,
+    so every answer, passing a win included, plays out under the R12 invariants. Before, the
+    tile of an added kong was dealt anywhere, and passing the robbing win broke the sample."""
+    from xuezhan.strategies import ValueStrategy
+
+    rng = random.Random(5)
+    kinds = {"meld": 0, "robbing": 0}
+    for seed in range(80):
+        rnd = Round.from_seed("leshan", seed)
+        bots = [ValueStrategy() for _ in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, rnd.rules)
+        while not rnd.over:
+            seat, w = rnd.turn.cur, rnd.turn.claims
+            if rnd.turn.phase is Phase.CLAIM and (w.meld is not None or w.robbing) and len(rnd.legal_actions(seat)) > 1:
+                kinds["robbing" if w.robbing else "meld"] += 1
+                for action in rnd.legal_actions(seat):
+                    d = determinize(rnd, seat, rng, pick=4, ready=0.5)
+                    d.apply(action)
+                    players = [GreedyStrategy() for _ in range(4)]
+                    for s, b in enumerate(players):
+                        b.reset(s, d.rules)
+                    run_round(d, players)
+                    check_state(d)
+            rnd.apply(bots[seat].act(rnd.observation(seat)))
+    assert kinds["meld"] >= 3 and kinds["robbing"] >= 1, kinds
+
+
 def _opponents_shanten(d: Round, seat: int) -> int:
     return sum(
         shanten(bytes(d.seats.counts[s]), bytes(d.seats.mbytes[s]), d.seats.void[s] if d.seats.voids_known else -1)

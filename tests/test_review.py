@@ -240,3 +240,30 @@ def test_a_decision_with_no_consistent_sample_is_listed_not_guessed(monkeypatch,
     assert [d.event for d in rv.decisions] == [d.event for d in full.decisions if d.event != victim.event]
     # the others are untouched: each decision has its own generator
     assert rv.decisions[0] == full.decisions[0] and rv.decisions[1] == full.decisions[2]
+
+
+def test_expert_estimates_every_answer_where_a_claim_shows_a_seats_tiles():
+    """A claim window where another seat's tiles are public (a declared peng, a kong being
+    added, R3.3) is estimated for every answer: the samples deal that seat the tiles its meld
+    takes. Before, passing a win there broke a sample and the reviewer failed on the hand."""
+    import random
+
+    from xuezhan.engine.turn import Phase
+    from xuezhan.search.estimate import estimate_expert
+    from xuezhan.strategies import ValueStrategy
+
+    shown = 0
+    for seed in range(60):
+        rnd = Round.from_seed("leshan", seed)
+        bots = [ValueStrategy() for _ in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, rnd.rules)
+        while rnd.turn.phase is not Phase.OVER:
+            seat = rnd.turn.cur
+            w = rnd.turn.claims
+            if rnd.turn.phase is Phase.CLAIM and (w.meld is not None or w.robbing) and len(rnd.legal_actions(seat)) > 1:
+                shown += 1
+                est = estimate_expert(rnd, seat, rollouts=8, rng=random.Random(seed))
+                assert {e.action for e in est} == set(rnd.legal_actions(seat))
+            rnd.apply(bots[seat].act(rnd.observation(seat)))
+    assert shown >= 3

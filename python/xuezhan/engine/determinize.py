@@ -15,6 +15,8 @@ exchange and void choices, its own pass-win lock), and samples for the rest:
     holds no tile of its void suit (it would have had to discard one);
   * the seat that received this seat's three exchanged tiles (R11.1) still holds those it has
     not discarded or melded since;
+  * a seat that has declared a peng or kong on the tile being claimed holds two or three of
+    it, and a seat adding a kong that may be robbed (R3.3) still holds the tile it adds;
   * a winner that stays in the hand (R14) holds a locked hand that waits on every tile it has
     won (found by a depth-first search over a pair and sets around one of its winning tiles,
     then checked; several winners are dealt together, each given its next hand when it leaves
@@ -220,6 +222,10 @@ def _constraints(rnd: Round, seat: int) -> tuple[dict[int, bytearray], dict[int,
             if s != seat and v >= 0 and k // 9 != v and not seats.won[s]:
                 banned[s] = v  # R11.2: its last discard was not of its void suit
     w = turn.claims
+    if w is not None and w.robbing and w.frm != seat:
+        # R3.3: the seat adding a kong still holds the tile it adds until no one robs it
+        req = need.setdefault(w.frm, bytearray(27))
+        req[w.tile] = max(req[w.tile], 1)
     if w is not None and w.meld is not None and w.meld[0] != seat:  # a declared peng or kong
         m, verb = w.meld
         req = need.setdefault(m, bytearray(27))

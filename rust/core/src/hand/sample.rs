@@ -12,7 +12,10 @@
 //!   tile of its void suit;
 //! - the seat that received this seat's three exchanged tiles (R11.1) still holds those it has
 //!   not discarded or melded since;
-//! - a seat that has declared a peng or kong on the tile being claimed holds two or three of it;
+//! - a seat that has declared a peng or kong on the tile being claimed holds two or three of it,
+//!   and a seat adding a kong that may be robbed (R3.3) still holds the tile it adds (these
+//!   known tiles are set aside before any hand is dealt, so no other seat's ready hand takes
+//!   them);
 //! - a winner that stays in the hand (R14) holds a locked hand waiting on every tile it has won,
 //!   and a seat that has declared a win on the tile being claimed a hand winning on it (built
 //!   around the tile from random sets in its suits; when a bounded number of tries finds none,
@@ -239,6 +242,11 @@ pub fn determinize(
         }
     }
     if let Some(w) = &hand.turn.claims {
+        if w.robbing && w.frm != seat {
+            // R3.3: the seat adding a kong still holds the tile it adds until no one robs it
+            let r = &mut need[w.frm as usize][w.tile as usize];
+            *r = (*r).max(1);
+        }
         if let Some((m, gang)) = w.meld {
             if m != seat {
                 let r = &mut need[m as usize][w.tile as usize];
@@ -281,6 +289,22 @@ pub fn determinize(
             if o != seat {
                 must_wait[o as usize] |= 1 << w.tile;
             }
+        }
+    }
+    // the tiles a seat is known to hold (the pair or triplet of a declared peng or kong, the
+    // exchanged tiles it has not shown) are set aside before any hand is dealt: a ready hand
+    // dealt to another seat first must not take them (that seat's meld would then take tiles
+    // it does not hold). A seat that must win is dealt whole around its wait, as before.
+    let mut reserved = [[0u8; 27]; 4];
+    for &o in &others {
+        let i = o as usize;
+        if must_wait[i] != 0 {
+            continue;
+        }
+        for k in 0..27 {
+            let take = need[i][k].min(pool[k]);
+            pool[k] -= take;
+            reserved[i][k] = take;
         }
     }
     let mut hands = [[0u8; 27]; 4];
@@ -389,9 +413,7 @@ pub fn determinize(
             for &o in &order {
                 let i = o as usize;
                 for k in 0..27 {
-                    let take = need[i][k].min(p[k]);
-                    p[k] -= take;
-                    hs[i][k] += take;
+                    hs[i][k] += reserved[i][k];
                 }
                 let have: usize = hs[i].iter().map(|&c| c as usize).sum();
                 let mut allowed: u32 = (1 << 27) - 1;
@@ -443,13 +465,15 @@ pub fn determinize(
             let mut hs = hands;
             let mut p = pool;
             for &o in &free {
-                hs[o as usize] = [0; 27];
+                let i = o as usize;
+                hs[i] = reserved[i];
+                let have: usize = hs[i].iter().map(|&c| c as usize).sum();
                 draw(
                     &mut p,
                     (1 << 27) - 1,
-                    size[o as usize],
+                    size[i].saturating_sub(have),
                     rng,
-                    &mut hs[o as usize],
+                    &mut hs[i],
                 );
             }
             (hs, p)
@@ -756,5 +780,65 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 20);
+    }
+
+    /// Every answer to a claim, played on samples of the claim window: the seats whose part in
+    /// it is public (a declared peng or kong, a kong being added and not yet robbed, R3.3) hold
+    /// the tiles it takes, so every answer plays out with the tiles conserved (R12.1). Before,
+    /// a ready hand dealt to another seat could take the tiles of a declared peng, and the
+    /// tile of an added kong was dealt anywhere: passing a win there broke the sample.
+    #[test]
+    fn every_answer_to_a_claim_plays_out_on_its_samples() {
+        let mut robbed = 0;
+        for rules in [
+            HandRules::leshan(),
+            HandRules::chengdu(),
+            HandRules {
+                stay: true,
+                ..HandRules::chengdu()
+            },
+        ] {
+            let (mut windows, mut shared) = (0, 0);
+            for seed in 0..150i128 {
+                let mut h = Hand::from_seed(rules, seed, (seed % 4) as u8, false).unwrap();
+                let mut pols: Vec<Policy> = (0..4u8)
+                    .map(|s| Policy::new(&PolicySpec::value(), s, &rules, None))
+                    .collect();
+                let mut rng = SplitMix::new(seed as u64);
+                while let Some(seat) = h.turn.cur {
+                    if h.turn.phase == Phase::Claim && h.legal().len() > 1 {
+                        let w = h.turn.claims.as_ref().unwrap();
+                        windows += 1;
+                        shared += usize::from(w.meld.is_some());
+                        robbed += usize::from(w.robbing);
+                        for _ in 0..2 {
+                            let Some(sample) = determinize(&h, seat, &mut rng, 4, true, false)
+                            else {
+                                continue;
+                            };
+                            for &a in h.legal() {
+                                let mut x = sample.clone();
+                                x.apply(a, false).unwrap();
+                                x.check_invariants().unwrap();
+                                let mut ps: Vec<Policy> = (0..4u8)
+                                    .map(|s| Policy::new(&PolicySpec::value(), s, &rules, None))
+                                    .collect();
+                                play_out(&mut x, &mut ps);
+                                x.check_invariants().unwrap();
+                                assert!(x.is_over());
+                            }
+                        }
+                    }
+                    let a = pols[seat as usize].act(&View::new(&h, seat), &rules);
+                    h.apply_legal(a, false);
+                }
+            }
+            assert!(
+                windows > 100 && shared > 2,
+                "{windows} windows, {shared} with a meld"
+            );
+        }
+        // the windows that broke samples before are among those played
+        assert!(robbed > 0, "no kong to rob was answered");
     }
 }
