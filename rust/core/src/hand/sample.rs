@@ -551,6 +551,19 @@ mod tests {
     use crate::hand::view::View;
     use crate::hand::HandRules;
 
+    /// The rule sets the samples are checked under: leshan, chengdu, and chengdu with winners
+    /// staying in (R14).
+    fn rule_sets() -> [HandRules; 3] {
+        [
+            HandRules::leshan(),
+            HandRules::chengdu(),
+            HandRules {
+                stay: true,
+                ..HandRules::chengdu()
+            },
+        ]
+    }
+
     /// Hands of `value` players stopped at a decision `steps` decisions in.
     fn positions(rules: HandRules) -> Vec<Hand> {
         let mut out = Vec::new();
@@ -591,14 +604,7 @@ mod tests {
 
     #[test]
     fn samples_keep_what_the_seat_sees_and_conserve_the_tiles() {
-        for rules in [
-            HandRules::leshan(),
-            HandRules::chengdu(),
-            HandRules {
-                stay: true,
-                ..HandRules::chengdu()
-            },
-        ] {
+        for rules in rule_sets() {
             let (mut drawn, mut read) = (0, 0);
             for h in positions(rules) {
                 let seat = h.turn.cur.unwrap();
@@ -790,14 +796,7 @@ mod tests {
     #[test]
     fn every_answer_to_a_claim_plays_out_on_its_samples() {
         let mut robbed = 0;
-        for rules in [
-            HandRules::leshan(),
-            HandRules::chengdu(),
-            HandRules {
-                stay: true,
-                ..HandRules::chengdu()
-            },
-        ] {
+        for rules in rule_sets() {
             let (mut windows, mut shared) = (0, 0);
             for seed in 0..150i128 {
                 let mut h = Hand::from_seed(rules, seed, (seed % 4) as u8, false).unwrap();

@@ -271,18 +271,14 @@ impl Expert {
         }
         let mask = s.discard_mask();
         // what the seat reads of the others (`value`'s danger), once for the whole turn (a
-        // claim's answers do not weigh it)
-        let (opponents, base) = if mask != 0 {
+        // claim's answers do not weigh it), the base choice and whether this kind is searched
+        let (opponents, base, searched) = if mask != 0 {
             let opponents = self.opponents(s);
             let base = self.turn(s, &counts, melds, mask, &opponents);
-            (opponents, base)
+            (opponents, base, self.opts.search_turns)
         } else {
-            (Vec::new(), self.claim(s, &counts, melds))
-        };
-        let searched = if mask != 0 {
-            self.opts.search_turns
-        } else {
-            self.opts.search_claims
+            let base = self.claim(s, &counts, melds);
+            (Vec::new(), base, self.opts.search_claims)
         };
         if self.opts.rollouts > 0 && legal.len() > 1 && searched {
             if let Some(truth) = s.truth() {
