@@ -97,6 +97,27 @@ def check_state(rnd) -> None:
         raise InvariantError("active count inconsistent")
 
 
+def claim_windows_showing_tiles(preset: str, hands: int):
+    """``(round, seat)`` at every claim window of ``hands`` seeded hands of ``value`` players
+    where another seat's tiles are public (a declared peng or kong, a kong being added that may
+    be robbed, R3.3) and ``seat`` has more than one answer; the caller must not change the
+    round (the hand goes on from it)."""
+    from xuezhan.engine import Round
+    from xuezhan.engine.turn import Phase
+    from xuezhan.strategies import ValueStrategy
+
+    for seed in range(hands):
+        rnd = Round.from_seed(preset, seed)
+        bots = [ValueStrategy() for _ in range(4)]
+        for s, b in enumerate(bots):
+            b.reset(s, rnd.rules)
+        while not rnd.over:
+            seat, w = rnd.turn.cur, rnd.turn.claims
+            if rnd.turn.phase is Phase.CLAIM and (w.meld is not None or w.robbing) and len(rnd.legal_actions(seat)) > 1:
+                yield rnd, seat
+            rnd.apply(bots[seat].act(rnd.observation(seat)))
+
+
 class LeaningBot:
     """Random legal actions, but takes a win with probability ``p_hu``, discards toward a win
     (lowest shanten, via the core) with probability ``p_smart`` — more wins, kongs and

@@ -7,7 +7,7 @@ import dataclasses
 import random
 
 import pytest
-from _engine_helpers import CheckedEvents, LeaningBot, check_state
+from _engine_helpers import CheckedEvents, LeaningBot, check_state, claim_windows_showing_tiles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -133,28 +133,18 @@ def test_every_answer_to_a_claim_that_shows_a_seats_tiles_plays_out_R3_3():
     being added that may be robbed, R3.3), the samples deal that seat the tiles its meld takes,
     so every answer, passing a win included, plays out under the R12 invariants. Before, the
     tile of an added kong was dealt anywhere, and passing the robbing win broke the sample."""
-    from xuezhan.strategies import ValueStrategy
-
     rng = random.Random(5)
     kinds = {"meld": 0, "robbing": 0}
-    for seed in range(80):
-        rnd = Round.from_seed("leshan", seed)
-        bots = [ValueStrategy() for _ in range(4)]
-        for s, b in enumerate(bots):
-            b.reset(s, rnd.rules)
-        while not rnd.over:
-            seat, w = rnd.turn.cur, rnd.turn.claims
-            if rnd.turn.phase is Phase.CLAIM and (w.meld is not None or w.robbing) and len(rnd.legal_actions(seat)) > 1:
-                kinds["robbing" if w.robbing else "meld"] += 1
-                for action in rnd.legal_actions(seat):
-                    d = determinize(rnd, seat, rng, pick=4, ready=0.5)
-                    d.apply(action)
-                    players = [GreedyStrategy() for _ in range(4)]
-                    for s, b in enumerate(players):
-                        b.reset(s, d.rules)
-                    run_round(d, players)
-                    check_state(d)
-            rnd.apply(bots[seat].act(rnd.observation(seat)))
+    for rnd, seat in claim_windows_showing_tiles("leshan", 80):
+        kinds["robbing" if rnd.turn.claims.robbing else "meld"] += 1
+        for action in rnd.legal_actions(seat):
+            d = determinize(rnd, seat, rng, pick=4, ready=0.5)
+            d.apply(action)
+            players = [GreedyStrategy() for _ in range(4)]
+            for s, b in enumerate(players):
+                b.reset(s, d.rules)
+            run_round(d, players)
+            check_state(d)
     assert kinds["meld"] >= 3 and kinds["robbing"] >= 1, kinds
 
 

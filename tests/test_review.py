@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+from _engine_helpers import claim_windows_showing_tiles
 from _review_helpers import slipped_hand
 
 from xuezhan.documents import parse_log
@@ -248,22 +249,11 @@ def test_expert_estimates_every_answer_where_a_claim_shows_a_seats_tiles():
     takes. Before, passing a win there broke a sample and the reviewer failed on the hand."""
     import random
 
-    from xuezhan.engine.turn import Phase
     from xuezhan.search.estimate import estimate_expert
-    from xuezhan.strategies import ValueStrategy
 
     shown = 0
-    for seed in range(60):
-        rnd = Round.from_seed("leshan", seed)
-        bots = [ValueStrategy() for _ in range(4)]
-        for s, b in enumerate(bots):
-            b.reset(s, rnd.rules)
-        while rnd.turn.phase is not Phase.OVER:
-            seat = rnd.turn.cur
-            w = rnd.turn.claims
-            if rnd.turn.phase is Phase.CLAIM and (w.meld is not None or w.robbing) and len(rnd.legal_actions(seat)) > 1:
-                shown += 1
-                est = estimate_expert(rnd, seat, rollouts=8, rng=random.Random(seed))
-                assert {e.action for e in est} == set(rnd.legal_actions(seat))
-            rnd.apply(bots[seat].act(rnd.observation(seat)))
+    for rnd, seat in claim_windows_showing_tiles("leshan", 60):
+        shown += 1
+        est = estimate_expert(rnd, seat, rollouts=8, rng=random.Random(shown))
+        assert {e.action for e in est} == set(rnd.legal_actions(seat))
     assert shown >= 3
