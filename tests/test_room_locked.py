@@ -227,6 +227,10 @@ def test_the_forced_discard_waits_the_pause_before_it_is_played():
 def test_acting_first_cancels_the_forced_discard():
     with _locked_table(pause=0.8) as (table, ws, _c, _s):
         m, log = _play_until(ws, lambda m: m.forced is not None)
+        # the decision the button answers: by the time the discard is seen the bots may have
+        # played round to the person's next locked turn, a new decision with a forced discard
+        d = table.decision
+        assert d is not None and d.seat == 0 and d.auto is not None
         ws.send_json({"type": "act", "action": m.forced})  # the one-click button
         done = read_until(
             ws,
@@ -235,7 +239,7 @@ def test_acting_first_cancels_the_forced_discard():
         )
         ev = next(e for e in done.events if e["type"] == "discard" and e["seat"] == 0)
         assert "note" not in ev and ev["tile"] == m.view["drawn"]  # the person's own discard
-        assert table.decision is None or table.decision.auto is None or table.decision.seat != 0
+        assert d.auto is None and d.timer is None and not d.auto_played  # its pause was cancelled
         assert not any(x.type == "error" for x in log)  # nothing played twice
 
 
