@@ -238,6 +238,55 @@ def test_a_spectator_watches_a_seat_by_clicking_its_portrait(base, browser):
     player.close()
 
 
+#: Holds the server's messages while ``__xzHold`` is set and delivers them on ``__xzRelease()``
+#: (synchronously, inside the caller's task): a reader's scroll and lines coming in can then be
+#: ordered as they happen on a busy table, between two frames, every time.
+_HOLD_MESSAGES_JS = """(() => {
+  const Native = window.WebSocket, held = [];
+  window.__xzHold = false;
+  window.__xzRelease = () => { window.__xzHold = false; for (const [f, ev] of held.splice(0)) f(ev); };
+  window.__xzHeld = () => held.length;
+  window.WebSocket = class extends Native {
+    set onmessage(f) { super.onmessage = (ev) => (window.__xzHold ? held.push([f, ev]) : f(ev)); }
+  };
+})();"""
+
+
+def test_a_reader_back_at_the_end_is_followed_though_lines_came_in_before_the_frame(base, browser):
+    """A reader who scrolled back to older events and then to the end of the list is followed
+    again, even when new lines come in between the scroll and the next frame (a busy table):
+    the lines below are new ones, not the reader's choice to stay above them."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.add_init_script(_HOLD_MESSAGES_JS)
+    _open_table(page, base)
+    box = "document.getElementById('log-box')"
+    deadline = time.monotonic() + 60
+    while page.evaluate(f"{box}.scrollHeight - {box}.clientHeight") < 60:
+        assert time.monotonic() < deadline and not page.is_visible("#settlement"), "the list never overflowed"
+        _play_one_turn(page)
+    page.evaluate(f"{box}.scrollTop = 0")  # the reader scrolls back to the first events
+    page.wait_for_timeout(100)
+    while not page.is_visible("#discard-btn"):  # the person's turn: the bots play on after it
+        assert time.monotonic() < deadline and not page.is_visible("#settlement"), "no turn of the person's"
+        _play_one_turn(page)
+    assert _play_one_turn(page) == "discard"
+    page.evaluate("window.__xzHold = true")
+    until = time.monotonic() + 5
+    while page.evaluate("window.__xzHeld()") < 6 and time.monotonic() < until:  # bots' draws, discards
+        page.wait_for_timeout(50)
+    below = page.evaluate(
+        f"(() => {{ const b = {box}; b.scrollTop = b.scrollHeight; const h = b.scrollHeight;"
+        " window.__xzRelease(); return b.scrollHeight - h; })()"
+    )
+    assert below >= 40, f"the held lines reach only {below} px below the reader"  # the case tested
+    try:
+        page.wait_for_function(f"() => ({_TABLE_STATE_JS})().inView", polling="raf", timeout=2000)
+    except sync_api.TimeoutError:
+        text = page.evaluate(_TABLE_STATE_JS)["text"]
+        raise AssertionError(f"the list no longer follows: {text!r} is out of view") from None
+    page.close()
+
+
 def test_a_hand_at_the_table_newest_event_animations_and_the_reveal(base, browser):
     """Play a whole hand by clicking. Throughout: the newest event is in view and named, at
     most one river tile animates (the discard that just happened) and nothing restarts the

@@ -620,10 +620,15 @@
   // then, twice a message, and again for the frame (most of the table's CPU in a browser).
   let logScroll = 0;
   let logOwnTop = -1; // where the page last scrolled it to (its own scroll is not the reader's)
+  // The list's last line as the last frame showed it (null until lines come in after it): the
+  // end a reader (or the browser's scroll anchoring) scrolled to, when lines have come in
+  // below before the frame that would have scrolled to them.
+  let logFrameEnd = null;
   function scrollLogToEnd() {
     if (logScroll) return;
     logScroll = requestAnimationFrame(() => {
       logScroll = 0;
+      logFrameEnd = null;
       if (logTouched) return;
       const box = $("log-box");
       box.scrollTop = box.scrollHeight;
@@ -652,6 +657,7 @@
     for (let c = 0; c < old.length && cut < 0; c++) {
       if (old.length - c <= items.length && old.slice(c).every((x, i) => x === items[i])) cut = c;
     }
+    if (logFrameEnd === null) logFrameEnd = log.lastElementChild;
     if (cut >= 0) {
       for (let i = 0; i < cut; i++) log.firstElementChild.remove();
       log.insertAdjacentHTML("beforeend", items.slice(old.length - cut).join(""));
@@ -841,8 +847,12 @@
   $("log-box").addEventListener("scroll", () => {
     const box = $("log-box");
     // (the scroll event of the page's own scroll comes a frame later, when more lines may
-    // have come in below: it is not the reader's)
-    logTouched = box.scrollTop !== logOwnTop && box.scrollHeight - box.scrollTop - box.clientHeight >= 40;
+    // have come in below: it is not the reader's. Nor are the lines that came in since the
+    // last frame: the end scrolled to is that frame's last line, and a line cut at the top
+    // past 200 is the browser's anchoring, which keeps that line where it was)
+    const end = logFrameEnd && logFrameEnd.isConnected ? logFrameEnd : $("log").lastElementChild;
+    const below = end ? end.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom : 0;
+    logTouched = box.scrollTop !== logOwnTop && below >= 40;
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") { selectIndex(-1); render(); }
