@@ -60,6 +60,45 @@ def test_expert_searches_turns_and_claims_each_behind_its_option():
             ExpertStrategy(**{option: 0})
 
 
+def test_expert_searches_wins_where_a_self_draw_earns_a_fan_R4_3():
+    """``search_wins`` weighs a win against playing on (``value`` always wins). Its default,
+    "auto", is on only under ``self_draw_bonus = "fan"``: there an expert seat passes some of
+    the wins it is offered outside the last tiles (R4.3), under plain leshan it passes none,
+    and ``False`` passes none under either; the hands stay whole (R12.2) however it answers."""
+    from xuezhan.engine import Round
+    from xuezhan.engine.decisions import bind_samplers
+
+    def passed_wins(bonus: str, **opts: object) -> tuple[int, int]:
+        offered = passed = 0
+        for s in range(30):
+            rnd = Round.from_seed({"preset": "leshan", "self_draw_bonus": bonus}, s, s % 4)
+            seats = [ExpertStrategy(seed=s, rollouts=16, **opts), ValueStrategy()]
+            seats += [ExpertStrategy(seed=s + 1, rollouts=16, **opts), ValueStrategy()]
+            for i, b in enumerate(seats):
+                b.reset(i, rnd.rules)
+            bind_samplers(rnd, seats)
+            while not rnd.over:
+                seat = rnd.turn.cur
+                obs = rnd.observation(seat)
+                a = seats[seat].act(obs)
+                if seat % 2 == 0 and obs.legal_actions[0].verb == "hu" and not obs.last_tiles:
+                    offered += 1
+                    passed += a.verb != "hu"
+                rnd.apply(a)
+            assert sum(rnd.result()["deltas"]) == 0
+        return offered, passed
+
+    auto = passed_wins("fan")
+    assert auto[0] > 10 and auto[1] > 0, auto
+    assert passed_wins("fan", search_wins="auto") == auto
+    for bonus, opts in (("none", {}), ("fan", {"search_wins": False}), ("none", {"search_wins": False})):
+        offered, passed = passed_wins(bonus, **opts)
+        assert offered > 10 and passed == 0, (bonus, opts, offered, passed)
+    assert passed_wins("none", search_wins=True)[1] > 0  # on, it searches them under any rules
+    with pytest.raises(TypeError, match='search_wins must be true, false or "auto"'):
+        ExpertStrategy(search_wins="yes")
+
+
 @pytest.mark.parametrize("option, not_a_boolean", [("void_plans", 1), ("read_voids", "yes")])
 def test_expert_leshan_options_change_play_only_where_no_void_is_declared(option, not_a_boolean):
     """The options for a game without declared voids (leshan, R11.2 off): ``void_plans`` makes

@@ -40,6 +40,7 @@ STEPS: dict[str, dict[str, object]] = {
     "search-only-128": {"samples": 0, "rollouts": 128, "z": 2.0},
     "search-only-128-z1": {"samples": 0, "rollouts": 128, "z": 1.0},
     "defaults": {},  # the search alone, 64 samples, z 1.5
+    "wins": {"search_wins": True},  # wins searched too (by default only under a fan for self-draws)
 }
 STEP_PRESETS = ("leshan", "chengdu")
 #: Steps played under leshan only, where the target is not met (void-plans would change nothing
@@ -54,8 +55,13 @@ LESHAN_STEPS: dict[str, dict[str, object]] = {
     "search-256": {"rollouts": 256},
     "pick-6": {"pick": 6},
 }
-#: Rules variants expert's defaults are measured under as well (leshan plus these overrides).
-RULE_STEPS: dict[str, dict[str, object]] = {"zimo-fan": {"self_draw_bonus": "fan"}}
+#: Rules variants expert is measured under as well (leshan plus these overrides), with its
+#: defaults or with the options of the step of the same name in ``RULE_STEP_OPTIONS``.
+RULE_STEPS: dict[str, dict[str, object]] = {
+    "zimo-fan": {"self_draw_bonus": "fan"},
+    "zimo-fan-no-wins": {"self_draw_bonus": "fan"},
+}
+RULE_STEP_OPTIONS: dict[str, dict[str, object]] = {"zimo-fan-no-wins": {"search_wins": False}}
 STEP_WALLS = 1000
 STEP_FOLDER = ROOT / "tournaments" / "expert-steps"
 
@@ -94,7 +100,7 @@ def tournament_text(preset: str, a: str, b: str, walls: int) -> str:
 def step_text(preset: str, step: str) -> str:
     """The tournament of one step: expert with the step's options (or its defaults under the
     step's rules) against value."""
-    opts = STEPS.get(step, LESHAN_STEPS.get(step, {}))
+    opts = STEPS.get(step, LESHAN_STEPS.get(step, RULE_STEP_OPTIONS.get(step, {})))
     overrides = "".join(f'{k} = "{v}"\n' for k, v in RULE_STEPS.get(step, {}).items())
     inline = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items())
     expert = 'strategy = "expert"\n' + (f"options = {{ {inline} }}\n" if opts else "")

@@ -173,6 +173,13 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "read_voids" => o.read_voids = boolean()?,
             "search_turns" => o.search_turns = boolean()?,
             "search_claims" => o.search_claims = boolean()?,
+            "search_wins" => {
+                o.search_wins = if v.extract::<String>().is_ok_and(|x| x == "auto") {
+                    None
+                } else {
+                    Some(boolean().map_err(|_| bad("true, false or \"auto\""))?)
+                }
+            }
             _ => value_option(func, &mut o.value, &key, &v, "expert")?,
         }
     }

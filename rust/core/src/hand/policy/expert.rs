@@ -49,6 +49,9 @@
 //! - **Which decisions** (`search_turns`, `search_claims`, both on): the search of its turns
 //!   and of its answers to a discard can each be turned off, to measure what each gains
 //!   (docs/strength.md: both gain under leshan, the turns more).
+//! - **Wins** (`search_wins`; by default on only where a self-draw earns a fan): a win is a
+//!   candidate against passing it (R4.3's lock follows in the rollouts) or, on the seat's own
+//!   draw, against the turn `value` would play; never in the last tiles, where it is forced.
 //!
 //! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
 //! long as its time `budget` (a second a decision by default, far inside R10's limits) does
@@ -119,6 +122,11 @@ pub struct ExpertOptions {
     pub search_turns: bool,
     /// Search its answers to a discard (peng, kong, pass); off, they are `value`'s.
     pub search_claims: bool,
+    /// Search a win against passing it (R4.3) or, on its own draw, playing on (`value` always
+    /// takes one). `None` (the default): on where a self-draw earns a fan (`self_draw_bonus =
+    /// "fan"`), where passing a discard win to self-draw gained (docs/strength.md); elsewhere
+    /// it measured no gain, and its decisions stay `value`'s.
+    pub search_wins: Option<bool>,
 }
 
 impl Default for ExpertOptions {
@@ -144,6 +152,7 @@ impl Default for ExpertOptions {
             read_voids: false,
             search_turns: true,
             search_claims: true,
+            search_wins: None,
         }
     }
 }
@@ -225,6 +234,9 @@ impl Expert {
                     .find(|a| a.act == Act::Pass)
                     .unwrap_or(&legal[0]);
             }
+            if let Some(a) = self.search_win(s) {
+                return a;
+            }
             return legal[0];
         }
         match s.phase() {
@@ -263,12 +275,7 @@ impl Expert {
         }
         let counts = *s.hand();
         let melds = s.melds(seat);
-        let declared = s.void(seat);
-        if declared >= 0 {
-            self.void = declared;
-        } else if self.void < 0 || meld_suits(melds) >> self.void & 1 != 0 {
-            self.void = self.choose_void(&counts, melds);
-        }
+        self.settle_void(s.void(seat), &counts, melds);
         let mask = s.discard_mask();
         // what the seat reads of the others (`value`'s danger), once for the whole turn (a
         // claim's answers do not weigh it), the base choice and whether this kind is searched
@@ -303,6 +310,36 @@ impl Expert {
             }
         }
         base
+    }
+
+    /// With `search_wins`, a win (`legal[0]`) or the answer that plays on (a pass at a claim,
+    /// R4.3's lock and all; at its own draw, the turn `value` would play without the win),
+    /// whichever the search finds clearly better; `None` where the win is not a choice.
+    fn search_win<S: Sight>(&mut self, s: &S) -> Option<Action> {
+        let on = self
+            .opts
+            .search_wins
+            .unwrap_or(self.rules.self_draw_bonus == SelfDrawBonus::Fan);
+        if !on || self.opts.rollouts == 0 || s.last_tiles() {
+            return None;
+        }
+        let legal = s.legal();
+        let truth = s.truth()?;
+        let other = if s.phase() == Phase::Claim {
+            *legal.iter().find(|a| a.act == Act::Pass)?
+        } else {
+            let mask = s.discard_mask();
+            if mask == 0 {
+                return None;
+            }
+            let counts = *s.hand();
+            let melds = s.melds(self.seat);
+            self.settle_void(s.void(self.seat), &counts, melds);
+            let opponents = self.opponents(s);
+            self.turn(s, &counts, melds, mask, &opponents)
+        };
+        let cands = [legal[0], other];
+        Some(cands[self.search(truth, &cands, &[])])
     }
 
     /// With `void_plans`, where no void is declared and the seat still holds all three suits:
@@ -355,6 +392,16 @@ impl Expert {
             counts,
             melds,
         )
+    }
+
+    /// The suit it clears at a turn or claim: the declared one, else the one it chose, chosen
+    /// afresh before its first decision or once a meld of that suit makes it impossible.
+    fn settle_void(&mut self, declared: i8, counts: &Counts, melds: &[Meld]) {
+        if declared >= 0 {
+            self.void = declared;
+        } else if self.void < 0 || meld_suits(melds) >> self.void & 1 != 0 {
+            self.void = self.choose_void(counts, melds);
+        }
     }
 
     fn choose_void(&self, counts: &Counts, melds: &[Meld]) -> i8 {
