@@ -60,11 +60,12 @@ def test_expert_searches_turns_and_claims_each_behind_its_option():
             ExpertStrategy(**{option: 0})
 
 
-def test_expert_searches_wins_where_a_self_draw_earns_a_fan_R4_3():
+def test_expert_searches_wins_where_a_self_draw_earns_a_bonus_R4_3():
     """``search_wins`` weighs a win against playing on (``value`` always wins). Its default,
-    "auto", is on only under ``self_draw_bonus = "fan"``: there an expert seat passes some of
-    the wins it is offered outside the last tiles (R4.3), under plain leshan it passes none,
-    and ``False`` passes none under either; the hands stay whole (R12.2) however it answers."""
+    "auto", is on where a self-draw earns a bonus (``self_draw_bonus`` "point" or "fan"): there
+    an expert seat passes some of the wins it is offered outside the last tiles (R4.3), under
+    plain leshan ("none") it passes none, and ``False`` passes none under any; the hands stay
+    whole (R12.2) however it answers."""
     from xuezhan.engine import Round
     from xuezhan.engine.decisions import bind_samplers
 
@@ -91,6 +92,7 @@ def test_expert_searches_wins_where_a_self_draw_earns_a_fan_R4_3():
     auto = passed_wins("fan")
     assert auto[0] > 10 and auto[1] > 0, auto
     assert passed_wins("fan", search_wins="auto") == auto
+    assert passed_wins("point")[1] > 0
     for bonus, opts in (("none", {}), ("fan", {"search_wins": False}), ("none", {"search_wins": False})):
         offered, passed = passed_wins(bonus, **opts)
         assert offered > 10 and passed == 0, (bonus, opts, offered, passed)

@@ -99,11 +99,13 @@ def test_r13_native_tournament_rows_and_logs_equal_the_python_engine(preset, lin
 
 def test_native_plays_experts_win_search_as_python_R4_3(tmp_path):
     """``search_wins`` (passing a win, R4.3, or playing on past a self-draw) decides the same on
-    both engines: on by default where a self-draw earns a fan, turned on under 血流成河 (R14)."""
+    both engines: on by default where a self-draw earns a bonus (a fan; under 血流成河, R14, a
+    point), turned on under leshan's plain self-draw."""
     light = {"rollouts": 6, "budget": 3600}
     for name, rules, opts in (
         ("fan", {"preset": "leshan", "self_draw_bonus": "fan"}, light),
-        ("xueliu", {"preset": "xueliu"}, {**light, "search_wins": True}),
+        ("xueliu", {"preset": "xueliu"}, light),
+        ("leshan", {"preset": "leshan"}, {**light, "search_wins": True}),
     ):
         expert = {"strategy": "expert", "options": opts}
         config = TournamentConfig(strategies=[expert, "value", expert, "value"], hands=40, seed=9, rules=rules)

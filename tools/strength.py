@@ -40,7 +40,7 @@ STEPS: dict[str, dict[str, object]] = {
     "search-only-128": {"samples": 0, "rollouts": 128, "z": 2.0},
     "search-only-128-z1": {"samples": 0, "rollouts": 128, "z": 1.0},
     "defaults": {},  # the search alone, 64 samples, z 1.5
-    "wins": {"search_wins": True},  # wins searched too (by default only under a fan for self-draws)
+    "wins": {"search_wins": True},  # wins searched too (by default where a self-draw earns a bonus)
 }
 STEP_PRESETS = ("leshan", "chengdu")
 #: Steps played under leshan only, where the target is not met (void-plans would change nothing

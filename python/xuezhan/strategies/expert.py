@@ -44,8 +44,9 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
 - ``search_turns``, ``search_claims`` (default true): the search of its turns (discards,
   kongs) and of its answers to a discard (peng, kong, pass) can each be turned off, their
   decisions then ``value``'s: what each gains is measured in docs/strength.md;
-- ``search_wins`` (``True``, ``False`` or ``"auto"``, the default: on only where a self-draw
-  earns a fan, ``self_draw_bonus = "fan"``, where it measured a gain, docs/strength.md): a win
+- ``search_wins`` (``True``, ``False`` or ``"auto"``, the default: on where a self-draw earns
+  a bonus, ``self_draw_bonus`` ``"point"`` or ``"fan"``, where it measured a gain; off under
+  leshan's plain self-draw, where it did not, docs/strength.md): a win
   is searched too, against passing it (a discard or a robbed kong, R4.3's lock included) or, on
   the seat's own draw, against the turn ``value`` would play without it (``value`` always
   wins); not in the last tiles, where every win is forced (R4.4);

@@ -49,7 +49,7 @@
 //! - **Which decisions** (`search_turns`, `search_claims`, both on): the search of its turns
 //!   and of its answers to a discard can each be turned off, to measure what each gains
 //!   (docs/strength.md: both gain under leshan, the turns more).
-//! - **Wins** (`search_wins`; by default on only where a self-draw earns a fan): a win is a
+//! - **Wins** (`search_wins`; by default on where a self-draw earns a bonus): a win is a
 //!   candidate against passing it (R4.3's lock follows in the rollouts) or, on the seat's own
 //!   draw, against the turn `value` would play; never in the last tiles, where it is forced.
 //!
@@ -123,9 +123,10 @@ pub struct ExpertOptions {
     /// Search its answers to a discard (peng, kong, pass); off, they are `value`'s.
     pub search_claims: bool,
     /// Search a win against passing it (R4.3) or, on its own draw, playing on (`value` always
-    /// takes one). `None` (the default): on where a self-draw earns a fan (`self_draw_bonus =
-    /// "fan"`), where passing a discard win to self-draw gained (docs/strength.md); elsewhere
-    /// it measured no gain, and its decisions stay `value`'s.
+    /// takes one). `None` (the default): on where a self-draw earns a bonus (`self_draw_bonus`
+    /// `point` or `fan`: chengdu, xueliu, 自摸加番), where waiting to draw a win gained
+    /// (docs/strength.md); under leshan's plain self-draw it gained nothing, and its wins stay
+    /// `value`'s.
     pub search_wins: Option<bool>,
 }
 
@@ -319,7 +320,7 @@ impl Expert {
         let on = self
             .opts
             .search_wins
-            .unwrap_or(self.rules.self_draw_bonus == SelfDrawBonus::Fan);
+            .unwrap_or(self.rules.self_draw_bonus != SelfDrawBonus::None);
         if !on || self.opts.rollouts == 0 || s.last_tiles() {
             return None;
         }
