@@ -55,13 +55,12 @@ LESHAN_STEPS: dict[str, dict[str, object]] = {
     "search-256": {"rollouts": 256},
     "pick-6": {"pick": 6},
 }
-#: Rules variants expert is measured under as well (leshan plus these overrides), with its
-#: defaults or with the options of the step of the same name in ``RULE_STEP_OPTIONS``.
-RULE_STEPS: dict[str, dict[str, object]] = {
-    "zimo-fan": {"self_draw_bonus": "fan"},
-    "zimo-fan-no-wins": {"self_draw_bonus": "fan"},
+#: Rules variants expert is measured under as well: leshan with the step's overrides, expert
+#: with the step's options (none: its defaults).
+RULE_STEPS: dict[str, tuple[dict[str, object], dict[str, object]]] = {
+    "zimo-fan": ({"self_draw_bonus": "fan"}, {}),
+    "zimo-fan-no-wins": ({"self_draw_bonus": "fan"}, {"search_wins": False}),
 }
-RULE_STEP_OPTIONS: dict[str, dict[str, object]] = {"zimo-fan-no-wins": {"search_wins": False}}
 STEP_WALLS = 1000
 STEP_FOLDER = ROOT / "tournaments" / "expert-steps"
 
@@ -100,8 +99,9 @@ def tournament_text(preset: str, a: str, b: str, walls: int) -> str:
 def step_text(preset: str, step: str) -> str:
     """The tournament of one step: expert with the step's options (or its defaults under the
     step's rules) against value."""
-    opts = STEPS.get(step, LESHAN_STEPS.get(step, RULE_STEP_OPTIONS.get(step, {})))
-    overrides = "".join(f'{k} = "{v}"\n' for k, v in RULE_STEPS.get(step, {}).items())
+    rules, rule_opts = RULE_STEPS.get(step, ({}, {}))
+    opts = STEPS.get(step, LESHAN_STEPS.get(step, rule_opts))
+    overrides = "".join(f'{k} = "{v}"\n' for k, v in rules.items())
     inline = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items())
     expert = 'strategy = "expert"\n' + (f"options = {{ {inline} }}\n" if opts else "")
     return (
