@@ -262,10 +262,15 @@ def test_chengdu_exchange_and_void_by_clicking(base, browser):
     assert "缺条" in page.inner_text(".pos-bottom .who")
     # the void suit's tiles are marked and sort last (an aid, on by default)
     page.wait_for_function("XZ.handOrder().length > 0")
-    order = page.evaluate("XZ.handOrder()")
-    suits = [t[1] for t in order if t != page.evaluate("XZ.lastState().view.drawn")]
-    assert "s" not in suits or suits[suits.index("s") :] == ["s"] * (len(suits) - suits.index("s")), order
-    assert page.locator("#hand .htile.void-tile").count() == sum(t[1] == "s" for t in order)
+    # read the hand as drawn in one go: the bots play on, and a draw between two reads would
+    # compare one hand's tiles with the next hand's marks
+    shown = page.evaluate(
+        "[...document.querySelectorAll('#hand .htile')]"
+        ".map((e) => [e.dataset.tile, e.classList.contains('drawn'), e.classList.contains('void-tile')])"
+    )
+    suits = [t[1] for t, drawn, _ in shown if not drawn]
+    assert "s" not in suits or suits[suits.index("s") :] == ["s"] * (len(suits) - suits.index("s")), shown
+    assert [marked for _, _, marked in shown] == [t[1] == "s" for t, _, _ in shown], shown
     page.screenshot(path=str(ART / "room-void.png"))
     page.close()
 
