@@ -17,9 +17,12 @@
 //!   known tiles are set aside before any hand is dealt, so no other seat's ready hand takes
 //!   them);
 //! - a winner that stays in the hand (R14) holds a locked hand waiting on every tile it has won,
-//!   and a seat that has declared a win on the tile being claimed a hand winning on it (built
-//!   around the tile from random sets in its suits; when a bounded number of tries finds none,
-//!   there is no sample and the caller draws again).
+//!   and a seat that has declared a win on the tile being claimed a hand winning on it, each
+//!   holding the tiles it is known to hold (its exchanged tiles not shown, the tile of a kong it
+//!   adds while that may be robbed, held besides its locked hand). Built around the tile from
+//!   random sets in its suits, then by a bounded depth-first search over sets; the hands that
+//!   must win are drawn again together, in another order, when one leaves the next no fit;
+//!   when a bounded number of tries finds none, there is no sample and the caller draws again.
 //!
 //! `read_voids`, where voids are not declared (R11.2 off): a seat that has plainly been clearing
 //! a suit (at least three of its discards, two more than of either other suit, no meld of it,
@@ -45,6 +48,8 @@ use crate::win::is_win_unchecked;
 const LOCKED_TRIES: usize = 200;
 /// Tries of the constrained deal before the bans are dropped for the sample.
 const DEAL_TRIES: usize = 40;
+/// Draws of all the hands that must win together before there is no sample.
+const MUST_TRIES: usize = 12;
 
 fn void_opt(v: i8) -> Option<u8> {
     (v >= 0).then_some(v as u8)
@@ -80,9 +85,11 @@ fn draw(pool: &mut Counts, allowed: u32, n: usize, rng: &mut SplitMix, out: &mut
     true
 }
 
-/// A random locked hand of `n` concealed tiles (with `melds`) waiting on every kind of `won`,
-/// its tiles from `pool` in the suits `suits` (bit s); consumed from `pool` when found.
+/// A random locked hand of `n` concealed tiles (with `melds`) waiting on every kind of `won` and
+/// holding `must` (tiles the seat is known to hold), its tiles from `pool` in the suits `suits`
+/// (bit s); consumed from `pool` when found.
 #[allow(clippy::needless_range_loop)]
+#[allow(clippy::too_many_arguments)]
 fn locked_hand(
     pool: &mut Counts,
     n: usize,
@@ -90,38 +97,56 @@ fn locked_hand(
     won: u32,
     suits: u8,
     void: Option<u8>,
+    must: &Counts,
     rng: &mut SplitMix,
 ) -> Option<Counts> {
     let first = won.trailing_zeros() as u8;
+    // the pair first, then sets of three: n + 1 tiles with the winning one
+    let mut pieces = Vec::with_capacity(5);
+    pieces.push(2usize);
+    let mut left = n + 1;
+    while left > 2 && pieces.len() < 6 {
+        pieces.push(3);
+        left = left.saturating_sub(3);
+    }
+    if pieces.iter().sum::<usize>() != n + 1 {
+        return None;
+    }
     for _ in 0..LOCKED_TRIES {
         // a complete hand of n + 1 tiles holding `first`: a pair and sets from the pool
         let mut p = *pool;
         let mut h = [0u8; 27];
         p[first as usize] += 1; // the winning tile itself is not in the hand: borrowed, returned below
         let mut ok = true;
-        let mut left = n + 1;
-        // the pair first, then sets of three
-        let mut pieces = Vec::with_capacity(5);
-        pieces.push(2usize);
-        while left > 2 && pieces.len() < 6 {
-            pieces.push(3);
-            left = left.saturating_sub(3);
-        }
-        if pieces.iter().sum::<usize>() != n + 1 {
-            return None;
-        }
-        for (i, &size) in pieces.iter().enumerate() {
+        for &size in &pieces {
+            // a tile the seat is known to hold and this hand does not yet: the piece is built
+            // around it (a pair, a pung, or a run holding it), so the known tiles come first
+            let owed: Vec<u8> = (0..27u8)
+                .filter(|&k| h[k as usize] < must[k as usize])
+                .collect();
             let mut placed = false;
             for _ in 0..20 {
-                let s = loop {
-                    let s = rng.below(3) as u8;
-                    if suits >> s & 1 != 0 {
-                        break s;
+                let (k, run) = if owed.is_empty() {
+                    let s = loop {
+                        let s = rng.below(3) as u8;
+                        if suits >> s & 1 != 0 {
+                            break s;
+                        }
+                    };
+                    let r = rng.below(9) as u8;
+                    (s * 9 + r, size == 3 && r <= 6 && rng.below(2) == 0)
+                } else {
+                    let t = owed[rng.below(owed.len())];
+                    // a run holding t starts at t - 2, t - 1 or t, inside its suit
+                    let r = t % 9;
+                    let starts: Vec<u8> = (r.saturating_sub(2)..=r.min(6)).collect();
+                    if size == 3 && rng.below(2) == 0 {
+                        (t - r + starts[rng.below(starts.len())], true)
+                    } else {
+                        (t, false)
                     }
                 };
-                let r = rng.below(9) as u8;
-                let k = (s * 9 + r) as usize;
-                let run = size == 3 && r <= 6 && rng.below(2) == 0;
+                let k = k as usize;
                 let need: Vec<usize> = if run {
                     vec![k, k + 1, k + 2]
                 } else {
@@ -148,12 +173,14 @@ fn locked_hand(
                 ok = false;
                 break;
             }
-            let _ = i;
         }
         if !ok || h[first as usize] == 0 {
             continue;
         }
         h[first as usize] -= 1;
+        if (0..27).any(|k| h[k] < must[k]) {
+            continue;
+        }
         if wait_mask_unchecked(&h, melds, void) & won != won {
             continue;
         }
@@ -169,6 +196,244 @@ fn locked_hand(
         return Some(h);
     }
     None
+}
+
+/// Steps of the depth-first search for a hand that must win, when random pieces found none.
+const LOCKED_STEPS: u32 = 4000;
+
+/// A depth-first search for a locked hand (see [`searched_locked_hand`]): a pair, then sets in
+/// non-decreasing order of a key (2k for a pung of k, 2k + 1 for a run from k), so each hand
+/// is built once, over the kinds of its suits in a random order.
+struct BlockSearch<'a> {
+    avail: Counts,
+    kinds: Vec<u8>,
+    /// (kind, copies the complete hand must hold, the largest key of a set holding it)
+    owed: Vec<(usize, u8, usize)>,
+    w: usize,
+    won: u32,
+    must: &'a Counts,
+    melds: &'a [Meld],
+    void: Option<u8>,
+    steps: u32,
+}
+
+impl BlockSearch<'_> {
+    fn run(
+        &mut self,
+        h: &mut Counts,
+        sets: usize,
+        last: usize,
+        pair: bool,
+        rng: &mut SplitMix,
+    ) -> Option<Counts> {
+        if self.steps == 0 {
+            return None;
+        }
+        self.steps -= 1;
+        if !pair && self.owed.iter().any(|&(k, n, top)| h[k] < n && top < last) {
+            return None; // the sets still to come cannot hold a tile the hand must hold
+        }
+        if !pair && sets == 0 {
+            return self.check(h);
+        }
+        // (first kind, copies: 2 a pair, 3 a pung, 1 a run of three)
+        let mut options: Vec<(usize, u8)> = Vec::new();
+        for &k in &self.kinds {
+            let k = k as usize;
+            if pair {
+                if self.avail[k] >= 2 {
+                    options.push((k, 2));
+                }
+                continue;
+            }
+            if 2 * k >= last && self.avail[k] >= 3 {
+                options.push((k, 3));
+            }
+            if 2 * k + 1 >= last && k % 9 <= 6 && (0..3).all(|d| self.avail[k + d] > 0) {
+                options.push((k, 1));
+            }
+        }
+        for i in (1..options.len()).rev() {
+            options.swap(i, rng.below(i + 1));
+        }
+        for (k, copies) in options {
+            let block: &[usize] = match copies {
+                1 => &[k, k + 1, k + 2],
+                2 => &[k, k],
+                _ => &[k, k, k],
+            };
+            for &t in block {
+                self.avail[t] -= 1;
+                h[t] += 1;
+            }
+            let key = if pair {
+                last
+            } else {
+                2 * k + usize::from(copies == 1)
+            };
+            let found = self.run(h, sets - usize::from(!pair), key, false, rng);
+            for &t in block {
+                self.avail[t] += 1;
+                h[t] -= 1;
+            }
+            if found.is_some() || self.steps == 0 {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// The concealed hand (the complete one less the winning tile) when it holds what it must
+    /// and waits on every tile it has won.
+    fn check(&self, h: &Counts) -> Option<Counts> {
+        if h[self.w] == 0 {
+            return None;
+        }
+        let mut c = *h;
+        c[self.w] -= 1;
+        if (0..27).any(|k| c[k] < self.must[k]) {
+            return None;
+        }
+        (wait_mask_unchecked(&c, self.melds, self.void) & self.won == self.won).then_some(c)
+    }
+}
+
+/// [`locked_hand`] by a bounded depth-first search (at most [`LOCKED_STEPS`] steps), for the
+/// hands random pieces rarely make: a winner that has won on several tiles and must wait on
+/// them all, or one holding several known tiles. Consumed from `pool` when found.
+#[allow(clippy::too_many_arguments)]
+fn searched_locked_hand(
+    pool: &mut Counts,
+    n: usize,
+    melds: &[Meld],
+    won: u32,
+    suits: u8,
+    void: Option<u8>,
+    must: &Counts,
+    rng: &mut SplitMix,
+) -> Option<Counts> {
+    if n % 3 != 1 {
+        return None;
+    }
+    let kinds: Vec<u8> = (0..27u8).filter(|&k| suits >> (k / 9) & 1 != 0).collect();
+    let mut wins: Vec<usize> = (0..27).filter(|&k| won >> k & 1 != 0).collect();
+    for i in (1..wins.len()).rev() {
+        wins.swap(i, rng.below(i + 1));
+    }
+    let mut steps = LOCKED_STEPS;
+    for w in wins {
+        let mut avail = *pool;
+        avail[w] += 1; // one copy of the winning tile is face up, not among the unseen
+        let mut owed: Vec<(usize, u8, usize)> = (0..27)
+            .filter(|&k| must[k] > 0 || k == w)
+            .map(|k| {
+                (
+                    k,
+                    must[k] + u8::from(k == w),
+                    2 * k + usize::from(k % 9 <= 6),
+                )
+            })
+            .collect();
+        owed.sort_unstable();
+        let mut search = BlockSearch {
+            avail,
+            kinds: kinds.clone(),
+            owed,
+            w,
+            won,
+            must,
+            melds,
+            void,
+            steps,
+        };
+        let found = search.run(&mut [0; 27], (n - 1) / 3, 0, true, rng);
+        steps = search.steps;
+        if let Some(c) = found {
+            for k in 0..27 {
+                pool[k] -= c[k];
+            }
+            return Some(c);
+        }
+        if steps == 0 {
+            break;
+        }
+    }
+    None
+}
+
+/// The concealed hand of seat `o`, which must win: a locked winner (R14) waiting on every tile
+/// it has won, or a seat that has declared a win on the tile being claimed (`won`: the kinds),
+/// holding what it is known to hold (`known`: its exchanged tiles not yet shown, and the tile
+/// of the kong it adds while that kong may be robbed, R3.3). That last tile is held besides the
+/// locked hand (a hand of 3k + 2 tiles: the kong, if no one robs it, leaves the locked hand of
+/// 3k + 1 waiting as before, R14.1), so it is dealt apart. Its tiles come from `pool` (its own
+/// known tiles given back to it first), consumed when found.
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::needless_range_loop)] // counts of several arrays, kind by kind
+fn must_win_hand(
+    hand: &Hand,
+    o: u8,
+    won: u32,
+    known: &Counts,
+    size: usize,
+    banned: Option<u8>,
+    pool: &mut Counts,
+    rng: &mut SplitMix,
+) -> Option<Counts> {
+    let seats = &hand.seats;
+    let i = o as usize;
+    let melds = seats.melds[i].as_slice();
+    let mut p = *pool;
+    for k in 0..27 {
+        p[k] += known[k];
+    }
+    let mut must = *known;
+    let mut held = size;
+    let mut adding = None;
+    if let Some(w) = hand
+        .turn
+        .claims
+        .as_ref()
+        .filter(|w| w.robbing && w.frm == o)
+    {
+        let t = w.tile as usize;
+        if held % 3 == 2 && p[t] > 0 {
+            p[t] -= 1;
+            must[t] = must[t].saturating_sub(1);
+            held -= 1;
+            adding = Some(t);
+        }
+    }
+    let mut suits = 0u8;
+    for m in melds {
+        suits |= 1 << (m.kind / 9);
+    }
+    for k in 0..27 {
+        if won >> k & 1 != 0 || must[k] > 0 {
+            suits |= 1 << (k / 9);
+        }
+    }
+    let void = void_opt(seats.void[i]);
+    let shown = void.filter(|_| seats.voids_known);
+    if let Some(v) = shown {
+        suits &= !(1 << v);
+    }
+    if suits.count_ones() == 1 {
+        // a hand of two suits may add one: any that is not the void
+        let extra = (0..3u8)
+            .filter(|&s| suits >> s & 1 == 0 && Some(s) != banned && Some(s) != shown)
+            .collect::<Vec<_>>();
+        if !extra.is_empty() {
+            suits |= 1 << extra[rng.below(extra.len())];
+        }
+    }
+    let mut h = locked_hand(&mut p, held, melds, won, suits, void, &must, rng)
+        .or_else(|| searched_locked_hand(&mut p, held, melds, won, suits, void, &must, rng))?;
+    if let Some(t) = adding {
+        h[t] += 1;
+    }
+    *pool = p;
+    Some(h)
 }
 
 /// The suit seat `i` has plainly been clearing, where voids are not declared (`read_voids`).
@@ -294,60 +559,65 @@ pub fn determinize(
     // the tiles a seat is known to hold (the pair or triplet of a declared peng or kong, the
     // exchanged tiles it has not shown) are set aside before any hand is dealt: a ready hand
     // dealt to another seat first must not take them (that seat's meld would then take tiles
-    // it does not hold). A seat that must win is dealt whole around its wait, as before.
+    // it does not hold). A seat that must win is dealt whole around its wait, its own known
+    // tiles given back to it first.
     let mut reserved = [[0u8; 27]; 4];
     for &o in &others {
         let i = o as usize;
-        if must_wait[i] != 0 {
-            continue;
-        }
         for k in 0..27 {
             let take = need[i][k].min(pool[k]);
             pool[k] -= take;
             reserved[i][k] = take;
         }
     }
+    // the hands that must win compete for the unseen tiles: when one leaves the next no hand,
+    // all are drawn again, in another order (the real hands prove that they fit together)
     let mut hands = [[0u8; 27]; 4];
     let mut fixed = [false; 4];
-    {
-        for &o in &others {
-            let i = o as usize;
-            if must_wait[i] == 0 {
-                continue;
-            }
-            let won = must_wait[i];
-            let melds = seats.melds[i].as_slice();
-            let mut suits = 0u8;
-            for m in melds {
-                suits |= 1 << (m.kind / 9);
-            }
-            for k in 0..27 {
-                if won >> k & 1 != 0 {
-                    suits |= 1 << (k / 9);
+    let mut waiting: Vec<u8> = others
+        .iter()
+        .copied()
+        .filter(|&o| must_wait[o as usize] != 0)
+        .collect();
+    if !waiting.is_empty() {
+        let mut built = None;
+        for attempt in 0..MUST_TRIES {
+            if attempt > 0 {
+                for i in (1..waiting.len()).rev() {
+                    waiting.swap(i, rng.below(i + 1));
                 }
             }
-            if let Some(v) = void_opt(seats.void[i]).filter(|_| seats.voids_known) {
-                suits &= !(1 << v);
-            }
-            if suits.count_ones() == 1 {
-                // a hand of two suits may add one: any that is not the void
-                let extra = (0..3u8)
-                    .filter(|&s| suits >> s & 1 == 0 && Some(s) != banned[i])
-                    .collect::<Vec<_>>();
-                if !extra.is_empty() {
-                    suits |= 1 << extra[rng.below(extra.len())];
+            let mut p = pool;
+            let mut hs = [[0u8; 27]; 4];
+            let ok = waiting.iter().all(|&o| {
+                let i = o as usize;
+                match must_win_hand(
+                    hand,
+                    o,
+                    must_wait[i],
+                    &reserved[i],
+                    size[i],
+                    banned[i],
+                    &mut p,
+                    rng,
+                ) {
+                    Some(h) => {
+                        hs[i] = h;
+                        true
+                    }
+                    None => false,
                 }
+            });
+            if ok {
+                built = Some((p, hs));
+                break;
             }
-            hands[i] = locked_hand(
-                &mut pool,
-                size[i],
-                melds,
-                won,
-                suits,
-                void_opt(seats.void[i]),
-                rng,
-            )?;
-            fixed[i] = true;
+        }
+        let (p, hs) = built?;
+        pool = p;
+        for &o in &waiting {
+            hands[o as usize] = hs[o as usize];
+            fixed[o as usize] = true;
         }
     }
     // ready hands, at the rate real players are ready for the wall's length (`ready`): a
@@ -387,7 +657,16 @@ pub fn determinize(
                 continue;
             }
             let wait = kinds[rng.below(kinds.len())];
-            if let Some(h) = locked_hand(&mut pool, size[i], melds, 1 << wait, suits, shown, rng) {
+            if let Some(h) = locked_hand(
+                &mut pool,
+                size[i],
+                melds,
+                1 << wait,
+                suits,
+                shown,
+                &[0; 27],
+                rng,
+            ) {
                 hands[i] = h;
                 fixed[i] = true;
             }
@@ -786,6 +1065,176 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 20);
+    }
+
+    /// R14 with R11.1: a locked winner that received this seat's exchanged tiles and has not
+    /// shown them (discarded or melded) still holds them; its sampled hand holds them and still
+    /// waits on every tile it has won, and every answer plays out on the sample. Before, those
+    /// tiles were dealt anywhere, and a winner on several tiles was often not found at all.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn locked_winners_hold_the_exchanged_tiles_they_have_not_shown_r14() {
+        let rules = HandRules {
+            stay: true,
+            ..HandRules::chengdu()
+        };
+        let (mut windows, mut missed) = (0, 0);
+        for seed in 0..150i128 {
+            let mut h = Hand::from_seed(rules, seed, (seed % 4) as u8, false).unwrap();
+            let mut pols: Vec<Policy> = (0..4u8)
+                .map(|s| Policy::new(&PolicySpec::value(), s, &rules, None))
+                .collect();
+            let mut rng = SplitMix::new(seed as u64);
+            while let Some(seat) = h.turn.cur {
+                let me = seat as usize;
+                for o in (0..4u8).filter(|&o| o != seat) {
+                    let i = o as usize;
+                    if !h.seats.won[i] || h.seats.escaped[i] {
+                        continue;
+                    }
+                    // the tiles it is known to hold, from the public record alone
+                    let mut known = [0u8; 27];
+                    if let (Some(mine), Some(d)) = (h.turn.x_choice[me], h.exchange_dir) {
+                        if (seat + DIRECTION_OFFSETS[d as usize]) % 4 == o {
+                            for k in mine {
+                                known[k as usize] += 1;
+                            }
+                            for k in 0..27 {
+                                let shown = h.seats.discarded[i][k]
+                                    + h.seats.melds[i]
+                                        .as_slice()
+                                        .iter()
+                                        .filter(|m| m.kind as usize == k)
+                                        .map(|m| m.copies())
+                                        .sum::<u8>();
+                                known[k] = known[k].saturating_sub(shown);
+                            }
+                        }
+                    }
+                    if known.iter().all(|&c| c == 0) {
+                        continue;
+                    }
+                    windows += 1;
+                    let Some(sample) =
+                        (0..8).find_map(|_| determinize(&h, seat, &mut rng, 3, true, false))
+                    else {
+                        missed += 1;
+                        continue;
+                    };
+                    sample.check_invariants().unwrap();
+                    let c = sample.seats.counts[i];
+                    assert!(
+                        (0..27).all(|k| c[k] >= known[k]),
+                        "seat {o} holds {known:?}: {c:?}"
+                    );
+                    let mask = wait_mask_unchecked(&c, sample.seats.melds[i].as_slice(), None);
+                    for w in h.ledger.wins.iter().filter(|w| w.seat == o) {
+                        assert!(
+                            mask >> w.tile & 1 != 0,
+                            "seat {o} still waits on {}",
+                            w.tile
+                        );
+                    }
+                    for &a in h.legal() {
+                        let mut x = sample.clone();
+                        x.apply(a, false).unwrap();
+                        let mut ps: Vec<Policy> = (0..4u8)
+                            .map(|s| Policy::new(&PolicySpec::value(), s, &rules, None))
+                            .collect();
+                        play_out(&mut x, &mut ps);
+                        x.check_invariants().unwrap();
+                    }
+                }
+                let a = pols[me].act(&View::new(&h, seat), &rules);
+                h.apply_legal(a, false);
+            }
+        }
+        // three locked winners can leave so few tiles that eight draws find no fit: rare
+        assert!(
+            windows > 500 && missed * 50 < windows,
+            "{windows} windows, {missed} without a sample"
+        );
+    }
+
+    /// R3.3 with R14: a locked winner adds a kong to the pung it made before winning, and a
+    /// seat waiting on that tile may rob it. The scripted hand (leshan with winners staying):
+    /// seat 1 pengs 9s, wins on 6p (waiting on 6p and 9p), draws the last 9s and adds it; seat 2
+    /// waits on 6s and 9s with 7s8s. Seat 2's samples give seat 1 the 9s besides a locked hand
+    /// of ten tiles still waiting on 6p; before, no sample could be drawn there at all.
+    #[test]
+    fn a_locked_winners_added_kong_is_sampled_at_its_rob_window_r3_3_r14() {
+        use crate::hand::action::{Act, Action};
+        let rules = HandRules {
+            stay: true,
+            ..HandRules::leshan()
+        };
+        let kinds = |t: &str| -> Vec<u8> {
+            let c = crate::tiles::parse_counts(t).unwrap();
+            (0..27u8)
+                .flat_map(|k| vec![k; c[k as usize] as usize])
+                .collect()
+        };
+        let hands = vec![
+            kinds("8888m22233p55559s"),
+            kinds("9m12345678p1199s"),
+            kinds("11234567m23478s"),
+            kinds("22233344999m36p"),
+        ];
+        // the draws: seat 2, 3, (seat 1 wins) 2, 3, 0, then seat 1 draws the last 9s
+        let mut wall = vec![0, 0, 6, 6, 16, 26]; // 1m 1m 7m 7m 8p 9s
+        let mut left = [4u8; 27];
+        for &k in hands.iter().flatten().chain(wall.iter()) {
+            left[k as usize] -= 1;
+        }
+        wall.extend((0..27u8).flat_map(|k| vec![k; left[k as usize] as usize]));
+        let mut h = Hand::new(rules, hands, wall, 0, None, false).unwrap();
+        let (s9, m9, p6) = (26, 8, 14);
+        let mut script = std::collections::VecDeque::from([
+            Action::new(0, Act::Discard(s9)),
+            Action::new(1, Act::Peng),
+            Action::new(1, Act::Discard(m9)),
+            Action::new(3, Act::Discard(p6)),
+            Action::new(1, Act::Hu),
+            Action::new(1, Act::Jiagang(s9)),
+        ]);
+        while let Some(&next) = script.front() {
+            let seat = h.turn.cur.expect("the hand goes on");
+            let pass = Action::new(seat, Act::Pass);
+            let a = if h.legal().contains(&next) {
+                script.pop_front();
+                next
+            } else if h.legal().contains(&pass) {
+                pass
+            } else {
+                Action::new(seat, Act::Discard(h.turn.drawn as u8))
+            };
+            h.apply(a, false).unwrap();
+        }
+        let w = h.turn.claims.as_ref().expect("seat 1's kong may be robbed");
+        assert!(w.robbing && w.frm == 1 && w.tile == s9);
+        assert!(h.seats.won[1] && h.turn.cur == Some(2));
+        assert!(h.legal().contains(&Action::new(2, Act::Hu)));
+        let mut rng = SplitMix::new(5);
+        for _ in 0..20 {
+            let sample =
+                determinize(&h, 2, &mut rng, 4, true, false).expect("a sample at the rob window");
+            sample.check_invariants().unwrap();
+            let mut c = sample.seats.counts[1];
+            assert_eq!(c.iter().sum::<u8>(), 11);
+            assert!(c[s9 as usize] >= 1, "seat 1 holds the 9s it adds");
+            c[s9 as usize] -= 1;
+            let mask = wait_mask_unchecked(&c, sample.seats.melds[1].as_slice(), None);
+            assert!(mask >> p6 & 1 != 0, "seat 1 still waits on 6p: {c:?}");
+            for &a in h.legal() {
+                let mut x = sample.clone();
+                x.apply(a, false).unwrap();
+                let mut ps: Vec<Policy> = (0..4u8)
+                    .map(|s| Policy::new(&PolicySpec::value(), s, &rules, None))
+                    .collect();
+                play_out(&mut x, &mut ps);
+                x.check_invariants().unwrap();
+            }
+        }
     }
 
     /// Every answer to a claim, played on samples of the claim window: the seats whose part in
