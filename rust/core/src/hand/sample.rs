@@ -85,21 +85,37 @@ fn draw(pool: &mut Counts, allowed: u32, n: usize, rng: &mut SplitMix, out: &mut
     true
 }
 
-/// A random locked hand of `n` concealed tiles (with `melds`) waiting on every kind of `won` and
-/// holding `must` (tiles the seat is known to hold), its tiles from `pool` in the suits `suits`
-/// (bit s); consumed from `pool` when found.
-#[allow(clippy::needless_range_loop)]
-#[allow(clippy::too_many_arguments)]
-fn locked_hand(
-    pool: &mut Counts,
+/// The locked hand asked for: `n` concealed tiles (with `melds`) waiting on every kind of `won`
+/// and holding `must` (tiles the seat is known to hold), in the suits `suits` (bit s), scored
+/// with the seat's `void`.
+struct LockedAsk<'a> {
     n: usize,
-    melds: &[Meld],
+    melds: &'a [Meld],
     won: u32,
     suits: u8,
     void: Option<u8>,
-    must: &Counts,
-    rng: &mut SplitMix,
-) -> Option<Counts> {
+    must: &'a Counts,
+}
+
+impl LockedAsk<'_> {
+    /// Whether the concealed tiles `c` hold what they must and wait on every tile of `won`.
+    fn fits(&self, c: &Counts) -> bool {
+        (0..27).all(|k| c[k] >= self.must[k])
+            && wait_mask_unchecked(c, self.melds, self.void) & self.won == self.won
+    }
+}
+
+/// A random hand of `ask`, its tiles from `pool`; consumed from `pool` when found.
+#[allow(clippy::needless_range_loop)]
+fn locked_hand(pool: &mut Counts, ask: &LockedAsk<'_>, rng: &mut SplitMix) -> Option<Counts> {
+    let LockedAsk {
+        n,
+        melds,
+        won,
+        suits,
+        void,
+        must,
+    } = *ask;
     let first = won.trailing_zeros() as u8;
     // the pair first, then sets of three: n + 1 tiles with the winning one
     let mut pieces = Vec::with_capacity(5);
@@ -178,10 +194,7 @@ fn locked_hand(
             continue;
         }
         h[first as usize] -= 1;
-        if (0..27).any(|k| h[k] < must[k]) {
-            continue;
-        }
-        if wait_mask_unchecked(&h, melds, void) & won != won {
+        if !ask.fits(&h) {
             continue;
         }
         let mut h14 = h;
@@ -205,15 +218,12 @@ const LOCKED_STEPS: u32 = 4000;
 /// non-decreasing order of a key (2k for a pung of k, 2k + 1 for a run from k), so each hand
 /// is built once, over the kinds of its suits in a random order.
 struct BlockSearch<'a> {
+    ask: &'a LockedAsk<'a>,
     avail: Counts,
     kinds: Vec<u8>,
     /// (kind, copies the complete hand must hold, the largest key of a set holding it)
     owed: Vec<(usize, u8, usize)>,
     w: usize,
-    won: u32,
-    must: &'a Counts,
-    melds: &'a [Meld],
-    void: Option<u8>,
     steps: u32,
 }
 
@@ -253,9 +263,7 @@ impl BlockSearch<'_> {
                 options.push((k, 1));
             }
         }
-        for i in (1..options.len()).rev() {
-            options.swap(i, rng.below(i + 1));
-        }
+        rng.shuffle(&mut options);
         for (k, copies) in options {
             let block: &[usize] = match copies {
                 1 => &[k, k + 1, k + 2],
@@ -291,35 +299,27 @@ impl BlockSearch<'_> {
         }
         let mut c = *h;
         c[self.w] -= 1;
-        if (0..27).any(|k| c[k] < self.must[k]) {
-            return None;
-        }
-        (wait_mask_unchecked(&c, self.melds, self.void) & self.won == self.won).then_some(c)
+        self.ask.fits(&c).then_some(c)
     }
 }
 
 /// [`locked_hand`] by a bounded depth-first search (at most [`LOCKED_STEPS`] steps), for the
 /// hands random pieces rarely make: a winner that has won on several tiles and must wait on
 /// them all, or one holding several known tiles. Consumed from `pool` when found.
-#[allow(clippy::too_many_arguments)]
 fn searched_locked_hand(
     pool: &mut Counts,
-    n: usize,
-    melds: &[Meld],
-    won: u32,
-    suits: u8,
-    void: Option<u8>,
-    must: &Counts,
+    ask: &LockedAsk<'_>,
     rng: &mut SplitMix,
 ) -> Option<Counts> {
+    let (n, must) = (ask.n, ask.must);
     if n % 3 != 1 {
         return None;
     }
-    let kinds: Vec<u8> = (0..27u8).filter(|&k| suits >> (k / 9) & 1 != 0).collect();
-    let mut wins: Vec<usize> = (0..27).filter(|&k| won >> k & 1 != 0).collect();
-    for i in (1..wins.len()).rev() {
-        wins.swap(i, rng.below(i + 1));
-    }
+    let kinds: Vec<u8> = (0..27u8)
+        .filter(|&k| ask.suits >> (k / 9) & 1 != 0)
+        .collect();
+    let mut wins: Vec<usize> = (0..27).filter(|&k| ask.won >> k & 1 != 0).collect();
+    rng.shuffle(&mut wins);
     let mut steps = LOCKED_STEPS;
     for w in wins {
         let mut avail = *pool;
@@ -336,14 +336,11 @@ fn searched_locked_hand(
             .collect();
         owed.sort_unstable();
         let mut search = BlockSearch {
+            ask,
             avail,
             kinds: kinds.clone(),
             owed,
             w,
-            won,
-            must,
-            melds,
-            void,
             steps,
         };
         let found = search.run(&mut [0; 27], (n - 1) / 3, 0, true, rng);
@@ -427,8 +424,16 @@ fn must_win_hand(
             suits |= 1 << extra[rng.below(extra.len())];
         }
     }
-    let mut h = locked_hand(&mut p, held, melds, won, suits, void, &must, rng)
-        .or_else(|| searched_locked_hand(&mut p, held, melds, won, suits, void, &must, rng))?;
+    let ask = LockedAsk {
+        n: held,
+        melds,
+        won,
+        suits,
+        void,
+        must: &must,
+    };
+    let mut h =
+        locked_hand(&mut p, &ask, rng).or_else(|| searched_locked_hand(&mut p, &ask, rng))?;
     if let Some(t) = adding {
         h[t] += 1;
     }
@@ -583,9 +588,7 @@ pub fn determinize(
         let mut built = None;
         for attempt in 0..MUST_TRIES {
             if attempt > 0 {
-                for i in (1..waiting.len()).rev() {
-                    waiting.swap(i, rng.below(i + 1));
-                }
+                rng.shuffle(&mut waiting);
             }
             let mut p = pool;
             let mut hs = [[0u8; 27]; 4];
@@ -657,16 +660,15 @@ pub fn determinize(
                 continue;
             }
             let wait = kinds[rng.below(kinds.len())];
-            if let Some(h) = locked_hand(
-                &mut pool,
-                size[i],
+            let ask = LockedAsk {
+                n: size[i],
                 melds,
-                1 << wait,
+                won: 1 << wait,
                 suits,
-                shown,
-                &[0; 27],
-                rng,
-            ) {
+                void: shown,
+                must: &[0; 27],
+            };
+            if let Some(h) = locked_hand(&mut pool, &ask, rng) {
                 hands[i] = h;
                 fixed[i] = true;
             }
@@ -771,10 +773,7 @@ pub fn determinize(
     let mut wall: Vec<u8> = (0..27u8)
         .flat_map(|k| std::iter::repeat_n(k, rest[k as usize] as usize))
         .collect();
-    for i in (1..wall.len()).rev() {
-        let j = rng.below(i + 1);
-        wall.swap(i, j);
-    }
+    rng.shuffle(&mut wall);
     let pos = out.wall.pos;
     out.wall.tiles.truncate(pos);
     out.wall.tiles.extend(wall);

@@ -183,6 +183,13 @@ impl SplitMix {
     pub fn below(&mut self, n: usize) -> usize {
         (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
+
+    /// `xs` in a uniformly random order (Fisher–Yates, from the last place down).
+    pub fn shuffle<T>(&mut self, xs: &mut [T]) {
+        for i in (1..xs.len()).rev() {
+            xs.swap(i, self.below(i + 1));
+        }
+    }
 }
 
 /// One seat's `expert` during a hand.
