@@ -45,3 +45,21 @@ def test_every_step_loads_and_its_expert_options_are_known(tool):
         cfg = load_config(path)
         experts = [s for s in cfg.strategies if s.strategy == "expert"]
         assert len(experts) == 2 and all(s.options == options for s in experts), path.name
+
+
+def test_the_strength_table_lists_every_pair_once_with_its_replay(tool):
+    """docs/strength.md's table: one row per preset and pair of ``tools/strength.py`` (none
+    missing, none twice), each replaying its own tournament file over the
+    walls it states (``-n`` is four hands per wall, duplicate seating)."""
+    import re
+
+    text = (ROOT / "docs" / "strength.md").read_text(encoding="utf-8")
+    row = re.compile(r"^\| (\w+) \| (\w+) − (\w+) \| [^|]+ \| ([\d,]+) \| `xuezhan tournament (\S+) -n (\d+) -j 0` \|$")
+    rows = [m.groups() for line in text.splitlines() if (m := row.match(line))]
+    listed = [(p, a, b) for p, a, b, *_ in rows]
+    assert len(listed) == len(set(listed)), "a pair is listed twice"
+    assert sorted(listed) == sorted(tool.pairs())
+    for preset, a, b, walls, path, hands in rows:
+        assert path == f"tournaments/strength/{tool.name(preset, a, b)}.toml"
+        assert (ROOT / path).is_file(), path
+        assert int(hands) == 4 * int(walls.replace(",", "")), (preset, a, b)
