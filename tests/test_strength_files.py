@@ -7,6 +7,7 @@ step's options, which the native engine accepts (a misspelt option is one clear 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -49,10 +50,8 @@ def test_every_step_loads_and_its_expert_options_are_known(tool):
 
 def test_the_strength_table_lists_every_pair_once_with_its_replay(tool):
     """docs/strength.md's table: one row per preset and pair of ``tools/strength.py`` (none
-    missing, none twice), each replaying its own tournament file over the
-    walls it states (``-n`` is four hands per wall, duplicate seating)."""
-    import re
-
+    missing, none twice), each replaying its own tournament file over the walls it states (``-n`` is
+    four hands per wall, duplicate seating)."""
     text = (ROOT / "docs" / "strength.md").read_text(encoding="utf-8")
     row = re.compile(r"^\| (\w+) \| (\w+) − (\w+) \| [^|]+ \| ([\d,]+) \| `xuezhan tournament (\S+) -n (\d+) -j 0` \|$")
     rows = [m.groups() for line in text.splitlines() if (m := row.match(line))]
