@@ -77,7 +77,7 @@ def pairs() -> list[tuple[str, str, str]]:
 def tournament_text(preset: str, a: str, b: str, walls: int) -> str:
     slow = "search" in (a, b)
     cost = (
-        "the Python engine plays it (search samples hidden tiles in Python): 13 to 45 minutes on two cores"
+        "the Python engine plays it (search samples hidden tiles in Python): 13 to 49 minutes on two cores"
         if slow
         else "the native engine plays it: a minute or two on two cores"
     )
