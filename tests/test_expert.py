@@ -118,6 +118,26 @@ def test_expert_leshan_options_change_play_only_where_no_void_is_declared(option
         ExpertStrategy(**{option: not_a_boolean})
 
 
+def test_expert_nested_search_is_deterministic_and_changes_play():
+    """``nest`` (off by default) has each rollout's acting seat search its next decisions
+    again: the same seed plays the same hands, and under leshan some hands go otherwise than
+    with the plain search of the same seed."""
+
+    def e(nest: int) -> ExpertStrategy:
+        return ExpertStrategy(seed=4, rollouts=8, nest=nest, nest_width=2, nest_depth=1, budget=3600)
+
+    for seed in range(3):
+        assert _hand(seed, e(3), "leshan") == _hand(seed, e(3), "leshan")
+    assert any(_hand(s, e(3), "leshan") != _hand(s, e(0), "leshan") for s in range(8))
+    for option, bad, message in (
+        ("nest", "some", "nest must be a number"),
+        ("nest_width", 0, "nest_width must be a number from 1"),
+        ("nest_depth", 256, "nest_depth must be a number from 0"),
+    ):
+        with pytest.raises(TypeError, match=message):
+            ExpertStrategy(**{option: bad})
+
+
 def test_expert_options_are_checked_and_named():
     with pytest.raises(TypeError, match="'colour'"):
         ExpertStrategy(colour=1)
@@ -132,8 +152,11 @@ def test_expert_options_are_checked_and_named():
     assert REGISTRY["expert"] is ExpertStrategy
 
 
-def test_expert_decides_inside_a_tiny_budget_and_never_times_out():
-    expert = ExpertStrategy(seed=3, budget=0.001, samples=400, rollouts=400)
+@pytest.mark.parametrize("nest", [0, 64])
+def test_expert_decides_inside_a_tiny_budget_and_never_times_out_R10(nest):
+    """Past its budget a decision answers with its best so far, a nested search's inner
+    searches included (they get what is left of the decision's budget)."""
+    expert = ExpertStrategy(seed=3, budget=0.001, samples=400, rollouts=400, nest=nest, nest_width=14)
     timeouts = [0, 0, 0, 0]
     for seed in range(3):
         seats = [expert, ValueStrategy(), ValueStrategy(), ValueStrategy()]

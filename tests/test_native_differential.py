@@ -112,6 +112,16 @@ def test_native_plays_experts_win_search_as_python_R4_3(tmp_path):
         _both_ways(config, tmp_path / name)
 
 
+def test_native_plays_experts_nested_search_as_python(tmp_path):
+    """``nest`` (each rollout's acting seat searching its next decision again) decides the same
+    on both engines, under leshan and under 血流成河 (R14)."""
+    nested = {"strategy": "expert", "options": {"rollouts": 4, "nest": 3, "nest_width": 2, "budget": 3600}}
+    for preset in ("leshan", "xueliu"):
+        lineup = [nested, "value", nested, "value"]
+        config = TournamentConfig(strategies=lineup, hands=16, seed=5, rules={"preset": preset})
+        _both_ways(config, tmp_path / preset)
+
+
 def test_native_plays_value_options_and_seed_options_as_python(tmp_path):
     # every value option differs from its default; a random entry's seed option is mixed in
     value = {

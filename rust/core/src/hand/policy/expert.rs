@@ -52,6 +52,9 @@
 //! - **Wins** (`search_wins`; by default on where a self-draw earns a bonus): a win is a
 //!   candidate against passing it (R4.3's lock follows in the rollouts) or, on the seat's own
 //!   draw, against the turn `value` would play; never in the last tiles, where it is forced.
+//! - **Nested search** (`nest`, off by default: 21 times the CPU, docs/strength.md has what it
+//!   gained): in each rollout the acting seat searches its next `nest_depth` decisions again,
+//!   on `nest` samples of its `nest_width` best candidates, before `value` finishes the hand.
 //!
 //! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
 //! long as its time `budget` (a second a decision by default, far inside R10's limits) does
@@ -128,6 +131,15 @@ pub struct ExpertOptions {
     /// (docs/strength.md); under leshan's plain self-draw it gained nothing, and its wins stay
     /// `value`'s.
     pub search_wins: Option<bool>,
+    /// Nested search (0, the default: off): in each rollout the acting seat is an `expert` of
+    /// its own that searches its next `nest_depth` decisions again, on `nest` samples of its
+    /// `nest_width` best candidates, and plays `value` after them. It costs about 21 times
+    /// the CPU at `nest` 8 (docs/strength.md has what it gained).
+    pub nest: u16,
+    /// Candidates weighed by a nested search (the base choice among them).
+    pub nest_width: u8,
+    /// The acting seat's decisions searched again in each rollout.
+    pub nest_depth: u8,
 }
 
 impl Default for ExpertOptions {
@@ -154,6 +166,9 @@ impl Default for ExpertOptions {
             search_turns: true,
             search_claims: true,
             search_wins: None,
+            nest: 0,
+            nest_width: 3,
+            nest_depth: 1,
         }
     }
 }
@@ -201,6 +216,9 @@ pub struct Expert {
     seat: u8,
     void: i8,
     rng: SplitMix,
+    /// Searches it may still run this hand: unbounded for a seat at the table, `nest_depth`
+    /// for the acting seat of a nested rollout (see [`ExpertOptions::nest`]).
+    searches_left: u32,
 }
 
 fn void_opt(v: i8) -> Option<u8> {
@@ -223,6 +241,7 @@ impl Expert {
             seat,
             void: -1,
             rng: SplitMix::new(seed ^ 0x6A09_E667_F3BC_C908),
+            searches_left: u32::MAX,
         }
     }
 
@@ -295,7 +314,7 @@ impl Expert {
             let base = self.claim(s, &counts, melds);
             (Vec::new(), base, self.opts.search_claims)
         };
-        if self.opts.rollouts > 0 && legal.len() > 1 && searched {
+        if self.opts.rollouts > 0 && legal.len() > 1 && searched && self.searches_left > 0 {
             if let Some(truth) = s.truth() {
                 let mut cands = self.candidates(s, &counts, melds, mask, base, &opponents);
                 // the suit each candidate's rollouts keep the seat clearing (-1: chosen afresh)
@@ -309,6 +328,7 @@ impl Expert {
                     }
                 }
                 if cands.len() > 1 {
+                    self.searches_left -= 1;
                     let j = self.search(truth, &cands, &plans);
                     if plans[j] >= 0 {
                         self.void = plans[j];
@@ -902,9 +922,30 @@ impl Expert {
                 .filter(|&j| j == 0 || diffs[j].is_some())
                 .collect();
             let mut vals = vec![0i64; cands.len()];
+            // Nested search: the acting seat of each rollout is an `expert` of its own that
+            // searches its next `nest_depth` decisions (no deeper nesting, its wins `value`'s)
+            // within what is left of this decision's budget, so that the whole decision still
+            // answers in time (R10). Its seed is drawn only when nesting is on, so the default
+            // search draws the same samples as before.
+            let inner = (self.opts.nest > 0).then(|| {
+                let left = budget.saturating_sub(start.elapsed()).as_secs_f64();
+                let o = ExpertOptions {
+                    rollouts: self.opts.nest,
+                    search_width: self.opts.nest_width,
+                    nest: 0,
+                    search_wins: Some(false),
+                    budget: left.max(0.001),
+                    ..self.opts
+                };
+                Nested {
+                    spec: PolicySpec::Expert(o),
+                    seed: self.rng.next_u64(),
+                    searches: u32::from(self.opts.nest_depth),
+                }
+            });
             for &j in &alive {
                 let plan = plans.get(j).copied().unwrap_or(-1);
-                vals[j] = played_out(&sample, cands[j], &value, &rules, plan)
+                vals[j] = played_out(&sample, cands[j], &value, &rules, plan, inner.as_ref())
                     .map_or(0, |d| d[seat as usize]);
             }
             for &j in &alive[1..] {
@@ -940,15 +981,25 @@ impl Expert {
     }
 }
 
+/// The acting seat of a nested rollout: an `expert` (its options, its seed) that may search
+/// `searches` more of its decisions.
+struct Nested {
+    spec: crate::hand::policy::PolicySpec,
+    seed: u64,
+    searches: u32,
+}
+
 /// Each seat's points after `action` is played on a copy of `hand` and the hand finished by
 /// `policy` at all four seats (fresh policies, as a rollout builds them, the acting seat's set
-/// to clear `plan` when it is a suit); None when the action is not legal there.
+/// to clear `plan` when it is a suit, and an `expert` of its own when `actor` nests a search);
+/// None when the action is not legal there.
 fn played_out(
     hand: &Hand,
     action: Action,
     policy: &crate::hand::policy::PolicySpec,
     rules: &HandRules,
     plan: i8,
+    actor: Option<&Nested>,
 ) -> Option<[i64; 4]> {
     use crate::hand::play::play_out;
     use crate::hand::policy::Policy;
@@ -956,7 +1007,16 @@ fn played_out(
     h.ledger.events = None;
     h.apply(action, false).ok()?;
     let mut pols: Vec<Policy> = (0..4u8)
-        .map(|s| Policy::new(policy, s, rules, None))
+        .map(|s| match actor {
+            Some(n) if s == action.seat => {
+                let mut p = Policy::new(&n.spec, s, rules, Some(i128::from(n.seed)));
+                if let Some(e) = p.expert.as_mut() {
+                    e.searches_left = n.searches;
+                }
+                p
+            }
+            _ => Policy::new(policy, s, rules, None),
+        })
         .collect();
     if plan >= 0 {
         pols[action.seat as usize].void = plan;
@@ -993,7 +1053,9 @@ pub fn estimate(
         };
         drawn += 1;
         for (j, &a) in actions.iter().enumerate() {
-            out[j].push(played_out(&sample, a, &value, &rules, -1).map_or(0, |d| d[seat as usize]));
+            out[j].push(
+                played_out(&sample, a, &value, &rules, -1, None).map_or(0, |d| d[seat as usize]),
+            );
         }
     }
     out
