@@ -48,6 +48,8 @@ STEP_PRESETS = ("leshan", "chengdu")
 LESHAN_STEPS: dict[str, dict[str, object]] = {
     "void-plans": {"void_plans": True},
     "width-6": {"search_width": 6},
+    "width-3": {"search_width": 3},
+    "width-2": {"search_width": 2},
     "pick-24": {"pick": 24},
     "read-voids": {"read_voids": True},
     "turns-only": {"search_claims": False},
