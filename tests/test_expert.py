@@ -129,10 +129,13 @@ def test_expert_nested_search_is_deterministic_and_changes_play():
     for seed in range(3):
         assert _hand(seed, e(3), "leshan") == _hand(seed, e(3), "leshan")
     assert any(_hand(s, e(3), "leshan") != _hand(s, e(0), "leshan") for s in range(8))
+    strict = ExpertStrategy(seed=4, rollouts=8, nest=3, nest_width=2, nest_z=6.0, budget=3600)
+    assert any(_hand(s, strict, "leshan") != _hand(s, e(3), "leshan") for s in range(8))  # its own test
     for option, bad, message in (
         ("nest", "some", "nest must be a number"),
         ("nest_width", 0, "nest_width must be a number from 1"),
         ("nest_depth", 256, "nest_depth must be a number from 0"),
+        ("nest_z", -1, "nest_z must be a number from 0"),
     ):
         with pytest.raises(TypeError, match=message):
             ExpertStrategy(**{option: bad})

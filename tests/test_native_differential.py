@@ -115,7 +115,8 @@ def test_native_plays_experts_win_search_as_python_R4_3(tmp_path):
 def test_native_plays_experts_nested_search_as_python(tmp_path):
     """``nest`` (each rollout's acting seat searching its next decision again) decides the same
     on both engines, under leshan and under 血流成河 (R14)."""
-    nested = {"strategy": "expert", "options": {"rollouts": 4, "nest": 3, "nest_width": 2, "budget": 3600}}
+    options = {"rollouts": 4, "nest": 3, "nest_width": 2, "nest_z": 1.0, "budget": 3600}
+    nested = {"strategy": "expert", "options": options}
     for preset in ("leshan", "xueliu"):
         lineup = [nested, "value", nested, "value"]
         config = TournamentConfig(strategies=lineup, hands=16, seed=5, rules={"preset": preset})

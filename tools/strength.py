@@ -58,6 +58,12 @@ LESHAN_STEPS: dict[str, dict[str, object]] = {
     "pick-6": {"pick": 6},
     # nested search: 21 times the CPU; its budget raised so that no decision depends on the clock
     "nest-8": {"nest": 8, "nest_width": 3, "nest_depth": 1, "budget": 30},
+    # the nested search's own player alone: 8 samples of 3 candidates, at three tests
+    "search-8": {"rollouts": 8, "search_width": 3},
+    "search-8-z2.5": {"rollouts": 8, "search_width": 3, "z": 2.5},
+    "search-8-z3.5": {"rollouts": 8, "search_width": 3, "z": 3.5},
+    # the nested search with a stricter test of its own
+    "nest-8-z2.5": {"nest": 8, "nest_width": 3, "nest_depth": 1, "nest_z": 2.5, "budget": 30},
 }
 #: Rules variants expert is measured under as well: leshan with the step's overrides, expert
 #: with the step's options (none: its defaults).

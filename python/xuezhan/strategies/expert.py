@@ -50,11 +50,12 @@ What it adds to ``value`` (each an option, for ablations in tournament files):
   is searched too, against passing it (a discard or a robbed kong, R4.3's lock included) or, on
   the seat's own draw, against the turn ``value`` would play without it (``value`` always
   wins); not in the last tiles, where every win is forced (R4.4);
-- ``nest`` (default 0: off), ``nest_width`` (3), ``nest_depth`` (1): nested search. In each
-  rollout the acting seat is an ``expert`` of its own that searches its next ``nest_depth``
-  decisions again, on ``nest`` samples of its ``nest_width`` best candidates, inside what is
-  left of the decision's budget, before ``value`` finishes the hand; at ``nest = 8`` it costs
-  about 21 times the CPU (what it gained: docs/strength.md);
+- ``nest`` (default 0: off), ``nest_width`` (3), ``nest_depth`` (1), ``nest_z`` (1.5): nested
+  search. In each rollout the acting seat is an ``expert`` of its own that searches its next
+  ``nest_depth`` decisions again, on ``nest`` samples of its ``nest_width`` best candidates
+  (an alternative taken when it gains ``nest_z`` standard errors), inside what is left of the
+  decision's budget, before ``value`` finishes the hand; at ``nest = 8`` it costs about 21
+  times the CPU (what it gained: docs/strength.md);
 - ``budget`` (default 1.0 s): past it a decision answers with its best so far (never a
   timeout, R10); only then do its decisions depend on the machine's speed;
 - every option of ``value`` (``defence``, ``one_suit``, ``kong_slack``, …) for its base play.

@@ -166,6 +166,7 @@ pub(crate) fn expert_options(func: &str, opts: &Bound<'_, PyDict>) -> PyResult<E
             "nest" => o.nest = number(0.0, 4096.0)? as u16,
             "nest_width" => o.nest_width = number(1.0, 14.0)? as u8,
             "nest_depth" => o.nest_depth = number(0.0, 255.0)? as u8,
+            "nest_z" => o.nest_z = number(0.0, 100.0)?,
             "z" => o.z = number(0.0, 100.0)?,
             "pick" => o.pick = number(1.0, 255.0)? as u8,
             "avoid_locked" => o.avoid_locked = boolean()?,

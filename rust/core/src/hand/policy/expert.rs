@@ -54,7 +54,8 @@
 //!   draw, against the turn `value` would play; never in the last tiles, where it is forced.
 //! - **Nested search** (`nest`, off by default: 21 times the CPU, docs/strength.md has what it
 //!   gained): in each rollout the acting seat searches its next `nest_depth` decisions again,
-//!   on `nest` samples of its `nest_width` best candidates, before `value` finishes the hand.
+//!   on `nest` samples of its `nest_width` best candidates (its own test, `nest_z`), before
+//!   `value` finishes the hand.
 //!
 //! Its generator (SplitMix64, seeded per hand and seat) makes it deterministic for a seed, as
 //! long as its time `budget` (a second a decision by default, far inside R10's limits) does
@@ -140,6 +141,10 @@ pub struct ExpertOptions {
     pub nest_width: u8,
     /// The acting seat's decisions searched again in each rollout.
     pub nest_depth: u8,
+    /// Standard errors by which a nested search's alternative must beat its base choice: on
+    /// its few samples the outer test (1.5) lets noisy alternatives through, and the 8-sample
+    /// search it gives plays worse than `value` (docs/strength.md).
+    pub nest_z: f64,
 }
 
 impl Default for ExpertOptions {
@@ -169,6 +174,7 @@ impl Default for ExpertOptions {
             nest: 0,
             nest_width: 3,
             nest_depth: 1,
+            nest_z: 1.5,
         }
     }
 }
@@ -932,6 +938,7 @@ impl Expert {
                 let o = ExpertOptions {
                     rollouts: self.opts.nest,
                     search_width: self.opts.nest_width,
+                    z: self.opts.nest_z,
                     nest: 0,
                     search_wins: Some(false),
                     budget: left.max(0.001),
