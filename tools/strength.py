@@ -64,6 +64,8 @@ LESHAN_STEPS: dict[str, dict[str, object]] = {
     "search-8-z3.5": {"rollouts": 8, "search_width": 3, "z": 3.5},
     # the nested search with a stricter test of its own
     "nest-8-z2.5": {"nest": 8, "nest_width": 3, "nest_depth": 1, "nest_z": 2.5, "budget": 30},
+    # the samples without the ready hands dealt to the other seats (uniform deals, the readiest kept)
+    "no-ready": {"ready": False},
 }
 #: Rules variants expert is measured under as well: leshan with the step's overrides, expert
 #: with the step's options (none: its defaults).
