@@ -200,16 +200,6 @@ window.XZ = window.XZ || {};
     document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
   }
 
-  // Chromium lays out text that needs a slice of the room's font while the slice is still on
-  // its way with another font, and does not always lay it out again once it came (the text
-  // stays tofu); a change of a property that shapes text, once a font has loaded, makes it.
-  if (document.fonts && document.fonts.addEventListener) {
-    document.fonts.addEventListener("loadingdone", () => {
-      const root = document.documentElement;
-      root.style.letterSpacing = root.style.letterSpacing === "0.01px" ? "0px" : "0.01px";
-    });
-  }
-
   XZ.t = t;
   XZ.tileName = tileName;
   XZ.points = points;
