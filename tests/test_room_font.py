@@ -178,6 +178,10 @@ _WIDTHS = """() => {
 }"""
 
 
+#: The advance of a CJK glyph against the font size: one em, give or take (a box is not).
+_EM = (0.9, 1.15)
+
+
 def _fonts_fetched(page) -> list[str]:
     names = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())")
     return [n for n in names if n.endswith(".woff2")]
@@ -214,7 +218,7 @@ def test_a_machine_without_cjk_fonts_draws_names_and_labels_loading_only_what_th
         # a face is fetched only once layout asks for it, so fonts.ready can resolve before the
         # slices are in: wait (bounded) until every CJK text measures one em, then check
         with contextlib.suppress(sync_api.TimeoutError):  # the assertion below names what is not
-            page.wait_for_function(f"(({_WIDTHS})()).every(([, w]) => w >= 0.9 && w <= 1.15)", timeout=15_000)
+            page.wait_for_function(f"(({_WIDTHS})()).every(([, w]) => w >= {_EM[0]} && w <= {_EM[1]})", timeout=15_000)
         # the premise: this browser has no CJK font of its own (李 in sans-serif is a box)
         tofu = page.evaluate(
             """() => { const draw = (t, f) => { const c = document.createElement('canvas'); c.width = c.height = 40;
@@ -224,7 +228,7 @@ def test_a_machine_without_cjk_fonts_draws_names_and_labels_loading_only_what_th
         assert tofu, "the test browser found a CJK font of its own"
         widths = page.evaluate(_WIDTHS)
         assert len(widths) >= 5
-        boxes = [(text, round(w, 2)) for text, w in widths if not 0.9 <= w <= 1.15]
+        boxes = [(text, round(w, 2)) for text, w in widths if not _EM[0] <= w <= _EM[1]]
         assert not boxes, f"characters drawn as boxes (their advance is not one em): {boxes}"
         page.screenshot(path=str(ART / "fonts-no-cjk-standings.png"))
         slice_of = {name for name, cps in _faces() if ord("李") in cps or ord("明") in cps}
