@@ -79,18 +79,20 @@ def test_play_a_whole_hand_by_clicking(base, browser):
                 sorted_checked = True
             timed_out = "#log li[data-type='discard'][data-seat='0'][data-note='timeout']"
             before = page.locator(timed_out).count()
-            last.click()  # left click selects ...
             try:
+                last.click(timeout=5000)  # left click selects ...
                 page.wait_for_selector("#hand .htile.selected", timeout=5000)
+                if turns == 1:
+                    page.screenshot(path=str(ART / "room-selected.png"))
+                # ... right click discards it
+                page.locator("#hand .htile.selected").click(button="right", timeout=5000)
             except PlaywrightError:
-                # on a loaded machine the turn's clock (4 s) can run out under the click: the
-                # table played the tile then, and the selection went with it; nothing else may
+                # on a loaded machine the turn's clock (4 s) can run out between the clicks: the
+                # table played the selected tile then, and the selection went with it; nothing
+                # else may take the selection away
                 if page.locator(timed_out).count() > before:
                     continue
                 raise
-            if turns == 1:
-                page.screenshot(path=str(ART / "room-selected.png"))
-            page.locator("#hand .htile.selected").click(button="right")  # ... right click discards it
             turns += 1
             page.wait_for_timeout(60)
             continue
