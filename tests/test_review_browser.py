@@ -76,6 +76,39 @@ def test_a_review_asked_by_the_address_and_refused_shows_why(browser, tmp_path, 
         page.close()
 
 
+def test_a_review_asked_by_the_address_starts_when_the_review_script_loads_last(browser, tmp_path, slip):
+    """A loaded server can answer the hand's own requests before it sends ``review.js``: the
+    replay's first log is shown only once every script of the page has run, so the review the
+    address asks for is still started (it was once lost, the status left empty)."""
+    import time
+
+    from xuezhan.engine import write_log
+
+    log = tmp_path / "slip.jsonl"
+    write_log(slip.rnd, log)
+    with live_server(create_app(Room(), logs=[log], reviews=ReviewLimits(rollouts=2, time_limit=0.0))) as url:
+        page = browser.new_page(viewport={"width": 390, "height": 800})
+        seen: list[tuple[str, str]] = []  # ("asked" | "got", path) in the order they happened
+        page.on("request", lambda r: seen.append(("asked", r.url.removeprefix(url))))
+        page.on("requestfinished", lambda r: seen.append(("got", r.url.removeprefix(url))))
+        delayed: list[str] = []
+
+        def late(route):  # the script arrives well after the page could have asked for the log
+            delayed.append(route.request.url)
+            time.sleep(1.5)
+            route.continue_()
+
+        page.route("**/static/review.js", late)
+        page.goto(f"{url}/replay?log=f0&review=0")
+        page.wait_for_function(
+            "document.getElementById('review-status').textContent.includes('time limit')", timeout=60000
+        )
+        assert len(delayed) == 1
+        # the log is asked for only after every script ran (before the fix it came first)
+        assert seen.index(("asked", "/api/logs")) > seen.index(("got", "/static/review.js"))
+        page.close()
+
+
 def test_review_a_log_file_chosen_in_the_browser(browser, tmp_path, slip):
     from xuezhan.engine import write_log
 

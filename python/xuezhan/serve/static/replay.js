@@ -81,10 +81,15 @@
   };
   XZ.settings.init();
   XZ.settings.onChange(render);
-  (async () => {
+  // The first log is fetched once every script of the page has run: review.js hooks onShow, and
+  // a loaded server can answer these requests before it has sent that script (the review the
+  // address asks for was then never started).
+  async function start() {
     const logs = await (await fetch("/api/logs")).json();
     $("logs").innerHTML += logs.map((l) => `<option value="${l.id}">${esc(l.name)}</option>`).join("");
     const want = new URLSearchParams(location.search).get("log");
     if (want !== null) { $("logs").value = want; load(`/api/replay/${encodeURIComponent(want)}`, undefined, { id: want }); }
-  })();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })(window.XZ);
