@@ -175,17 +175,34 @@ def test_four_seats_around_the_table_seen_from_ones_own_seat(base, browser, seat
     for b in (left, right):
         assert abs(_centre(b)[1] - cy) < felt["height"] / 4
     # the other seats' concealed tiles lie along their edges of the table, as readable backs
-    for pos, side in ((1, "right"), (2, "top"), (3, "left")):
-        b = _box(page, f".slot-hand[data-pos='{pos}']")
+    # (each hand, its first back and the table measured at once: the bots play on, and a hand
+    # drawn again between two measurements is another element)
+    felt, hands = page.evaluate(
+        """() => {
+        const box = (e) => {
+            if (!e) return null;
+            const r = e.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        };
+        return [box(document.querySelector('#felt')), [1, 2, 3].map((p) => {
+            const h = document.querySelector(`.slot-hand[data-pos="${p}"]`);
+            return {hand: box(h), backs: h ? h.querySelectorAll('.concealed-tiles .tile.back').length : 0,
+                    back: box(h && h.querySelector('.concealed-tiles .tile.back'))};
+        })];
+    }"""
+    )
+    cx, cy = _centre(felt)
+    for (pos, side), seen in zip(((1, "right"), (2, "top"), (3, "left")), hands, strict=True):
+        b = seen["hand"]
+        assert b is not None, f"seat position {pos} shows no hand"
         x, y = _centre(b)
         if side == "top":
             assert y < cy - felt["height"] / 3 and b["width"] > b["height"]
         else:
             assert (x > cx + felt["width"] / 3) if side == "right" else (x < cx - felt["width"] / 3)
             assert b["height"] > b["width"]
-        backs = page.locator(f".slot-hand[data-pos='{pos}'] .concealed-tiles .tile.back")
-        assert backs.count() >= 1
-        bb = backs.first.bounding_box()
+        assert seen["backs"] >= 1
+        bb = seen["back"]
         assert min(bb["width"], bb["height"]) >= 20, f"backs {bb} are too small to read"
     # the rivers: in front of their seats, between the centre and that seat's edge
     page.wait_for_function("document.querySelectorAll('.river .tile').length >= 4", timeout=20000)
