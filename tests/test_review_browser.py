@@ -58,28 +58,12 @@ def test_review_a_seat_of_a_finished_room_hand(browser, slip):
     room.ledger.close()
 
 
-def test_a_review_asked_by_the_address_and_refused_shows_why(browser, tmp_path, slip):
-    from xuezhan.engine import write_log
-
-    log = tmp_path / "slip.jsonl"
-    write_log(slip.rnd, log)
-    with live_server(create_app(Room(), logs=[log], reviews=ReviewLimits(rollouts=2, time_limit=0.0))) as url:
-        page = browser.new_page(viewport={"width": 390, "height": 800})  # a phone
-        page.goto(f"{url}/replay?log=f0&review=0")  # the address asks for the review at once
-        page.wait_for_selector(".rseat")
-        # the review runs in a spawned worker process: starting one takes seconds on a loaded machine
-        page.wait_for_function(
-            "document.getElementById('review-status').textContent.includes('time limit')", timeout=90000
-        )
-        assert page.is_hidden("#review-table")
-        assert not page.is_disabled("#review-go")
-        page.close()
-
-
-def test_a_review_asked_by_the_address_starts_when_the_review_script_loads_last(browser, tmp_path, slip):
-    """A loaded server can answer the hand's own requests before it sends ``review.js``: the
-    replay's first log is shown only once every script of the page has run, so the review the
-    address asks for is still started (it was once lost, the status left empty)."""
+@pytest.mark.parametrize("late_script", [False, True], ids=["scripts-in-order", "review-js-last"])
+def test_a_review_asked_by_the_address_and_refused_shows_why(browser, tmp_path, slip, late_script):
+    """The address asks for the review at once; this server refuses it (its time limit is 0 s) and
+    the page says why. With ``review.js`` held back (a loaded server can answer the hand's own
+    requests before it sends that script) the review is still started: the replay's first log is
+    shown only once every script of the page has run (it was once lost, the status left empty)."""
     import time
 
     from xuezhan.engine import write_log
@@ -87,7 +71,7 @@ def test_a_review_asked_by_the_address_starts_when_the_review_script_loads_last(
     log = tmp_path / "slip.jsonl"
     write_log(slip.rnd, log)
     with live_server(create_app(Room(), logs=[log], reviews=ReviewLimits(rollouts=2, time_limit=0.0))) as url:
-        page = browser.new_page(viewport={"width": 390, "height": 800})
+        page = browser.new_page(viewport={"width": 390, "height": 800})  # a phone
         seen: list[tuple[str, str]] = []  # ("asked" | "got", path) in the order they happened
         page.on("request", lambda r: seen.append(("asked", r.url.removeprefix(url))))
         page.on("requestfinished", lambda r: seen.append(("got", r.url.removeprefix(url))))
@@ -98,13 +82,19 @@ def test_a_review_asked_by_the_address_starts_when_the_review_script_loads_last(
             time.sleep(1.5)
             route.continue_()
 
-        page.route("**/static/review.js", late)
+        if late_script:
+            page.route("**/static/review.js", late)
         page.goto(f"{url}/replay?log=f0&review=0")
+        page.wait_for_selector(".rseat")
+        # the review runs in a spawned worker process: starting one takes seconds on a loaded machine
         page.wait_for_function(
-            "document.getElementById('review-status').textContent.includes('time limit')", timeout=60000
+            "document.getElementById('review-status').textContent.includes('time limit')", timeout=90000
         )
-        assert len(delayed) == 1
-        # the log is asked for only after every script ran (before the fix it came first)
+        assert page.is_hidden("#review-table")
+        assert not page.is_disabled("#review-go")
+        assert len(delayed) == late_script
+        # the log is asked for only after every script ran (before the fix, with the script late,
+        # it came first)
         assert seen.index(("asked", "/api/logs")) > seen.index(("got", "/static/review.js"))
         page.close()
 
